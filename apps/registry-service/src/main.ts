@@ -1,0 +1,31 @@
+import { ConfigError } from '@mt/config';
+import { runServiceProcess } from '@mt/http';
+import { createLogger } from '@mt/logging';
+import { createLifecycle } from '@mt/probes';
+import { closeRedis, createRedis, waitForRedis } from '@mt/stores';
+import { createApp } from './app';
+import { loadRegistryConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadRegistryConfig();
+  const logger = createLogger({ service: 'registry-service', level: config.LOG_LEVEL });
+  const lifecycle = createLifecycle();
+  const redis = createRedis({ url: config.REDIS_URL, logger, name: 'registry' });
+  const app = createApp({ config, logger, lifecycle, redis });
+  await runServiceProcess({
+    name: 'registry-service',
+    app,
+    logger,
+    lifecycle,
+    port: config.PORT,
+    host: config.HOST,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    startup: (signal) => waitForRedis(redis, signal),
+    shutdown: () => closeRedis(redis),
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : `start-up failed: ${String(error)}`}\n`);
+  process.exit(1);
+});

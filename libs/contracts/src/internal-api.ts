@@ -1,0 +1,78 @@
+import { SCOPES } from '@mt/tokens';
+import { CategoryRecordSchema } from './category.schema';
+import { z } from './zod';
+
+/** Endpoints that services call on each other (never routed by the gateway). */
+export const INTERNAL_PATHS = {
+  /** auth-service: the JWT public keys (JWKS), public information. */
+  jwks: '/internal/jwks',
+  /** auth-service: PAT introspection (internal secret). */
+  introspect: '/internal/introspect',
+  /** auth-service: its OpenAPI fragment. */
+  authOpenApi: '/internal/openapi',
+  /** registry-service: PUT register / DELETE deregister (internal secret). */
+  registryInstance: (instanceId: string) => `/internal/instances/${encodeURIComponent(instanceId)}`,
+  /** registry-service: POST heartbeat; 404 means "register again" (internal secret). */
+  registryHeartbeat: (instanceId: string) => `/internal/instances/${encodeURIComponent(instanceId)}/heartbeat`,
+  /** registry-service: the live route table (internal secret). */
+  registryRoutes: '/internal/routes',
+} as const;
+
+export const IntrospectionRequestSchema = z.strictObject({ token: z.string().max(200) });
+
+export const IntrospectionResultSchema = z.discriminatedUnion('active', [
+  z.object({
+    active: z.literal(true),
+    user_id: z.string(),
+    username: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    token_id: z.string(),
+    expires_at: z.string(),
+  }),
+  z.object({ active: z.literal(false) }),
+]);
+export type IntrospectionResult = z.infer<typeof IntrospectionResultSchema>;
+
+/** JWKS of the auth service (RFC 7517), EC P-256 keys for ES256. */
+export interface Jwks {
+  keys: Array<{ kty: 'EC'; crv: 'P-256'; x: string; y: string; kid: string; alg: 'ES256'; use: 'sig' }>;
+}
+
+/** JWT settings shared by the signer (auth) and the verifier (gateway). */
+export const JWT_ALGORITHM = 'ES256';
+
+/** A catalog instance's registration (PUT /internal/instances/{id}). */
+export const InstanceRegistrationSchema = z.strictObject({
+  category: CategoryRecordSchema,
+  base_url: z.url({ protocol: /^https?$/ }),
+  version: z.string().min(1).max(50),
+  openapi: z.object({ paths: z.record(z.string(), z.unknown()), components: z.record(z.string(), z.unknown()) }),
+});
+export type InstanceRegistration = z.infer<typeof InstanceRegistrationSchema>;
+
+export const LiveInstanceSchema = z.object({ instance_id: z.string(), base_url: z.string(), version: z.string() });
+export type LiveInstance = z.infer<typeof LiveInstanceSchema>;
+
+/** GET /internal/routes: live categories (sorted by id) with their instances and OpenAPI fragments. */
+export const RouteTableSchema = z.object({
+  categories: z.array(
+    z.object({
+      category: CategoryRecordSchema,
+      instances: z.array(LiveInstanceSchema),
+      openapi: InstanceRegistrationSchema.shape.openapi,
+    }),
+  ),
+});
+export type RouteTableSnapshot = z.infer<typeof RouteTableSchema>;
+
+/** The `user.deleted` stream entry (fields of XADD). */
+export const USER_DELETED = 'user.deleted';
+export interface UserDeletedEvent {
+  type: typeof USER_DELETED;
+  user_id: string;
+  occurred_at: string;
+}
+
+/** Registry timing (ARCHITECTURE.md): beat every 10 s, gone after 3 missed beats. */
+export const HEARTBEAT_INTERVAL_MS = 10_000;
+export const INSTANCE_TTL_MS = 30_000;

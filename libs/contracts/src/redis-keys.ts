@@ -1,0 +1,25 @@
+/**
+ * Every Redis key, channel and stream the services share, in one place. `prefix` is REDIS_KEY_PREFIX,
+ * so several stacks (or test files) can share one Redis without seeing each other.
+ */
+export function redisKeys(prefix: string) {
+  return {
+    /** JWT cut-off of a user: epoch milliseconds; JWTs whose `iat_ms` is earlier are rejected. */
+    jwtCutoff: (userId: string) => `${prefix}auth:cutoff:${userId}`,
+    /** Gateway's PAT cache, keyed by the token's SHA-256 (JSON IntrospectionResult). */
+    patCache: (tokenHash: string) => `${prefix}auth:pat:${tokenHash}`,
+    /** Failed logins for one (lower-cased) username or email. */
+    loginFailures: (login: string) => `${prefix}auth:login-failures:${login}`,
+    /** last_used_at write throttle of a PAT. */
+    patLastUsed: (tokenId: string) => `${prefix}auth:pat-used:${tokenId}`,
+    rateLimit: (subject: string, window: number) => `${prefix}ratelimit:${subject}:${window}`,
+    /** Account events (user.deleted) for the catalog services' consumer groups. */
+    userEvents: () => `${prefix}events:users`,
+    registryInstances: () => `${prefix}registry:instances`,
+    registryInstance: (instanceId: string) => `${prefix}registry:instance:${instanceId}`,
+    /** Pub/sub channel: a message whenever the set of live instances changes. */
+    registryChanges: () => `${prefix}registry:changes`,
+  };
+}
+
+export type RedisKeys = ReturnType<typeof redisKeys>;

@@ -1,0 +1,26 @@
+/** Stable, machine-readable error codes of the public contract (API.md §1.1) and their HTTP status. */
+export const ERROR_CATALOG = {
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  bad_gateway: 502,
+  service_unavailable: 503,
+  gateway_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export const ERROR_STATUSES = Object.values(ERROR_CATALOG);
+
+export function codeForStatus(status: number): ErrorCode {
+  const found = (Object.keys(ERROR_CATALOG) as ErrorCode[]).find((code) => ERROR_CATALOG[code] === status);
+  if (found) return found;
+  return status >= 500 ? 'internal' : 'validation_failed';
+}

@@ -1,0 +1,49 @@
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { errors } from './app-error';
+import { buildErrorPayload } from './error-payload';
+import { toAppError } from './error-mapping';
+
+interface ErrorLogger {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** The request id set by the request-context middleware; falls back to the echoed header. */
+function requestIdOf(req: Request): string {
+  const fromLocals = (req.res?.locals as { requestId?: string } | undefined)?.requestId;
+  return fromLocals ?? String(req.res?.getHeader('x-request-id') ?? '');
+}
+
+/** Unknown route: a JSON 404 in the contract's payload. Mount after every router. */
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(errors.notFound(`no route for ${req.method} ${req.path}`));
+};
+
+/** The one error middleware: renders every error as the API.md §1.1 payload. */
+export function errorMiddleware(logger: ErrorLogger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) {
+      // Too late for a payload: end the response so the client is not left hanging.
+      res.destroy();
+      return;
+    }
+    const appError = toAppError(err);
+    if (appError.status >= 500) {
+      // Log the original error's type and message (never its stack: logs are scanned for leaks).
+      const original = err instanceof Error ? { name: err.name, message: err.message } : { value: String(err) };
+      logger.error({ err: original, status: appError.status }, 'request failed');
+    }
+    res.status(appError.status);
+    for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
+    res.json(
+      buildErrorPayload({
+        message: appError.message,
+        status: appError.status,
+        code: appError.code,
+        requestId: requestIdOf(req),
+        details: appError.details,
+        extra: appError.extra,
+      }),
+    );
+  };
+}

@@ -1,0 +1,44 @@
+import { errorMiddleware, errors, notFoundHandler } from '@mt/errors';
+import { requestContextMiddleware, type Logger } from '@mt/logging';
+import { createProbeRouter, type Lifecycle, type ProbeOptions } from '@mt/probes';
+import express, { type Express, type RequestHandler } from 'express';
+import { jsonBody } from './json-body';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  probes: ProbeOptions;
+  /** The gateway streams bodies to upstreams untouched, so it parses none. */
+  parseJson?: boolean;
+  /** Middleware that must run before the probes and routes (metrics, security headers...). */
+  before?: RequestHandler[];
+}
+
+/** API routes answer 503 until start-up has finished (stores connected, indexes built). */
+export const rejectUntilStarted =
+  (lifecycle: Lifecycle): RequestHandler =>
+  (_req, _res, next) =>
+    next(lifecycle.started ? undefined : errors.serviceUnavailable('service is starting'));
+
+/**
+ * The common front of every service: request id + logging, probes at the root, start-up gate, JSON
+ * bodies. The caller mounts its routers, then calls `finishHttpApp`.
+ */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContextMiddleware(options.logger));
+  for (const middleware of options.before ?? []) app.use(middleware);
+  app.use(createProbeRouter(options.probes));
+  app.use(rejectUntilStarted(options.probes.lifecycle));
+  if (options.parseJson !== false) app.use(jsonBody());
+  return app;
+}
+
+/** Unknown routes → 404 payload; every error → the one error middleware. */
+export function finishHttpApp(app: Express, logger: Logger): Express {
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(logger));
+  return app;
+}

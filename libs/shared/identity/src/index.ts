@@ -1,0 +1,3 @@
+export * from './identity';
+export * from './identity-signature';
+export * from './identity.middleware';

@@ -1,0 +1,3 @@
+export * from './lifecycle';
+export * from './with-timeout';
+export * from './probe-router';

@@ -1,0 +1,3 @@
+export * from './backoff';
+export * from './mongo';
+export * from './redis';

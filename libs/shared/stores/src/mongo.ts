@@ -1,0 +1,58 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { Logger } from 'pino';
+import { backoffDelay, sleep } from './backoff';
+
+export interface MongoOptions {
+  url: string;
+  dbName: string;
+  logger: Logger;
+  appName?: string;
+}
+
+/**
+ * Bounded timeouts: an operation fails within ~2 s when MongoDB is gone (the caller answers 503)
+ * instead of mongoose's default 30 s buffering / server selection.
+ */
+const CONNECTION_SETTINGS = {
+  serverSelectionTimeoutMS: 1500,
+  connectTimeoutMS: 2000,
+  socketTimeoutMS: 20000,
+  heartbeatFrequencyMS: 2000,
+  maxPoolSize: 20,
+  bufferCommands: false,
+  autoIndex: false,
+  autoCreate: false,
+} as const;
+
+/** A connection object to register models on; `openMongo` connects it. */
+export function createMongoConnection(): Connection {
+  return mongoose.createConnection();
+}
+
+/** Connects, retrying with backoff until it succeeds or `signal` aborts (start-up never crashes on a late DB). */
+export async function openMongo(connection: Connection, options: MongoOptions, signal?: AbortSignal): Promise<void> {
+  const { url, dbName, logger } = options;
+  connection.on('disconnected', () => logger.warn({ db: dbName }, 'mongodb disconnected'));
+  connection.on('reconnected', () => logger.info({ db: dbName }, 'mongodb reconnected'));
+  for (let attempt = 1; !signal?.aborted; attempt++) {
+    try {
+      await connection.openUri(url, { ...CONNECTION_SETTINGS, dbName, appName: options.appName });
+      logger.info({ db: dbName }, 'mongodb connected');
+      return;
+    } catch (error) {
+      const delay = backoffDelay(attempt, 250, 3000);
+      logger.warn({ db: dbName, attempt, retry_in_ms: delay, reason: (error as Error).message }, 'mongodb not reachable yet');
+      await sleep(delay, signal);
+    }
+  }
+}
+
+export async function pingMongo(connection: Connection): Promise<void> {
+  const db = connection.db;
+  if (!db || connection.readyState !== 1) throw new Error('mongodb not connected');
+  await db.admin().ping();
+}
+
+export async function closeMongo(connection: Connection): Promise<void> {
+  await connection.close().catch(() => connection.close(true));
+}

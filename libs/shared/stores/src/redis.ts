@@ -1,0 +1,56 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { sleep } from './backoff';
+
+export { Redis } from 'ioredis';
+
+export interface RedisOptions {
+  url: string;
+  logger: Logger;
+  /** Shown in CLIENT LIST; helps operators. */
+  name: string;
+  /** For connections that run blocking commands (XREADGROUP BLOCK) or subscribe: no command timeout. */
+  blocking?: boolean;
+}
+
+/**
+ * Commands fail fast while Redis is down (no offline queue, one retry, 1.5 s command timeout);
+ * the client keeps reconnecting in the background.
+ */
+export function createRedis({ url, logger, name, blocking = false }: RedisOptions): Redis {
+  const redis = new Redis(url, {
+    connectionName: name,
+    connectTimeout: 2000,
+    commandTimeout: blocking ? undefined : 1500,
+    maxRetriesPerRequest: blocking ? null : 1,
+    enableOfflineQueue: blocking,
+    retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
+    lazyConnect: false,
+  });
+  let wasReady = false;
+  redis.on('ready', () => {
+    logger.info({ connection: name }, wasReady ? 'redis reconnected' : 'redis connected');
+    wasReady = true;
+  });
+  redis.on('error', (error: Error) => logger.debug({ connection: name, reason: error.message }, 'redis error'));
+  redis.on('end', () => logger.debug({ connection: name }, 'redis connection ended'));
+  return redis;
+}
+
+/** Resolves once the client is ready; waits (forever, or until `signal`) while Redis is unreachable. */
+export async function waitForRedis(redis: Redis, signal?: AbortSignal): Promise<void> {
+  while (redis.status !== 'ready' && !signal?.aborted) await sleep(100, signal);
+}
+
+export async function pingRedis(redis: Redis): Promise<void> {
+  if (redis.status !== 'ready') throw new Error('redis not connected');
+  await redis.ping();
+}
+
+export async function closeRedis(redis: Redis): Promise<void> {
+  try {
+    if (redis.status === 'ready') await Promise.race([redis.quit(), sleep(1000)]);
+  } finally {
+    redis.disconnect();
+  }
+}

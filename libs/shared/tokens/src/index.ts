@@ -1,0 +1,3 @@
+export * from './base62';
+export * from './personal-access-token';
+export * from './scopes';

@@ -1,0 +1,3 @@
+export * from './zod-details';
+export * from './parse';
+export * from './schemas';

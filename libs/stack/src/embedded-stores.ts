@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from './free-port';
+
+export interface ProvidedStore {
+  url: string;
+  /** Where it came from: the environment, a local binary we started, or mongodb-memory-server. */
+  source: 'env' | 'binary' | 'memory-server';
+  stop: () => Promise<void>;
+}
+
+export function findOnPath(binary: string): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, binary);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => socket.end(() => resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms`);
+}
+
+function stopChild(child: ChildProcess, dir: string): () => Promise<void> {
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+async function startBinary(binary: string, args: (port: number, dir: string) => string[], name: string) {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), `mt-${name}-`));
+  const child = spawn(binary, args(port, dir), { stdio: 'ignore' });
+  child.unref();
+  await waitForPort(port, 20_000);
+  return { port, stop: stopChild(child, dir) };
+}
+
+/** MONGO_URL when set; else a `mongod` on PATH in a temp dir; else mongodb-memory-server. */
+export async function provideMongo(env: NodeJS.ProcessEnv = process.env): Promise<ProvidedStore> {
+  if (env['MONGO_URL']) return { url: env['MONGO_URL'], source: 'env', stop: async () => undefined };
+  const mongod = findOnPath('mongod');
+  if (mongod) {
+    const { port, stop } = await startBinary(
+      mongod,
+      (p, dir) => ['--port', String(p), '--bind_ip', '127.0.0.1', '--dbpath', dir, '--quiet'],
+      'mongod',
+    );
+    return { url: `mongodb://127.0.0.1:${port}`, source: 'binary', stop };
+  }
+  try {
+    // Optional fallback for developer machines: downloads a mongod binary on first use.
+    const { MongoMemoryServer } = await import('mongodb-memory-server-core');
+    const server = await MongoMemoryServer.create();
+    return { url: server.getUri().replace(/\/$/, ''), source: 'memory-server', stop: async () => void (await server.stop()) };
+  } catch (error) {
+    throw new Error(
+      `No MongoDB: set MONGO_URL, install mongod, or allow mongodb-memory-server to download one (${(error as Error).message})`,
+    );
+  }
+}
+
+/** REDIS_URL when set; else a `redis-server` on PATH on a free port without persistence. */
+export async function provideRedis(env: NodeJS.ProcessEnv = process.env): Promise<ProvidedStore> {
+  if (env['REDIS_URL']) return { url: env['REDIS_URL'], source: 'env', stop: async () => undefined };
+  const redisServer = findOnPath('redis-server');
+  if (!redisServer) {
+    throw new Error('No Redis: set REDIS_URL or install redis-server (Debian/Ubuntu: apt-get install redis-server)');
+  }
+  const { port, stop } = await startBinary(
+    redisServer,
+    (p, dir) => ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    'redis',
+  );
+  return { url: `redis://127.0.0.1:${port}`, source: 'binary', stop };
+}

@@ -1,0 +1,15 @@
+// Jest global setup: provide MongoDB and Redis once per test run and hand their URLs to the workers
+// through the environment. Relative imports: global setup runs outside the module mapper.
+import { provideMongo, provideRedis, type ProvidedStore } from '../../stack/src/embedded-stores';
+
+declare global {
+  var __MT_TEST_STORES__: ProvidedStore[] | undefined;
+}
+
+export default async function globalSetup(): Promise<void> {
+  if (globalThis.__MT_TEST_STORES__) return;
+  const [mongo, redis] = await Promise.all([provideMongo(), provideRedis()]);
+  process.env['MONGO_URL'] = mongo.url;
+  process.env['REDIS_URL'] = redis.url;
+  globalThis.__MT_TEST_STORES__ = [mongo, redis];
+}

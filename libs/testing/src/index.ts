@@ -1,0 +1,2 @@
+export * from './test-stores';
+export * from './test-logger';
