@@ -1,6 +1,7 @@
 import { ConfigError } from '@mt/config';
 import { runServiceProcess } from '@mt/http';
 import { createLogger } from '@mt/logging';
+import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeRedis, createRedis, waitForRedis } from '@mt/stores';
 import { createApp } from './app';
@@ -11,7 +12,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'registry-service', level: config.LOG_LEVEL });
   const lifecycle = createLifecycle();
   const redis = createRedis({ url: config.REDIS_URL, logger, name: 'registry' });
-  const app = createApp({ config, logger, lifecycle, redis });
+  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-service') });
   await runServiceProcess({
     name: 'registry-service',
     app,

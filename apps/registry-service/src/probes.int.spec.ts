@@ -1,4 +1,5 @@
 import { silentLogger, testRedisUrl, closedPort } from '@mt/testing';
+import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeRedis, createRedis, waitForRedis, type Redis } from '@mt/stores';
 import request from 'supertest';
@@ -10,7 +11,7 @@ const SECRET = 'x'.repeat(32);
 function build(redis: Redis) {
   const lifecycle = createLifecycle();
   const config = loadRegistryConfig({ INTERNAL_SECRET: SECRET, REDIS_URL: testRedisUrl() });
-  return { lifecycle, app: createApp({ config, logger: silentLogger(), lifecycle, redis }) };
+  return { lifecycle, app: createApp({ config, logger: silentLogger(), lifecycle, redis, metrics: createMetrics('test') }) };
 }
 
 describe('registry-service probes', () => {

@@ -1,5 +1,6 @@
 import { errorMiddleware, errors, notFoundHandler } from '@mt/errors';
 import { requestContextMiddleware, type Logger } from '@mt/logging';
+import { metricsHandler, metricsMiddleware, type Metrics } from '@mt/metrics';
 import { createProbeRouter, type Lifecycle, type ProbeOptions } from '@mt/probes';
 import express, { type Express, type RequestHandler } from 'express';
 import { jsonBody } from './json-body';
@@ -7,6 +8,8 @@ import { jsonBody } from './json-body';
 export interface HttpAppOptions {
   logger: Logger;
   probes: ProbeOptions;
+  /** Prometheus metrics of the process: every request is counted, and GET /metrics renders them. */
+  metrics: Metrics;
   /** The gateway streams bodies to upstreams untouched, so it parses none. */
   parseJson?: boolean;
   /** Middleware that must run before the probes and routes (metrics, security headers...). */
@@ -29,6 +32,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContextMiddleware(options.logger));
+  app.use(metricsMiddleware(options.metrics));
+  app.get('/metrics', metricsHandler(options.metrics));
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use(createProbeRouter(options.probes));
   app.use(rejectUntilStarted(options.probes.lifecycle));
