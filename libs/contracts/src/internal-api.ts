@@ -8,6 +8,8 @@ export const INTERNAL_PATHS = {
   jwks: '/internal/jwks',
   /** auth-service: PAT introspection (internal secret). */
   introspect: '/internal/introspect',
+  /** auth-service: a user's JWT cut-off, for the gateway when Redis cannot answer (internal secret). */
+  jwtCutoff: (userId: string) => `/internal/users/${encodeURIComponent(userId)}/jwt-cutoff`,
   /** auth-service: its OpenAPI fragment. */
   authOpenApi: '/internal/openapi',
   /** registry-service: PUT register / DELETE deregister (internal secret). */
@@ -32,6 +34,21 @@ export const IntrospectionResultSchema = z.discriminatedUnion('active', [
   z.object({ active: z.literal(false) }),
 ]);
 export type IntrospectionResult = z.infer<typeof IntrospectionResultSchema>;
+
+/**
+ * GET jwt-cutoff answer: `exists: false` means the user is gone (reject every JWT); otherwise JWTs whose
+ * `iat_ms` claim is below `cutoff_ms` are rejected.
+ */
+export const JwtCutoffSchema = z.object({ exists: z.boolean(), cutoff_ms: z.number().int().nullable() });
+export type JwtCutoff = z.infer<typeof JwtCutoffSchema>;
+
+/**
+ * The gateway caches an introspected PAT for at most this long (and never past its expiry). Kept at one
+ * minute so that introspection — which writes `last_used_at` — happens about once a minute per token.
+ */
+export const PAT_CACHE_TTL_SECONDS = 60;
+/** Invalid introspection results are cached only briefly. */
+export const PAT_INVALID_CACHE_TTL_SECONDS = 10;
 
 /** JWKS of the auth service (RFC 7517), EC P-256 keys for ES256. */
 export interface Jwks {
