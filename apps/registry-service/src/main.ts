@@ -4,8 +4,9 @@ import { createLogger } from '@mt/logging';
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeRedis, createRedis, waitForRedis } from '@mt/stores';
-import { createApp } from './app';
+import { createApp, createInstances } from './app';
 import { loadRegistryConfig } from './config';
+import { createExpirySweeper } from './instances/expiry-sweeper';
 
 async function main(): Promise<void> {
   const config = loadRegistryConfig();
@@ -13,6 +14,8 @@ async function main(): Promise<void> {
   const lifecycle = createLifecycle();
   const redis = createRedis({ url: config.REDIS_URL, logger, name: 'registry' });
   const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-service') });
+  const instances = createInstances({ config, logger, redis });
+  const sweeper = createExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
   await runServiceProcess({
     name: 'registry-service',
     app,
@@ -21,8 +24,14 @@ async function main(): Promise<void> {
     port: config.PORT,
     host: config.HOST,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    startup: (signal) => waitForRedis(redis, signal),
-    shutdown: () => closeRedis(redis),
+    startup: async (signal) => {
+      await waitForRedis(redis, signal);
+      if (!signal.aborted) sweeper.start();
+    },
+    shutdown: async () => {
+      await sweeper.stop();
+      await closeRedis(redis);
+    },
   });
 }
 

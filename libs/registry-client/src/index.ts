@@ -1,1 +1,3 @@
 export * from './route-table.types';
+export * from './route-table';
+export * from './registry-client';

@@ -18,4 +18,6 @@ export interface RouteTable {
   hasCategory(categoryId: string): boolean;
   /** Each live category's OpenAPI fragment (paths already under /api/v1/{category}). */
   openApiFragments(): Array<{ categoryId: string; fragment: OpenApiFragment }>;
+  /** Changes whenever the table's content changes (not on a refresh that found the same table): a cache key. */
+  version(): number;
 }

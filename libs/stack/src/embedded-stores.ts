@@ -50,10 +50,24 @@ function stopChild(child: ChildProcess, dir: string): () => Promise<void> {
 async function startBinary(binary: string, args: (port: number, dir: string) => string[], name: string) {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), `mt-${name}-`));
-  const child = spawn(binary, args(port, dir), { stdio: 'ignore' });
+  // Own process group: a terminal's Ctrl-C must not stop the store before the services have drained.
+  const child = spawn(binary, args(port, dir), { stdio: 'ignore', detached: true });
   child.unref();
-  await waitForPort(port, 20_000);
-  return { port, stop: stopChild(child, dir) };
+  const stop = stopChild(child, dir);
+  let onEarlyExit: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
+  const exitedEarly = new Promise<never>((_, reject) => {
+    onEarlyExit = (code, signal) => reject(new Error(`${binary} exited (${signal ?? `code ${code}`}) before listening on ${port}`));
+    child.once('exit', onEarlyExit);
+  });
+  try {
+    await Promise.race([waitForPort(port, 20_000), exitedEarly]);
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    if (onEarlyExit) child.off('exit', onEarlyExit);
+  }
+  return { port, stop };
 }
 
 /** MONGO_URL when set; else a `mongod` on PATH in a temp dir; else mongodb-memory-server. */

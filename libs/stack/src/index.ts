@@ -1,2 +1,7 @@
 export * from './free-port';
 export * from './embedded-stores';
+export * from './workspace';
+export * from './log-format';
+export * from './http-probe';
+export * from './service-process';
+export * from './stack';

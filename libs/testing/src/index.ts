@@ -1,2 +1,3 @@
 export * from './test-stores';
 export * from './test-logger';
+export * from './tcp-proxy';

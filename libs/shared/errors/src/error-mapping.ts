@@ -1,9 +1,20 @@
 import { AppError, errors, isAppError } from './app-error';
+import { codeForStatus } from './error-catalog';
 
 interface BodyParserError {
   type?: string;
   status?: number;
+  statusCode?: number;
 }
+
+/** Safe messages for client errors raised by express itself (their own text may echo the input). */
+const CLIENT_ERROR_MESSAGES: Partial<Record<string, string>> = {
+  validation_failed: 'malformed request',
+  not_found: 'not found',
+  method_not_allowed: 'method not allowed',
+  payload_too_large: 'request body exceeds 1 MiB',
+  unsupported_media_type: 'request body must be application/json',
+};
 
 const DATABASE_UNAVAILABLE = new Set([
   'MongoServerSelectionError',
@@ -42,6 +53,17 @@ export function toAppError(error: unknown): AppError {
         return errors.validation('request aborted by the client');
       case 'request.size.invalid':
         return errors.validation('request body length does not match Content-Length');
+    }
+    // express/http-errors client errors, e.g. a path with malformed percent-encoding (URIError, 400):
+    // the client's fault, so never a 500.
+    const status = parserError.status ?? parserError.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const code = codeForStatus(status);
+      if (error instanceof URIError) {
+        return errors.validation('malformed request path', [{ path: '', message: 'invalid percent-encoding' }]);
+      }
+      if (code === 'validation_failed') return errors.validation(CLIENT_ERROR_MESSAGES[code]!);
+      return new AppError(code, CLIENT_ERROR_MESSAGES[code] ?? 'bad request');
     }
     if (error instanceof Error && isDatabaseUnavailable(error)) {
       return errors.serviceUnavailable('database unavailable');

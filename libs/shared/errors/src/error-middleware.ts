@@ -8,6 +8,9 @@ interface ErrorLogger {
   warn(obj: object, msg: string): void;
 }
 
+/** `scheme://user:password@host` → `scheme://[redacted]@host`: driver messages may quote a connection URL. */
+export const withoutUrlCredentials = (text: string): string => text.replace(/\/\/[^/@\s]+@/g, '//[redacted]@');
+
 /** The request id set by the request-context middleware; falls back to the echoed header. */
 function requestIdOf(req: Request): string {
   const fromLocals = (req.res?.locals as { requestId?: string } | undefined)?.requestId;
@@ -29,9 +32,11 @@ export function errorMiddleware(logger: ErrorLogger): ErrorRequestHandler {
     }
     const appError = toAppError(err);
     if (appError.status >= 500) {
-      // Log the original error's type and message (never its stack: logs are scanned for leaks).
-      const original = err instanceof Error ? { name: err.name, message: err.message } : { value: String(err) };
-      logger.error({ err: original, status: appError.status }, 'request failed');
+      // Log the original error's type and message (never its stack: logs are scanned for leaks). A fault
+      // we did not expect is an error; a 5xx we raised on purpose (starting, store down) is a warning.
+      const original = err instanceof Error ? { name: err.name, message: withoutUrlCredentials(err.message) } : { value: '(not an Error)' };
+      if (err === appError) logger.warn({ err: original, status: appError.status }, 'request failed');
+      else logger.error({ err: original, status: appError.status }, 'request failed');
     }
     res.status(appError.status);
     for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);

@@ -1,7 +1,10 @@
 import type { Logger } from '@mt/logging';
 import type { Lifecycle } from '@mt/probes';
 import type { Express } from 'express';
-import { createServer, type Server } from 'node:http';
+import { buildErrorPayload } from '@mt/errors';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 
 export interface ServiceRuntime {
@@ -16,6 +19,11 @@ export interface ServiceRuntime {
   startup: (signal: AbortSignal) => Promise<void>;
   /** Deregister, stop consumers, close stores. Runs after in-flight requests have drained. */
   shutdown: () => Promise<void>;
+  /**
+   * Optional: runs right after SIGTERM, before draining (readiness is already 503), e.g. deregister from
+   * the registry so the gateway stops routing here while in-flight requests finish. Errors are logged.
+   */
+  beforeDrain?: () => Promise<void>;
 }
 
 export interface RunningService {
@@ -39,6 +47,8 @@ export async function startService(runtime: ServiceRuntime): Promise<RunningServ
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   server.requestTimeout = 60_000;
+  server.on('clientError', answerMalformedRequest);
+  const inFlight = trackInFlightRequests(server, lifecycle);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -60,7 +70,10 @@ export async function startService(runtime: ServiceRuntime): Promise<RunningServ
       logger.info({ reason }, `${runtime.name} shutting down`);
       lifecycle.shuttingDown = true;
       startupAbort.abort();
-      await drain(server, runtime.shutdownTimeoutMs, logger);
+      await runtime.beforeDrain?.().catch((error: Error) =>
+        logger.warn({ err: { name: error.name, message: error.message } }, 'beforeDrain failed'),
+      );
+      await drain(server, inFlight, runtime.shutdownTimeoutMs, logger);
       await started.catch(() => undefined);
       await runtime.shutdown();
       logger.info(`${runtime.name} stopped`);
@@ -69,20 +82,100 @@ export async function startService(runtime: ServiceRuntime): Promise<RunningServ
   return { server, port, started, stop };
 }
 
-/** Stops accepting, lets in-flight requests finish, closes idle keep-alive sockets, then forces. */
-async function drain(server: Server, timeoutMs: number, logger: Logger): Promise<void> {
+/**
+ * A request Node's parser rejects (CR/LF inside a header, bad framing, oversized headers) never reaches
+ * express; answer it with the contract's error payload instead of Node's bare 400.
+ */
+function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = 400;
+  const body = JSON.stringify(
+    buildErrorPayload({
+      message: tooLarge ? 'request headers too large' : 'malformed HTTP request',
+      status,
+      code: 'validation_failed',
+      requestId: randomUUID(),
+    }),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} Bad Request\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
+}
+
+interface InFlightRequests {
+  readonly count: number;
+  /** Resolves when no request is in flight (at once if none is). */
+  idle: () => Promise<void>;
+}
+
+/**
+ * Counts requests until their response is done. While shutting down, every response says
+ * `Connection: close`, so keep-alive clients (the gateway's agent) take their next request elsewhere.
+ */
+function trackInFlightRequests(server: Server, lifecycle: Lifecycle): InFlightRequests {
+  let count = 0;
+  let waiters: Array<() => void> = [];
+  // Prepended: express may answer synchronously, after which headers can no longer be set.
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    count++;
+    if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      count--;
+      if (count === 0) {
+        for (const wake of waiters) wake();
+        waiters = [];
+      }
+    });
+  });
+  return {
+    get count() {
+      return count;
+    },
+    idle: () => (count === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+  };
+}
+
+/** Resolves true when `promise` settles within `ms`, false otherwise; the timer never outlives it. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Graceful drain. Readiness is already 503. Phase 1: keep listening while requests are in flight (so a
+ * readiness probe sees 503 rather than a refused connection, and late requests routed here are still
+ * served), for at most half the budget. Phase 2: stop accepting, close idle keep-alive sockets, let the
+ * remaining requests finish. At the deadline, close whatever is left.
+ */
+async function drain(server: Server, inFlight: InFlightRequests, timeoutMs: number, logger: Logger): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  if (inFlight.count > 0) {
+    logger.info({ in_flight: inFlight.count }, 'draining in-flight requests');
+    await settlesWithin(inFlight.idle(), Math.min(timeoutMs / 2, 5000));
+  }
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   const sweeper = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-  if ((await Promise.race([closed, timedOut])) === 'timeout') {
-    logger.warn('in-flight requests did not finish in time; closing their connections');
-    server.closeAllConnections();
-    await closed;
+  try {
+    if (!(await settlesWithin(closed, Math.max(0, deadline - Date.now())))) {
+      logger.warn({ in_flight: inFlight.count }, 'in-flight requests did not finish in time; closing their connections');
+      server.closeAllConnections();
+      await closed;
+    }
+  } finally {
+    clearInterval(sweeper);
   }
-  clearTimeout(timer);
-  clearInterval(sweeper);
 }
 
 /** For main.ts: start, stop on SIGTERM/SIGINT, exit 0 when stopped (1 if start-up threw). */

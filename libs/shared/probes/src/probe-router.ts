@@ -51,10 +51,13 @@ export function createProbeRouter(options: ProbeOptions): Router {
     lifecycle.started ? res.json({ status: 'started' }) : res.status(503).json({ status: 'starting' }),
   );
 
+  // Not ready while shutting down, while the database is unreachable (also during start-up: the contract's
+  // "database unreachable" names the cause an operator must fix), or while start-up is still running.
   probe('/readyz', async (res) => {
     if (lifecycle.shuttingDown) return res.status(503).json({ status: 'unhealthy', error: 'shutting down' });
+    if (!(await databaseUp())) return res.status(503).json(UNREACHABLE);
     if (!lifecycle.started) return res.status(503).json({ status: 'unhealthy', error: 'starting' });
-    return (await databaseUp()) ? res.json(HEALTHY) : res.status(503).json(UNREACHABLE);
+    return res.json(HEALTHY);
   });
 
   probe('/healthz', async (res) =>

@@ -2,15 +2,31 @@
 export const backoffDelay = (attempt: number, baseMs = 200, capMs = 5000): number =>
   Math.round(Math.random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
 
+/**
+ * Waits `ms`, or less when `signal` aborts. Removes its abort listener when done, so a retry loop that
+ * sleeps many times on one signal does not pile up listeners (MaxListenersExceededWarning).
+ */
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
+
+/** Settles with `promise`, or resolves `undefined` after `ms`; the timer never outlives the race. */
+export async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

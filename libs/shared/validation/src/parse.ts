@@ -14,7 +14,7 @@ const MESSAGES: Record<RequestPart, string> = {
 /** Validates input against a schema, or throws a 400 listing every failing field. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, part: RequestPart): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw errors.validation(MESSAGES[part], zodIssuesToDetails(result.error.issues));
+  if (!result.success) throw errors.validation(MESSAGES[part], zodIssuesToDetails(result.error.issues, input));
   return result.data;
 }
 

@@ -1,0 +1,164 @@
+import { redisKeys } from '@mt/contracts';
+import { closedPort } from '@mt/testing';
+import jwt, { type JwtPayload } from 'jsonwebtoken';
+import { createPublicKey } from 'node:crypto';
+import request from 'supertest';
+import { registerUser, startAuthHarness, type AuthHarness } from '../../test/auth-harness';
+import { internalHeaders } from '../../test/identity-headers';
+import { LoginResponseSchema } from './login.schemas';
+import { LOCKOUT_WINDOW_MS, MAX_FAILED_LOGINS } from './login-failures.repository';
+
+const login = (h: AuthHarness, username: string, password: string) =>
+  request(h.app).post('/api/v1/auth/login').send({ username, password });
+
+/** The error payload without its per-request fields. */
+const stable = (body: Record<string, unknown>) => ({ ...body, timestamp: undefined, request_id: undefined });
+
+describe('login', () => {
+  let h: AuthHarness;
+  beforeAll(async () => {
+    h = await startAuthHarness();
+  });
+  afterAll(() => h.close());
+
+  it('logs in by username in any case and answers a Bearer JWT with the user', async () => {
+    const user = await registerUser(h.app);
+    const res = await login(h, user.username.toUpperCase(), user.password).expect(200);
+    expect(LoginResponseSchema.strict().parse(res.body)).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      user: { id: user.id, username: user.username, email: user.email, created_at: expect.any(String), updated_at: expect.any(String) },
+    });
+  });
+
+  it('logs in by email in any case', async () => {
+    const user = await registerUser(h.app);
+    const res = await login(h, user.email.toUpperCase(), user.password).expect(200);
+    expect(res.body.user.id).toBe(user.id);
+  });
+
+  it('issues an ES256 JWT with kid, sub, iss, aud, jti, iat, exp and iat_ms that verifies with the JWKS key', async () => {
+    const user = await registerUser(h.app);
+    const before = Date.now();
+    const res = await login(h, user.username, user.password).expect(200);
+    const after = Date.now();
+    const jwks = await request(h.app).get('/internal/jwks').expect(200);
+    const header = jwt.decode(res.body.access_token, { complete: true })?.header;
+    expect(header).toMatchObject({ alg: 'ES256', kid: jwks.body.keys[0].kid });
+    const publicKey = createPublicKey({ key: jwks.body.keys[0], format: 'jwk' });
+    const claims = jwt.verify(res.body.access_token, publicKey, {
+      algorithms: ['ES256'],
+      issuer: 'media-tracker',
+      audience: 'media-tracker-api',
+    }) as JwtPayload & { iat_ms: number };
+    expect(claims).toEqual({
+      sub: user.id,
+      iss: 'media-tracker',
+      aud: 'media-tracker-api',
+      jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      iat: Math.floor(claims.iat_ms / 1000),
+      exp: Math.floor(claims.iat_ms / 1000) + 3600,
+      iat_ms: expect.any(Number),
+    });
+    expect(claims.iat_ms).toBeGreaterThanOrEqual(before);
+    expect(claims.iat_ms).toBeLessThanOrEqual(after);
+  });
+
+  it('answers one indistinguishable 401 for an unknown user and for a wrong password', async () => {
+    const user = await registerUser(h.app);
+    const wrongPassword = await login(h, user.username, 'not the password').expect(401);
+    const unknownUser = await login(h, 'nobody_by_this_name', 'not the password').expect(401);
+    expect(stable(wrongPassword.body)).toEqual(stable(unknownUser.body));
+    expect(wrongPassword.body).toMatchObject({ status: 401, code: 'unauthorized', error: 'invalid username or password' });
+    expect(Object.keys(wrongPassword.headers).sort()).toEqual(Object.keys(unknownUser.headers).sort());
+  });
+
+  it('takes about as long for an unknown user as for a wrong password (a dummy argon2 verification)', async () => {
+    const user = await registerUser(h.app);
+    const median = async (name: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const start = process.hrtime.bigint();
+        await login(h, name, `wrong-${i}`).expect(401);
+        times.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+      return times.sort((a, b) => a - b)[2];
+    };
+    await h.auth.hasher.warmUp();
+    const known = await median(user.username);
+    const unknown = await median('timing_nobody');
+    // argon2 (~20–60 ms) dominates both; without the dummy, the unknown case would take ~1–2 ms.
+    expect(unknown).toBeGreaterThan(known * 0.4);
+    expect(unknown).toBeLessThan(known * 2.5);
+  });
+
+  it('rejects invalid and unknown fields with 400', async () => {
+    const res = await request(h.app).post('/api/v1/auth/login').send({ username: '', password: 'x', remember: true }).expect(400);
+    expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['remember', 'username']);
+  });
+
+  describe('lockout', () => {
+    it(`answers 429 with Retry-After after ${MAX_FAILED_LOGINS} failures, even with the right password`, async () => {
+      const user = await registerUser(h.app);
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, user.username, `wrong-${i}`).expect(401);
+      const locked = await login(h, user.username.toUpperCase(), user.password).expect(429);
+      expect(locked.body).toMatchObject({ status: 429, code: 'rate_limited', error: 'too many failed logins; try again later' });
+      const retryAfter = Number(locked.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(LOCKOUT_WINDOW_MS / 1000 - 60);
+      expect(retryAfter).toBeLessThanOrEqual(LOCKOUT_WINDOW_MS / 1000);
+      // The same login by email is counted on its own key (the lockout is per username or email as typed).
+      await login(h, user.email, user.password).expect(200);
+    });
+
+    it('locks an unknown username exactly like an existing one (lockout reveals nothing)', async () => {
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, 'ghost_user', `wrong-${i}`).expect(401);
+      const res = await login(h, 'ghost_user', 'anything').expect(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('lets the window run out: Retry-After counts the seconds left in it', async () => {
+      const user = await registerUser(h.app);
+      const key = redisKeys(h.prefix).loginFailures(user.username.toLowerCase());
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, user.username, `wrong-${i}`).expect(401);
+      await h.inspect.pexpire(key, 2500);
+      const res = await login(h, user.username, user.password).expect(429);
+      expect(res.headers['retry-after']).toBe('3');
+      await h.inspect.pexpire(key, 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await login(h, user.username, user.password).expect(200);
+    });
+
+    it('counts failures only until a successful login', async () => {
+      const user = await registerUser(h.app);
+      for (let i = 0; i < MAX_FAILED_LOGINS - 1; i++) await login(h, user.username, `wrong-${i}`).expect(401);
+      await login(h, user.username, user.password).expect(200);
+      await login(h, user.username, 'wrong again').expect(401);
+      expect(await h.inspect.get(redisKeys(h.prefix).loginFailures(user.username.toLowerCase()))).toBe('1');
+    });
+  });
+
+  describe('with Redis unreachable', () => {
+    let down: AuthHarness;
+    beforeAll(async () => {
+      down = await startAuthHarness({ redisUrl: `redis://127.0.0.1:${await closedPort()}` });
+    });
+    afterAll(() => down.close());
+
+    it('still logs in and still answers 401 to wrong passwords (the lockout fails open) and logs a warning', async () => {
+      const user = await registerUser(down.app);
+      for (let i = 0; i < MAX_FAILED_LOGINS + 1; i++) await login(down, user.username, `wrong-${i}`).expect(401);
+      await login(down, user.username, user.password).expect(200);
+      const warnings = down.logLines().filter((line) => line.includes('login lockout is not enforced'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40 });
+    });
+
+    it('serves the JWKS and the cut-off endpoint from MongoDB alone', async () => {
+      const user = await registerUser(down.app);
+      await request(down.app).get('/internal/jwks').expect(200);
+      const res = await request(down.app).get(`/internal/users/${user.id}/jwt-cutoff`).set(internalHeaders()).expect(200);
+      expect(res.body).toEqual({ exists: true, cutoff_ms: null });
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import { errors } from '@mt/errors';
+import type { Logger } from '@mt/logging';
+import type { IssuedJwt, JwtSigner } from '../jwt/jwt-signer';
+import { OutageLog } from '../shared/warn-throttle';
+import type { PasswordHasher } from '../users/password-hasher';
+import type { UserRecord, UsersRepository } from '../users/users.repository';
+import type { LoginFailuresRepository } from './login-failures.repository';
+
+export interface LoginResult {
+  jwt: IssuedJwt;
+  user: UserRecord;
+}
+
+/**
+ * Login by username or email. Unknown user and wrong password are one 401 with the same work
+ * (a dummy argon2 verification). The lockout fails open when Redis is down: argon2's cost still
+ * slows guessing, and the gateway's rate limits still apply; a warning is logged.
+ */
+export class LoginService {
+  private readonly lockoutOutage: OutageLog;
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly signer: JwtSigner,
+    private readonly failures: LoginFailuresRepository,
+    private readonly logger: Logger,
+  ) {
+    this.lockoutOutage = new OutageLog(logger, 'redis unavailable: login lockout is not enforced');
+  }
+
+  async login(login: string, password: string): Promise<LoginResult> {
+    const key = login.toLowerCase();
+    const lockedMs = await this.guard(() => this.failures.lockedForMs(key), 0);
+    if (lockedMs > 0) throw errors.rateLimited(lockedMs / 1000, 'too many failed logins; try again later');
+
+    const user = await this.users.findByLogin(login);
+    const valid = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyAgainstDummy(password);
+    if (!user || !valid) {
+      await this.guard(() => this.failures.recordFailure(key), undefined);
+      throw errors.unauthorized('invalid username or password');
+    }
+    await this.guard(() => this.failures.clear(key), undefined);
+    if (this.hasher.needsRehash(user.passwordHash)) void this.upgradeHash(user, password);
+    return { jwt: this.signer.sign(user.id), user };
+  }
+
+  private async guard<T>(operation: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      const result = await operation();
+      this.lockoutOutage.succeeded();
+      return result;
+    } catch (error) {
+      this.lockoutOutage.failed(error);
+      return fallback;
+    }
+  }
+
+  /** The cost parameters were raised since this hash was made: store a stronger one. */
+  private async upgradeHash(user: UserRecord, password: string): Promise<void> {
+    try {
+      await this.users.replaceHash(user.id, user.passwordHash, await this.hasher.hash(password));
+    } catch (error) {
+      this.logger.warn({ reason: (error as Error).message }, 'password hash upgrade failed');
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { errors } from '@mt/errors';
+import type { IssuedJwt, JwtSigner } from '../jwt/jwt-signer';
+import type { OutboxRelay } from '../outbox/outbox-relay';
+import type { OutboxRepository } from '../outbox/outbox.repository';
+import type { AccountEraser } from './account-eraser';
+import type { PasswordHasher } from './password-hasher';
+import { requireExistingUser } from './require-user';
+import type { UsersRepository } from './users.repository';
+
+/**
+ * Password change and account deletion: the two changes that must reach Redis (JWT cut-off,
+ * PAT cache, `user.deleted`). Each writes its outbox entry first, then the change, then
+ * publishes; if Redis is down the relay publishes later. A change that fails after its entry
+ * was written at worst publishes a cut-off early, which only rejects older JWTs sooner.
+ */
+export class AccountService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly signer: JwtSigner,
+    private readonly outbox: OutboxRepository,
+    private readonly relay: OutboxRelay,
+    private readonly eraser: AccountEraser,
+  ) {}
+
+  async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<IssuedJwt> {
+    const user = await requireExistingUser(this.users, userId);
+    if (!(await this.hasher.verify(user.passwordHash, currentPassword))) {
+      throw errors.forbidden('current password is incorrect');
+    }
+    const newHash = await this.hasher.hash(newPassword);
+    // +1 ms: a JWT issued in the very millisecond of the change is "before" it too.
+    const cutoffMs = Date.now() + 1;
+    const entry = await this.outbox.add({ kind: 'jwt-cutoff', userId, cutoffMs });
+    if (!(await this.users.changePassword(userId, user.passwordHash, newHash, cutoffMs))) {
+      // The hash changed meanwhile (a concurrent change won) or the account is gone.
+      await requireExistingUser(this.users, userId);
+      throw errors.forbidden('current password is incorrect');
+    }
+    await this.relay.deliverNow(entry);
+    return this.signer.sign(userId, cutoffMs);
+  }
+
+  async deleteAccount(userId: string): Promise<void> {
+    await requireExistingUser(this.users, userId);
+    const cutoffMs = Date.now() + 1;
+    const entry = await this.outbox.add({ kind: 'user-deleted', userId, cutoffMs, occurredAt: new Date(cutoffMs) });
+    const erased = await this.eraser.erase(entry);
+    await this.relay.deliverNow(erased);
+  }
+}

@@ -1,0 +1,37 @@
+import { Schema, type Connection, type Model, type Types } from 'mongoose';
+
+export interface UserDocument {
+  _id: Types.ObjectId;
+  /** As the user typed it; shown back unchanged. */
+  username: string;
+  /** The unique key: usernames are unique case-insensitively. */
+  usernameLower: string;
+  /** Stored lower-case, so the unique index is case-insensitive. */
+  email: string;
+  passwordHash: string;
+  /** JWTs whose `iat_ms` is below this (epoch ms) are rejected; absent until the first password change. */
+  jwtCutoffMs?: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const userSchema = new Schema<UserDocument>(
+  {
+    username: { type: String, required: true },
+    usernameLower: { type: String, required: true },
+    email: { type: String, required: true },
+    passwordHash: { type: String, required: true },
+    jwtCutoffMs: { type: Number, required: false },
+  },
+  { collection: 'users', timestamps: true, versionKey: false, strict: 'throw' },
+);
+// The unique indexes are the only uniqueness check: no check-then-insert race between two registrations.
+userSchema.index({ usernameLower: 1 }, { unique: true, name: 'username_unique' });
+userSchema.index({ email: 1 }, { unique: true, name: 'email_unique' });
+// Start-up re-mirrors recent cut-offs to Redis; sparse: most users never changed their password.
+userSchema.index({ jwtCutoffMs: 1 }, { sparse: true, name: 'jwt_cutoff' });
+
+export type UserModel = Model<UserDocument>;
+
+export const userModel = (connection: Connection): UserModel =>
+  (connection.models['User'] as UserModel | undefined) ?? connection.model<UserDocument>('User', userSchema);

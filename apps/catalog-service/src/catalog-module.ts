@@ -1,0 +1,60 @@
+import type { Logger } from '@mt/logging';
+import type { Connection } from 'mongoose';
+import type { CategoryDefinition } from './categories/categories';
+import { CatalogRepository } from './catalog/catalog.repository';
+import { CatalogService } from './catalog/catalog.service';
+import { SortKeyHints, type SortKeyHintsOptions } from './catalog/sort-key-hints';
+import { UserDeletionService } from './events/user-deletion.service';
+import { ListRepository } from './lists/list.repository';
+import { ListService } from './lists/list.service';
+import { AtomicRunner } from './shared/atomic';
+import { CatalogDatabase } from './shared/database';
+
+export interface CatalogModuleOptions {
+  category: CategoryDefinition;
+  connection: Connection;
+  logger: Logger;
+  /** Tests shrink the sample and threshold to exercise the range hints on small data. */
+  sortHints?: Partial<Pick<SortKeyHintsOptions, 'sampleSize' | 'minEntries' | 'refreshIntervalMs'>>;
+  now?: () => Date;
+}
+
+/** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
+export function createCatalogModule({ category, connection, logger, sortHints, now }: CatalogModuleOptions) {
+  const db = new CatalogDatabase(connection);
+  const atomic = new AtomicRunner(connection, logger);
+  const hints: SortKeyHints = new SortKeyHints({
+    loadSample: (size) => catalogRepository.loadSortKeySample(size),
+    countEntries: () => catalogRepository.entryCount(),
+    logger,
+    ...sortHints,
+  });
+  const catalogRepository = new CatalogRepository(db, hints);
+  const listRepository = new ListRepository(db);
+
+  return {
+    category,
+    connection,
+    atomic,
+    hints,
+    catalogRepository,
+    listRepository,
+    catalog: new CatalogService(category, catalogRepository, listRepository, atomic, now),
+    lists: new ListService(listRepository, catalogRepository, atomic, now),
+    userDeletion: new UserDeletionService(listRepository, catalogRepository),
+
+    /** Detects transactions, ensures every index, reconciles the entry counter, starts sampling sort keys. */
+    async prepare(): Promise<void> {
+      await atomic.detect();
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes()]);
+      await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
+      hints.start();
+    },
+
+    stop(): void {
+      hints.stop();
+    },
+  };
+}
+
+export type CatalogModule = ReturnType<typeof createCatalogModule>;

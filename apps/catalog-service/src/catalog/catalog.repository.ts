@@ -1,0 +1,191 @@
+import type { mongo } from 'mongoose';
+import type { Session } from '../shared/atomic';
+import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
+import { isDuplicateKeyError } from '../shared/mongo-errors';
+import type { EntryDocument } from './entry.document';
+import { HINT_HEADROOM, type SortKeyHints, type SortKeySampleRow } from './sort-key-hints';
+import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment } from './listing-plan';
+
+interface CounterDocument {
+  _id: string;
+  count: number;
+}
+
+export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'>;
+
+/** The counter document holding the number of catalog entries (kept with every insert). */
+const ENTRY_COUNTER = 'entries';
+
+/** A unique index refused the write: an entry with the same folded title and year exists. */
+export class DuplicateEntryError extends Error {
+  override name = 'DuplicateEntryError';
+}
+
+/**
+ * Indexes of the entries collection. Every listing sort has an index ending in `_id` (the tie-break) that
+ * MongoDB can walk in either direction; `year` sorts use `year_missing` first so entries without a year
+ * come last in both orders (hence one index per direction).
+ */
+export const ENTRY_INDEXES: mongo.IndexDescription[] = [
+  // Duplicates: same folded title and same year (null = no year, and null equals null in a unique index).
+  { name: 'title_year_unique', key: { title_key: 1, year: 1 }, unique: true },
+  { name: 'title_sort', key: { title_key: 1, _id: 1 } },
+  { name: 'year_sort_asc', key: { year_missing: 1, year: 1, _id: 1 } },
+  { name: 'year_sort_desc', key: { year_missing: 1, year: -1, _id: -1 } },
+  { name: 'created_sort', key: { created_at: 1, _id: 1 } },
+  { name: 'updated_sort', key: { updated_at: 1, _id: 1 } },
+  // Search: every query word is a title word prefix (multikey), in title order for the default sort.
+  { name: 'search_prefix_title', key: { title_prefixes: 1, title_key: 1, _id: 1 } },
+  // Relevance: entries containing the query words as whole words.
+  { name: 'search_word_title', key: { title_words: 1, title_key: 1, _id: 1 } },
+  // Filters, in the default (title) order.
+  { name: 'genre_title', key: { genre_keys: 1, title_key: 1, _id: 1 } },
+  { name: 'year_title', key: { year: 1, title_key: 1, _id: 1 } },
+  // Account deletion: the entries a user created.
+  { name: 'created_by', key: { created_by: 1 } },
+];
+
+export class CatalogRepository {
+  constructor(
+    private readonly db: CatalogDatabase,
+    private readonly hints: SortKeyHints,
+  ) {}
+
+  private get entries() {
+    return this.db.collection<EntryDocument>(COLLECTIONS.entries);
+  }
+
+  private get counters() {
+    return this.db.collection<CounterDocument>(COLLECTIONS.counters);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.entries.createIndexes(ENTRY_INDEXES);
+  }
+
+  /** Inserts and counts the entry (in the caller's transaction); a duplicate throws DuplicateEntryError. */
+  async insert(doc: EntryDocument, session: Session): Promise<void> {
+    try {
+      await this.entries.insertOne(doc, { session });
+    } catch (error) {
+      throw isDuplicateKeyError(error) ? new DuplicateEntryError('duplicate entry', { cause: error }) : error;
+    }
+    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { count: 1 } }, { upsert: true, session });
+  }
+
+  /**
+   * Bulk import (seeding, benchmarks) of documents built with `newEntryDocument`. Not atomic: if the
+   * insert fails part-way, the counter is recounted before the error is rethrown.
+   */
+  async importMany(docs: EntryDocument[]): Promise<void> {
+    if (!docs.length) return;
+    try {
+      await this.entries.insertMany(docs, { ordered: true });
+    } catch (error) {
+      await this.reconcileEntryCount(undefined);
+      throw error;
+    }
+    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { count: docs.length } }, { upsert: true });
+  }
+
+  /** Applies `set` when `createdBy` created the entry; null when it is unknown or someone else's. */
+  async updateIfCreatedBy(id: mongo.ObjectId, createdBy: string, set: Record<string, unknown>, session: Session): Promise<EntryDocument | null> {
+    try {
+      return await this.entries.findOneAndUpdate({ _id: id, created_by: createdBy }, { $set: set }, { returnDocument: 'after', session });
+    } catch (error) {
+      throw isDuplicateKeyError(error) ? new DuplicateEntryError('duplicate entry', { cause: error }) : error;
+    }
+  }
+
+  findById(id: mongo.ObjectId): Promise<EntryDocument | null> {
+    return this.entries.findOne({ _id: id });
+  }
+
+  /** The item summaries that list entries show, with the title sort key; absent ids are left out. */
+  async summaries(ids: readonly mongo.ObjectId[]): Promise<Map<string, ItemSummaryRow>> {
+    if (!ids.length) return new Map();
+    const rows = await this.entries
+      .find({ _id: { $in: [...ids] } }, { projection: { _id: 1, title: 1, year: 1, title_key: 1 } })
+      .toArray();
+    return new Map(rows.map((row) => [row._id.toHexString(), row as ItemSummaryRow]));
+  }
+
+  /** The entry another write collided with (the duplicate key: folded title and year). */
+  async findDuplicate(titleKeyValue: string, year: number | null, excludeId?: mongo.ObjectId): Promise<mongo.ObjectId | null> {
+    const filter: EntryFilter = { title_key: titleKeyValue, year };
+    if (excludeId) filter._id = { $ne: excludeId };
+    const found = await this.entries.findOne(filter, { projection: { _id: 1 } });
+    return found?._id ?? null;
+  }
+
+  /** Account deletion: the user's entries stay, without a creator. Idempotent. */
+  async releaseCreator(userId: string): Promise<number> {
+    const result = await this.entries.updateMany({ created_by: userId }, { $set: { created_by: null } });
+    return result.modifiedCount;
+  }
+
+  /**
+   * Number of matches of `filter`, and of entries in the collection. The latter is read from the counter
+   * document (O(1)); an empty filter needs nothing else.
+   */
+  async count(filter: EntryFilter): Promise<{ matches: number; entries: number }> {
+    const [entries, matches] = await Promise.all([
+      this.entryCount(),
+      Object.keys(filter).length ? this.entries.countDocuments(filter) : undefined,
+    ]);
+    this.hints.observe(entries);
+    return { matches: matches ?? entries, entries };
+  }
+
+  /** Matches of a filter (index-served). */
+  countMatches(filter: EntryFilter): Promise<number> {
+    return this.entries.countDocuments(filter);
+  }
+
+  async entryCount(): Promise<number> {
+    const counter = await this.counters.findOne({ _id: ENTRY_COUNTER });
+    return counter?.count ?? 0;
+  }
+
+  /**
+   * Start-up: sets the counter to the true number of entries (it may have drifted if entries were
+   * written without the service, or on a standalone server without transactions).
+   */
+  async reconcileEntryCount(session: Session): Promise<number> {
+    const count = await this.entries.countDocuments({}, { session });
+    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $set: { count } }, { upsert: true, session });
+    return count;
+  }
+
+  /**
+   * Rows [skip, skip + limit) of one ordered segment that holds `segmentTotal` rows. With a sort key hint
+   * the query reads only a range of the sort index; if the range proves too small, it is widened, and
+   * finally the plain query runs. The answer is the same either way.
+   */
+  async findSegment(
+    segment: OrderedSegment,
+    window: { skip: number; limit: number },
+    segmentTotal: number,
+    entries: number,
+  ): Promise<EntryDocument[]> {
+    const { skip, limit } = window;
+    const expected = Math.min(limit, segmentTotal - skip);
+    if (expected <= 0) return [];
+    const sort = sortSpec(segment.field, segment.direction);
+    // Where the last needed row probably lies in the whole collection's order.
+    let rank = ((skip + expected) * HINT_HEADROOM * entries) / Math.max(1, segmentTotal);
+    for (;;) {
+      const bound = this.hints.bound(segment.field, segment.direction, rank, entries);
+      const filter = bound === undefined ? segment.filter : { $and: [segment.filter, rangeFilter(segment.field, segment.direction, bound)] };
+      const rows = await this.entries.find(filter).sort(sort).skip(skip).limit(limit).toArray();
+      if (bound === undefined || rows.length >= expected) return rows;
+      rank *= 4;
+    }
+  }
+
+  loadSortKeySample(size: number): Promise<SortKeySampleRow[]> {
+    return this.entries
+      .aggregate<SortKeySampleRow>([{ $sample: { size } }, { $project: { _id: 0, title_key: 1, year: 1, created_at: 1, updated_at: 1 } }])
+      .toArray();
+  }
+}

@@ -1,0 +1,152 @@
+import { pageSchema, z } from '@mt/contracts';
+import { queryInt } from '@mt/validation';
+import { componentPrefix, type CategoryDefinition } from '../categories/categories';
+import { searchWords } from '../search/text-folding';
+import { idOutputSchema, limitParam, objectIdSchema, orderParam, pageParam, timestampSchema } from '../shared/common.schemas';
+
+export const YEAR_MIN = 1870;
+export const YEAR_MAX = 2100;
+export const CATALOG_SORTS = ['relevance', 'title', 'year', 'created_at', 'updated_at'] as const;
+export type CatalogSort = (typeof CATALOG_SORTS)[number];
+
+const title = () => z.string().trim().min(1).max(300).openapi({ description: 'Title (1–300 characters, trimmed)', example: 'The Matrix' });
+const year = () => z.number().int().min(YEAR_MIN).max(YEAR_MAX).openapi({ description: `Release year (${YEAR_MIN}–${YEAR_MAX})`, example: 1999 });
+const description = () => z.string().trim().max(5000).openapi({ description: 'Description (at most 5000 characters)' });
+const genres = () =>
+  z
+    .array(z.string().trim().min(1).max(50))
+    .max(20)
+    .openapi({ description: 'Genres (at most 20 strings of 1–50 characters)', example: ['Science Fiction', 'Action'] });
+
+/** The fields of a create or patch body, as validated (own fields keyed by name). */
+export interface EntryFieldsInput {
+  title?: string;
+  year?: number | null;
+  description?: string | null;
+  genres?: string[];
+  [ownField: string]: unknown;
+}
+
+export interface CatalogListQuery {
+  q?: string;
+  genre?: string;
+  year?: number;
+  page?: number;
+  limit?: number;
+  sort?: CatalogSort;
+  order?: 'asc' | 'desc';
+}
+
+function ownInputShape(category: CategoryDefinition, presence: 'create' | 'patch'): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(category.fields)) {
+    const value = field.kind === 'scalar' ? field.input.nullable() : field.input;
+    shape[name] = value.optional().openapi({ description: presence === 'patch' ? `${field.description}; null clears it` : field.description, example: field.example });
+  }
+  return shape;
+}
+
+function ownOutputShape(category: CategoryDefinition): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(category.fields)) {
+    shape[name] = (field.kind === 'scalar' ? field.output.nullable() : field.output).openapi({ description: field.description, example: field.example });
+  }
+  return shape;
+}
+
+function buildCatalogSchemas(category: CategoryDefinition) {
+  const prefix = componentPrefix(category);
+
+  const Entry = z
+    .object({
+      id: idOutputSchema(),
+      title: z.string(),
+      year: z.number().int().nullable(),
+      description: z.string().nullable(),
+      genres: z.array(z.string()),
+      created_by: z.string().nullable().openapi({ description: 'Id of the user who created the entry; null once that account is deleted' }),
+      created_at: timestampSchema(),
+      updated_at: timestampSchema(),
+      ...ownOutputShape(category),
+    })
+    .openapi(`${prefix}Entry`, { description: `A ${category.displayName} catalog entry` });
+
+  const CreateEntry = z
+    .strictObject({
+      title: title(),
+      year: year().nullable().optional(),
+      description: description().nullable().optional(),
+      genres: genres().optional(),
+      ...ownInputShape(category, 'create'),
+    })
+    .openapi(`${prefix}EntryCreate`, {
+      description: 'A new catalog entry. Fields not given are null (lists: []). Unknown fields are refused.',
+    });
+
+  const PatchEntry = z
+    .strictObject({
+      title: title().optional(),
+      year: year().nullable().optional(),
+      description: description().nullable().optional(),
+      genres: genres().optional(),
+      ...ownInputShape(category, 'patch'),
+    })
+    .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })
+    .openapi(`${prefix}EntryPatch`, {
+      description: 'The fields to change (at least one); null clears an optional scalar field. Unknown fields are refused.',
+    });
+
+  const ListQuery = z
+    .strictObject({
+      q: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .openapi({
+          description:
+            'Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix")',
+        }),
+      genre: z.string().trim().min(1).max(50).optional().openapi({ description: 'Only entries with this genre (exact, case-insensitive)' }),
+      year: queryInt(YEAR_MIN, YEAR_MAX)
+        .optional()
+        .openapi({ type: 'integer', minimum: YEAR_MIN, maximum: YEAR_MAX, description: 'Only entries of this year' }),
+      page: pageParam(),
+      limit: limitParam(),
+      sort: z
+        .enum(CATALOG_SORTS)
+        .optional()
+        .openapi({
+          description:
+            'Sort key. Default: `relevance` when `q` is given (entries whose title contains every query word as a whole word first, then those matched by word prefixes; ties by title, then id), else `title`. `relevance` needs `q`. Ties break by id; entries without a year sort last in both orders.',
+        }),
+      order: orderParam('`asc` for `title`, `desc` for every other sort (for `relevance`, `desc` = most relevant first)'),
+    })
+    .superRefine((query, ctx) => {
+      if (query.q !== undefined && searchWords(query.q).length === 0) {
+        ctx.addIssue({ code: 'custom', path: ['q'], message: 'must contain at least one letter or digit' });
+      }
+      if (query.sort === 'relevance' && query.q === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['sort'], message: 'relevance needs a search query (q)' });
+      }
+    });
+
+  const EntryPage = pageSchema(Entry, `${prefix}EntryPage`);
+  const IdParams = z.strictObject({ id: objectIdSchema() });
+
+  return { Entry, CreateEntry, PatchEntry, ListQuery, EntryPage, IdParams };
+}
+
+export type CatalogSchemas = ReturnType<typeof buildCatalogSchemas>;
+
+const cache = new Map<string, CatalogSchemas>();
+
+/** One set of schemas per category, shared by request validation and the OpenAPI fragment. */
+export function catalogSchemas(category: CategoryDefinition): CatalogSchemas {
+  let schemas = cache.get(category.id);
+  if (!schemas) {
+    schemas = buildCatalogSchemas(category);
+    cache.set(category.id, schemas);
+  }
+  return schemas;
+}

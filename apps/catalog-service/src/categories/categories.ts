@@ -1,0 +1,128 @@
+import type { CategoryRecord } from '@mt/contracts';
+import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
+
+export type ProgressUnit = 'minutes' | 'episodes' | 'pages';
+
+/** Everything that makes one category different from another. */
+export interface CategoryDefinition {
+  /** URL segment, database suffix, and registry key: lower-case letters, digits, dashes. */
+  readonly id: string;
+  readonly displayName: string;
+  readonly description: string;
+  readonly icon: string;
+  /** What a list entry's `progress` counts. */
+  readonly progressUnit: ProgressUnit;
+  /** The category's own entry fields, in the order they appear in responses. */
+  readonly fields: Readonly<Record<string, CategoryField>>;
+  /** Default port of an instance when PORT is not set. */
+  readonly defaultPort: number;
+}
+
+/**
+ * The shipped categories. A new category is one more entry here (and nothing else): its routes, schemas,
+ * OpenAPI components, database and registration all derive from it.
+ */
+const DEFINITIONS: readonly CategoryDefinition[] = [
+  {
+    id: 'movies',
+    displayName: 'Movies',
+    description: 'Feature films, documentaries and shorts',
+    icon: 'film',
+    progressUnit: 'minutes',
+    defaultPort: 3011,
+    fields: {
+      runtime_minutes: integerField(1, 10000, 'Running time in minutes', 136),
+      director: textField(200, 'Director', 'Lana Wachowski'),
+    },
+  },
+  {
+    id: 'tvshows',
+    displayName: 'TV Shows',
+    description: 'Television series and miniseries',
+    icon: 'tv',
+    progressUnit: 'episodes',
+    defaultPort: 3012,
+    fields: {
+      seasons: integerField(0, 1000, 'Number of seasons', 5),
+      episodes: integerField(0, 100000, 'Number of episodes', 62),
+      network: textField(200, 'Original network or platform', 'AMC'),
+    },
+  },
+  {
+    id: 'books',
+    displayName: 'Books',
+    description: 'Novels, non-fiction and comics',
+    icon: 'book',
+    progressUnit: 'pages',
+    defaultPort: 3013,
+    fields: {
+      authors: textListField(20, 200, 'Authors', ['Ursula K. Le Guin']),
+      isbn: isbnField('ISBN', '978-0-441-47812-5'),
+      pages: integerField(1, 100000, 'Number of pages', 304),
+    },
+  },
+];
+
+/** Fields every entry has; a category's own field may not reuse these names. */
+const COMMON_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', 'created_by', 'created_at', 'updated_at']);
+const CATEGORY_ID = /^[a-z][a-z0-9-]{0,31}$/;
+const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+function checked(definitions: readonly CategoryDefinition[]): ReadonlyMap<string, CategoryDefinition> {
+  const byId = new Map<string, CategoryDefinition>();
+  for (const definition of definitions) {
+    // A mistake here is a programming error: fail at module load, never at request time.
+    if (!CATEGORY_ID.test(definition.id)) throw new Error(`category id '${definition.id}' is not a valid URL segment`);
+    if (byId.has(definition.id)) throw new Error(`category '${definition.id}' is defined twice`);
+    for (const field of Object.keys(definition.fields)) {
+      if (COMMON_FIELDS.has(field) || !FIELD_NAME.test(field)) {
+        throw new Error(`category '${definition.id}': field name '${field}' is reserved or invalid`);
+      }
+    }
+    byId.set(definition.id, definition);
+  }
+  return byId;
+}
+
+const CATEGORIES = checked(DEFINITIONS);
+
+/** Valid CATEGORY values, sorted. */
+export const CATEGORY_IDS: readonly string[] = [...CATEGORIES.keys()].sort();
+
+export function findCategory(id: string): CategoryDefinition | undefined {
+  return CATEGORIES.get(id);
+}
+
+export function getCategory(id: string): CategoryDefinition {
+  const category = CATEGORIES.get(id);
+  if (!category) throw new Error(`unknown category '${id}' (valid: ${CATEGORY_IDS.join(', ')})`);
+  return category;
+}
+
+/** The public path prefix of a category's routes. */
+export const categoryBasePath = (category: CategoryDefinition): string => `/api/v1/${category.id}`;
+
+/** The record published by GET /api/v1/categories (API.md §4). */
+export function categoryRecord(category: CategoryDefinition): CategoryRecord {
+  return {
+    id: category.id,
+    name: category.id,
+    display_name: category.displayName,
+    description: category.description,
+    endpoint: categoryBasePath(category),
+    icon: category.icon,
+  };
+}
+
+/**
+ * Prefix of the category's OpenAPI component names, so several categories merge without clashes:
+ * the display name's letters and digits (`TV Shows` → `TVShows`), else the id in PascalCase.
+ */
+export function componentPrefix(category: CategoryDefinition): string {
+  const fromName = category.displayName.replace(/[^A-Za-z0-9]/g, '');
+  if (/^[A-Z][A-Za-z0-9]*$/.test(fromName)) return fromName;
+  return category.id
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,150 @@
+import type { mongo } from 'mongoose';
+import type { Session } from '../shared/atomic';
+import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
+import { isDuplicateKeyError } from '../shared/mongo-errors';
+import type { ListSort, ListStatus } from './list.schemas';
+
+/**
+ * One entry of a user's list. `item_title_key` (the item's folded title, renamed with it) serves the
+ * title sort; `score_missing` puts entries without a score last in both orders; `rev` counts writes for
+ * optimistic concurrency on PATCH.
+ */
+export interface ListEntryDocument {
+  _id: mongo.ObjectId;
+  user_id: string;
+  item_id: mongo.ObjectId;
+  item_title_key: string;
+  status: ListStatus;
+  score: number | null;
+  score_missing: 0 | 1;
+  progress: number | null;
+  notes: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: Date;
+  updated_at: Date;
+  rev: number;
+}
+
+export type ListEntryFilter = mongo.Filter<ListEntryDocument>;
+
+/** The user is the first key of every index: each list is read and written only through its owner. */
+export const LIST_ENTRY_INDEXES: mongo.IndexDescription[] = [
+  // One entry per (user, item): concurrent adds of one item give one insert and one E11000.
+  { name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true },
+  { name: 'user_updated', key: { user_id: 1, updated_at: 1, item_id: 1 } },
+  { name: 'user_created', key: { user_id: 1, created_at: 1, item_id: 1 } },
+  { name: 'user_title', key: { user_id: 1, item_title_key: 1, item_id: 1 } },
+  { name: 'user_score_asc', key: { user_id: 1, score_missing: 1, score: 1, item_id: 1 } },
+  { name: 'user_score_desc', key: { user_id: 1, score_missing: 1, score: -1, item_id: -1 } },
+  // The status filter in the default order.
+  { name: 'user_status_updated', key: { user_id: 1, status: 1, updated_at: 1, item_id: 1 } },
+  // Renaming an item updates its entries in every list.
+  { name: 'item', key: { item_id: 1 } },
+];
+
+export class DuplicateListEntryError extends Error {
+  override name = 'DuplicateListEntryError';
+}
+
+function listSortSpec(sort: ListSort, direction: 1 | -1): mongo.Sort {
+  switch (sort) {
+    case 'title':
+      return { item_title_key: direction, item_id: direction };
+    case 'score':
+      return { score_missing: 1, score: direction, item_id: direction };
+    default:
+      return { [sort]: direction, item_id: direction };
+  }
+}
+
+export class ListRepository {
+  constructor(private readonly db: CatalogDatabase) {}
+
+  private get entries() {
+    return this.db.collection<ListEntryDocument>(COLLECTIONS.listEntries);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.entries.createIndexes(LIST_ENTRY_INDEXES);
+  }
+
+  async insert(doc: ListEntryDocument): Promise<void> {
+    try {
+      await this.entries.insertOne(doc);
+    } catch (error) {
+      throw isDuplicateKeyError(error) ? new DuplicateListEntryError('already on the list', { cause: error }) : error;
+    }
+  }
+
+  find(userId: string, itemId: mongo.ObjectId): Promise<ListEntryDocument | null> {
+    return this.entries.findOne({ user_id: userId, item_id: itemId });
+  }
+
+  /** Writes `set` only if nobody wrote the entry since revision `rev` was read; null otherwise. */
+  updateAtRevision(userId: string, itemId: mongo.ObjectId, rev: number, set: Partial<ListEntryDocument>): Promise<ListEntryDocument | null> {
+    return this.entries.findOneAndUpdate(
+      { user_id: userId, item_id: itemId, rev },
+      { $set: set, $inc: { rev: 1 } },
+      { returnDocument: 'after' },
+    );
+  }
+
+  async delete(userId: string, itemId: mongo.ObjectId): Promise<boolean> {
+    const result = await this.entries.deleteOne({ user_id: userId, item_id: itemId });
+    return result.deletedCount === 1;
+  }
+
+  async page(
+    userId: string,
+    status: ListStatus | undefined,
+    sort: ListSort,
+    direction: 1 | -1,
+    window: { skip: number; limit: number },
+  ): Promise<{ rows: ListEntryDocument[]; total: number }> {
+    const filter: ListEntryFilter = { user_id: userId };
+    if (status) filter.status = status;
+    const total = await this.entries.countDocuments(filter);
+    if (window.skip >= total) return { rows: [], total };
+    const rows = await this.entries.find(filter).sort(listSortSpec(sort, direction)).skip(window.skip).limit(window.limit).toArray();
+    return { rows, total };
+  }
+
+  /** The user's entries among `itemIds` (dates only: what the bulk rules need). */
+  findMany(userId: string, itemIds: readonly mongo.ObjectId[], session: Session) {
+    return this.entries
+      .find(
+        { user_id: userId, item_id: { $in: [...itemIds] } },
+        { projection: { _id: 0, item_id: 1, started_at: 1, finished_at: 1 }, session },
+      )
+      .toArray();
+  }
+
+  /**
+   * Sets `status` on the user's entries among `itemIds` in one statement, filling an empty start
+   * (watching) or finish (completed) date with `today`. Returns how many entries matched.
+   */
+  async setStatus(userId: string, itemIds: readonly mongo.ObjectId[], status: ListStatus, today: string, now: Date, session: Session): Promise<number> {
+    const set: Record<string, unknown> = { status: { $literal: status }, updated_at: now, rev: { $add: ['$rev', 1] } };
+    if (status === 'watching') set['started_at'] = { $ifNull: ['$started_at', { $literal: today }] };
+    if (status === 'completed') set['finished_at'] = { $ifNull: ['$finished_at', { $literal: today }] };
+    const result = await this.entries.updateMany({ user_id: userId, item_id: { $in: [...itemIds] } }, [{ $set: set }], { session });
+    return result.matchedCount;
+  }
+
+  async deleteMany(userId: string, itemIds: readonly mongo.ObjectId[], session: Session): Promise<number> {
+    const result = await this.entries.deleteMany({ user_id: userId, item_id: { $in: [...itemIds] } }, { session });
+    return result.deletedCount;
+  }
+
+  /** Keeps the denormalised title sort key in step with the catalog entry. */
+  async renameItem(itemId: mongo.ObjectId, itemTitleKey: string, session: Session): Promise<void> {
+    await this.entries.updateMany({ item_id: itemId }, { $set: { item_title_key: itemTitleKey } }, { session });
+  }
+
+  /** Account deletion: the whole list of the user. Idempotent. */
+  async deleteAllOfUser(userId: string): Promise<number> {
+    const result = await this.entries.deleteMany({ user_id: userId });
+    return result.deletedCount;
+  }
+}

@@ -1,0 +1,158 @@
+import { pageSchema, z } from '@mt/contracts';
+import { componentPrefix, type CategoryDefinition } from '../categories/categories';
+import { calendarDateSchema, idOutputSchema, limitParam, objectIdSchema, orderParam, pageParam, timestampSchema } from '../shared/common.schemas';
+
+export const LIST_STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+export const LIST_SORTS = ['updated_at', 'created_at', 'title', 'score'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+export const MAX_BULK_IDS = 500;
+
+export interface ListEntryFieldsInput {
+  status?: ListStatus;
+  score?: number | null;
+  progress?: number | null;
+  notes?: string | null;
+  started_at?: string | null;
+  finished_at?: string | null;
+}
+
+export interface ListQuery {
+  status?: ListStatus;
+  page?: number;
+  limit?: number;
+  sort?: ListSort;
+  order?: 'asc' | 'desc';
+}
+
+const DATE_RULES =
+  'Adding or moving an entry to `watching` sets an empty `started_at` to today (UTC); to `completed` sets an empty `finished_at` to today; leaving a status clears nothing. `finished_at` before `started_at` is a 400.';
+
+function buildListSchemas(category: CategoryDefinition) {
+  const prefix = componentPrefix(category);
+  const status = () => z.enum(LIST_STATUSES).openapi({ description: 'Any status may move to any other' });
+
+  const editableFields = () => ({
+    score: z.number().int().min(1).max(10).nullable().optional().openapi({ description: 'Score 1–10, or null' }),
+    progress: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .optional()
+      .openapi({ description: `Progress in ${category.progressUnit} (integer ≥ 0), or null` }),
+    notes: z.string().max(2000).nullable().optional().openapi({ description: 'Notes (at most 2000 characters), or null' }),
+    started_at: calendarDateSchema().nullable().optional().openapi({ description: 'Start date YYYY-MM-DD, or null' }),
+    finished_at: calendarDateSchema().nullable().optional().openapi({ description: 'Finish date YYYY-MM-DD, or null' }),
+  });
+
+  const ItemSummary = z
+    .object({ id: idOutputSchema(), title: z.string(), year: z.number().int().nullable() })
+    .openapi(`${prefix}ItemSummary`, { description: 'The catalog entry a list entry refers to' });
+
+  const ListEntry = z
+    .object({
+      item_id: idOutputSchema(),
+      item: ItemSummary,
+      status: z.enum(LIST_STATUSES),
+      score: z.number().int().min(1).max(10).nullable(),
+      progress: z.number().int().min(0).nullable().openapi({ description: `Progress in ${category.progressUnit}` }),
+      notes: z.string().nullable(),
+      started_at: calendarDateSchema().nullable(),
+      finished_at: calendarDateSchema().nullable(),
+      created_at: timestampSchema(),
+      updated_at: timestampSchema(),
+    })
+    .openapi(`${prefix}ListEntry`, { description: `An entry of the caller's ${category.displayName} list` });
+
+  const AddListEntry = z
+    .strictObject({
+      item_id: objectIdSchema().openapi({ description: 'Id of the catalog entry (the key of the list entry)' }),
+      status: status().optional().openapi({ description: 'Default `plan_to_watch`' }),
+      ...editableFields(),
+    })
+    .openapi(`${prefix}ListEntryCreate`, { description: `Adds a catalog entry to the caller's list. ${DATE_RULES}` });
+
+  const PatchListEntry = z
+    .strictObject({ status: status().optional(), ...editableFields() })
+    .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })
+    .openapi(`${prefix}ListEntryPatch`, {
+      description: `The fields to change (at least one; not item_id); null clears a field. ${DATE_RULES}`,
+    });
+
+  const ListQuerySchema = z.strictObject({
+    status: z.enum(LIST_STATUSES).optional().openapi({ description: 'Only entries with this status' }),
+    page: pageParam(),
+    limit: limitParam(),
+    sort: z
+      .enum(LIST_SORTS)
+      .optional()
+      .openapi({ description: 'Sort key (default `updated_at`; `title` is the item title). Ties break by item id; entries without a score sort last in both orders.' }),
+    order: orderParam('`asc` for `title`, `desc` otherwise'),
+  });
+
+  const itemIds = () =>
+    z
+      .array(objectIdSchema())
+      .min(1)
+      .max(MAX_BULK_IDS)
+      .superRefine((ids, ctx) => {
+        const seen = new Set<string>();
+        ids.forEach((id, index) => {
+          if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [index], message: 'duplicate id' });
+          seen.add(id);
+        });
+      })
+      .openapi({ description: `1–${MAX_BULK_IDS} distinct catalog entry ids` });
+
+  const BulkStatus = z
+    .strictObject({ item_ids: itemIds(), status: z.enum(LIST_STATUSES) })
+    .openapi(`${prefix}BulkStatusRequest`, {
+      description: `Moves the listed entries of the caller's list to \`status\`, all or nothing. ${DATE_RULES}`,
+    });
+  const BulkDelete = z
+    .strictObject({ item_ids: itemIds() })
+    .openapi(`${prefix}BulkDeleteRequest`, { description: "Removes the listed entries from the caller's list, all or nothing" });
+
+  const BulkStatusResult = z
+    .object({
+      updated: z.number().int().min(0).openapi({ description: 'Entries matched, including those already in the target status' }),
+      not_found: z.array(idOutputSchema()).openapi({ description: "Requested ids that are not on the caller's list" }),
+    })
+    .openapi(`${prefix}BulkStatusResult`);
+  const BulkDeleteResult = z
+    .object({
+      deleted: z.number().int().min(0),
+      not_found: z.array(idOutputSchema()).openapi({ description: "Requested ids that are not on the caller's list" }),
+    })
+    .openapi(`${prefix}BulkDeleteResult`);
+
+  const ListEntryPage = pageSchema(ListEntry, `${prefix}ListEntryPage`);
+  const ItemIdParams = z.strictObject({ item_id: objectIdSchema() });
+
+  return {
+    ListEntry,
+    AddListEntry,
+    PatchListEntry,
+    ListQuery: ListQuerySchema,
+    ListEntryPage,
+    ItemIdParams,
+    BulkStatus,
+    BulkDelete,
+    BulkStatusResult,
+    BulkDeleteResult,
+  };
+}
+
+export type ListSchemas = ReturnType<typeof buildListSchemas>;
+
+const cache = new Map<string, ListSchemas>();
+
+export function listSchemas(category: CategoryDefinition): ListSchemas {
+  let schemas = cache.get(category.id);
+  if (!schemas) {
+    schemas = buildListSchemas(category);
+    cache.set(category.id, schemas);
+  }
+  return schemas;
+}

@@ -1,0 +1,180 @@
+import { errors, type ErrorDetail } from '@mt/errors';
+import { mongo } from 'mongoose';
+import type { CatalogRepository, ItemSummaryRow } from '../catalog/catalog.repository';
+import type { AtomicRunner } from '../shared/atomic';
+import { pageWindow, toPage, type Page } from '../shared/common.schemas';
+import { datesProblem, utcToday, withStatusDates } from './list-dates';
+import { DuplicateListEntryError, type ListEntryDocument, type ListRepository } from './list.repository';
+import type { ListEntryFieldsInput, ListQuery, ListStatus } from './list.schemas';
+
+export interface ListEntryResponse {
+  item_id: string;
+  item: { id: string; title: string; year: number | null };
+  status: ListStatus;
+  score: number | null;
+  progress: number | null;
+  notes: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Optimistic PATCH retries before giving up on an entry that keeps changing underneath. */
+const PATCH_ATTEMPTS = 5;
+
+const NOT_ON_LIST = 'entry not on your list';
+
+function toResponse(doc: ListEntryDocument, item: ItemSummaryRow | undefined): ListEntryResponse {
+  const id = doc.item_id.toHexString();
+  return {
+    item_id: id,
+    // The catalog never deletes entries; the fallback only covers a database edited by hand.
+    item: item ? { id, title: item.title, year: item.year } : { id, title: '', year: null },
+    status: doc.status,
+    score: doc.score,
+    progress: doc.progress,
+    notes: doc.notes,
+    started_at: doc.started_at,
+    finished_at: doc.finished_at,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+function rejectBadDates(problem: ErrorDetail | undefined): void {
+  if (problem) throw errors.validation('finished_at must not be before started_at', [problem]);
+}
+
+/** Personal lists: every operation is scoped to the caller; another user's entry does not exist. */
+export class ListService {
+  constructor(
+    private readonly lists: ListRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly atomic: AtomicRunner,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async add(userId: string, input: ListEntryFieldsInput & { item_id: string }): Promise<ListEntryResponse> {
+    const now = this.now();
+    const status = input.status ?? 'plan_to_watch';
+    const dates = withStatusDates({ started_at: input.started_at ?? null, finished_at: input.finished_at ?? null }, status, utcToday(now));
+    rejectBadDates(datesProblem(dates));
+    const itemId = new mongo.ObjectId(input.item_id);
+    const item = (await this.catalog.summaries([itemId])).get(input.item_id);
+    if (!item) throw errors.notFound('catalog entry not found');
+    const score = input.score ?? null;
+    const doc: ListEntryDocument = {
+      _id: new mongo.ObjectId(),
+      user_id: userId,
+      item_id: itemId,
+      item_title_key: item.title_key,
+      status,
+      score,
+      score_missing: score === null ? 1 : 0,
+      progress: input.progress ?? null,
+      notes: input.notes ?? null,
+      ...dates,
+      created_at: now,
+      updated_at: now,
+      rev: 0,
+    };
+    try {
+      await this.lists.insert(doc);
+    } catch (error) {
+      if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
+      throw error;
+    }
+    return toResponse(doc, item);
+  }
+
+  async get(userId: string, itemId: string): Promise<ListEntryResponse> {
+    const doc = await this.lists.find(userId, new mongo.ObjectId(itemId));
+    if (!doc) throw errors.notFound(NOT_ON_LIST);
+    return this.withItem(doc);
+  }
+
+  async update(userId: string, itemId: string, patch: ListEntryFieldsInput): Promise<ListEntryResponse> {
+    const objectId = new mongo.ObjectId(itemId);
+    for (let attempt = 1; attempt <= PATCH_ATTEMPTS; attempt++) {
+      const current = await this.lists.find(userId, objectId);
+      if (!current) throw errors.notFound(NOT_ON_LIST);
+      const now = this.now();
+      const dates = withStatusDates(
+        {
+          started_at: patch.started_at !== undefined ? patch.started_at : current.started_at,
+          finished_at: patch.finished_at !== undefined ? patch.finished_at : current.finished_at,
+        },
+        patch.status,
+        utcToday(now),
+      );
+      rejectBadDates(datesProblem(dates));
+      const set: Partial<ListEntryDocument> = { ...dates, updated_at: now };
+      if (patch.status !== undefined) set.status = patch.status;
+      if (patch.score !== undefined) Object.assign(set, { score: patch.score, score_missing: patch.score === null ? 1 : 0 });
+      if (patch.progress !== undefined) set.progress = patch.progress;
+      if (patch.notes !== undefined) set.notes = patch.notes;
+      const updated = await this.lists.updateAtRevision(userId, objectId, current.rev, set);
+      if (updated) return this.withItem(updated);
+    }
+    throw errors.conflict('the entry kept changing while it was being updated; try again');
+  }
+
+  async remove(userId: string, itemId: string): Promise<{ message: string }> {
+    if (!(await this.lists.delete(userId, new mongo.ObjectId(itemId)))) throw errors.notFound(NOT_ON_LIST);
+    return { message: 'entry removed from your list' };
+  }
+
+  async page(userId: string, query: ListQuery): Promise<Page<ListEntryResponse>> {
+    const window = pageWindow(query.page, query.limit);
+    const sort = query.sort ?? 'updated_at';
+    const order = query.order ?? (sort === 'title' ? 'asc' : 'desc');
+    const { rows, total } = await this.lists.page(userId, query.status, sort, order === 'asc' ? 1 : -1, window);
+    const items = await this.catalog.summaries(rows.map((row) => row.item_id));
+    return toPage(rows.map((row) => toResponse(row, items.get(row.item_id.toHexString()))), window, total);
+  }
+
+  /**
+   * All-or-nothing (one transaction): reads which ids are on the list, checks the date rule for every
+   * one of them, then moves them all in one statement. Any problem → 400 and nothing changes.
+   */
+  async bulkStatus(userId: string, itemIds: string[], status: ListStatus): Promise<{ updated: number; not_found: string[] }> {
+    const ids = itemIds.map((id) => new mongo.ObjectId(id));
+    const now = this.now();
+    const today = utcToday(now);
+    const t0 = Date.now();
+    let t1 = 0, t2 = 0;
+    const r = await this.atomic.run(async (session) => {
+      const found = await this.lists.findMany(userId, ids, session);
+      t1 = Date.now();
+      const onList = new Map(found.map((entry) => [entry.item_id.toHexString(), entry]));
+      const problems: ErrorDetail[] = [];
+      itemIds.forEach((id, index) => {
+        const entry = onList.get(id);
+        const problem = entry && datesProblem(withStatusDates(entry, status, today), `item_ids.${index}`);
+        if (problem) problems.push({ path: problem.path, message: `${id}: ${problem.message} once ${status}` });
+      });
+      if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
+      const updated = found.length ? await this.lists.setStatus(userId, ids, status, today, now, session) : 0;
+      t2 = Date.now();
+      return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
+    });
+    console.log(`find ${t1 - t0} update ${t2 - t1} commit ${Date.now() - t2}`);
+    return r;
+  }
+
+  async bulkDelete(userId: string, itemIds: string[]): Promise<{ deleted: number; not_found: string[] }> {
+    const ids = itemIds.map((id) => new mongo.ObjectId(id));
+    return this.atomic.run(async (session) => {
+      const found = await this.lists.findMany(userId, ids, session);
+      const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
+      const deleted = found.length ? await this.lists.deleteMany(userId, ids, session) : 0;
+      return { deleted, not_found: itemIds.filter((id) => !onList.has(id)) };
+    });
+  }
+
+  private async withItem(doc: ListEntryDocument): Promise<ListEntryResponse> {
+    const items = await this.catalog.summaries([doc.item_id]);
+    return toResponse(doc, items.get(doc.item_id.toHexString()));
+  }
+}

@@ -1,0 +1,24 @@
+import { errors } from '@mt/errors';
+import type { Connection, mongo } from 'mongoose';
+
+/**
+ * Typed access to this category's collections through the mongoose connection. The documents are built
+ * by the repositories (derived search and sort keys included), so the native collections are used
+ * directly: the category's own fields are data, not a fixed mongoose schema.
+ */
+export class CatalogDatabase {
+  constructor(readonly connection: Connection) {}
+
+  collection<T extends mongo.Document>(name: string): mongo.Collection<T> {
+    const db = this.connection.db;
+    // Requests are refused (503) until start-up has connected; this guards the window after a close.
+    if (!db) throw errors.serviceUnavailable('database unavailable');
+    return db.collection<T>(name);
+  }
+}
+
+export const COLLECTIONS = {
+  entries: 'entries',
+  listEntries: 'list_entries',
+  counters: 'counters',
+} as const;

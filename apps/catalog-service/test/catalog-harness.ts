@@ -1,0 +1,52 @@
+import { getCategory } from '../src/categories/categories';
+import { createMetrics } from '@mt/metrics';
+import { createLifecycle } from '@mt/probes';
+import { closeMongo, createMongoConnection, openMongo } from '@mt/stores';
+import { captureLogger, dropTestDatabase, testDbName, testMongoUrl } from '@mt/testing';
+import type { Express } from 'express';
+import { createApp } from '../src/app';
+import { createCatalogModule, type CatalogModule, type CatalogModuleOptions } from '../src/catalog-module';
+import { loadCatalogConfig, type CatalogConfig } from '../src/config';
+import { TEST_SECRET } from './identity-headers';
+
+export interface CatalogHarness {
+  app: Express;
+  module: CatalogModule;
+  config: CatalogConfig;
+  dbName: string;
+  logLines: () => string[];
+  close: () => Promise<void>;
+}
+
+export interface HarnessOptions {
+  category?: string;
+  sortHints?: CatalogModuleOptions['sortHints'];
+  now?: () => Date;
+}
+
+/** A real catalog app on its own test database, prepared like main.ts does (indexes, counter). */
+export async function startCatalogHarness(options: HarnessOptions = {}): Promise<CatalogHarness> {
+  const category = getCategory(options.category ?? 'movies');
+  const dbName = testDbName(`catalog_${category.id}`);
+  const config = loadCatalogConfig({ CATEGORY: category.id, INTERNAL_SECRET: TEST_SECRET, MONGO_URL: testMongoUrl(), MONGO_DB_NAME: dbName });
+  const { logger, lines } = captureLogger('catalog-service');
+  const connection = createMongoConnection();
+  await openMongo(connection, { url: config.MONGO_URL, dbName, logger });
+  const module = createCatalogModule({ category, connection, logger, sortHints: options.sortHints, now: options.now });
+  await module.prepare();
+  const lifecycle = createLifecycle();
+  lifecycle.started = true;
+  const app = createApp({ config, logger, lifecycle, metrics: createMetrics('catalog-test'), module });
+  return {
+    app,
+    module,
+    config,
+    dbName,
+    logLines: lines,
+    close: async () => {
+      module.stop();
+      await closeMongo(connection);
+      await dropTestDatabase(dbName);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { createHttpApp, finishHttpApp } from '@mt/http';
+import type { Logger } from '@mt/logging';
+import type { Metrics } from '@mt/metrics';
+import type { Lifecycle } from '@mt/probes';
+import type { RouteTable } from '@mt/registry-client';
+import { pingRedis, type Redis } from '@mt/stores';
+import type { Express } from 'express';
+import { authenticateMiddleware, enforceAccess } from './authn/authenticate.middleware';
+import { createAuthenticator } from './authn/authenticator';
+import { createAuthServiceClient } from './authn/auth-service.client';
+import { createJwksClient } from './authn/jwks-client';
+import { createJwtCutoffRepository } from './authn/jwt-cutoff.repository';
+import { createJwtVerifier } from './authn/jwt-verifier';
+import { createPatCacheRepository } from './authn/pat-cache.repository';
+import { createPatVerifier } from './authn/pat-verifier';
+import type { GatewayConfig } from './config';
+import { createDiscoveryRouter } from './discovery';
+import { upstreamHealth } from './health/upstream-health';
+import type { UpstreamAgents } from './proxy/agents';
+import { createUpstreamProxy } from './proxy/upstream-proxy';
+import { createRateLimitRepository } from './rate-limit/rate-limit.repository';
+import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
+import { createRateLimiter } from './rate-limit/rate-limiter';
+import { resolveRouteMiddleware } from './routing/resolve-route.middleware';
+import { bodyLimit } from './security/body-limit.middleware';
+import { corsMiddleware } from './security/cors';
+import { securityHeaders } from './security/security-headers';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  /** The gateway's database: PAT cache, JWT cut-offs, rate limits. */
+  redis: Redis;
+  metrics: Metrics;
+  routeTable: RouteTable;
+  agents: UpstreamAgents;
+  /** Tuning for tests; production uses the defaults. */
+  jwks?: { minRefetchIntervalMs?: number };
+}
+
+/**
+ * The public face, top to bottom: security headers and CORS (also on the probes), probes, then for API
+ * requests: route decision → authentication → rate limit → access (404/405/401/503/403) → body limit →
+ * the gateway's own documents or the upstream proxy. No body parser: bodies stream to the services intact.
+ */
+export function createApp(deps: GatewayDeps): Express {
+  const { config, logger, lifecycle, redis, metrics, routeTable, agents } = deps;
+  const prefix = config.REDIS_KEY_PREFIX;
+
+  const authService = createAuthServiceClient({
+    authUrl: config.AUTH_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    logger,
+  });
+  const authenticator = createAuthenticator({
+    jwt: createJwtVerifier({
+      jwks: createJwksClient({ fetchJwks: authService.fetchJwks, logger, ...deps.jwks }),
+      cutoffs: createJwtCutoffRepository(redis, prefix),
+      authService,
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      logger,
+    }),
+    pat: createPatVerifier({ cache: createPatCacheRepository(redis, prefix), authService, metrics, logger }),
+  });
+  const rateLimiter =
+    config.RATE_LIMIT_PER_MINUTE > 0
+      ? createRateLimiter(createRateLimitRepository(redis, prefix), config.RATE_LIMIT_PER_MINUTE)
+      : undefined;
+
+  const app = createHttpApp({
+    logger,
+    metrics,
+    parseJson: false,
+    before: [securityHeaders(), corsMiddleware(config.CORS_ORIGINS)],
+    probes: {
+      service: 'gateway',
+      version: config.SERVICE_VERSION,
+      lifecycle,
+      pingDatabase: () => pingRedis(redis),
+      upstreams: upstreamHealth({ routeTable, authUrl: config.AUTH_URL, registryUrl: config.REGISTRY_URL }),
+    },
+  });
+  app.set('trust proxy', config.TRUST_PROXY);
+
+  app.use(resolveRouteMiddleware(routeTable));
+  app.use(authenticateMiddleware(authenticator, logger));
+  app.use(rateLimitMiddleware(rateLimiter, logger));
+  app.use(enforceAccess);
+  app.use(bodyLimit);
+  // The gateway's own documents first: /api/v1/categories, /openapi.json and /docs are not categories.
+  app.use(createDiscoveryRouter({ routeTable, authUrl: config.AUTH_URL, internalSecret: config.INTERNAL_SECRET, logger }));
+  app.use(
+    createUpstreamProxy({
+      routeTable,
+      authUrl: config.AUTH_URL,
+      internalSecret: config.INTERNAL_SECRET,
+      timeoutMs: config.PROXY_TIMEOUT_MS,
+      agents,
+      metrics,
+      logger,
+    }),
+  );
+  return finishHttpApp(app, logger);
+}

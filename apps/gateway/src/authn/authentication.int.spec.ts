@@ -1,0 +1,338 @@
+import { PAT_INVALID_CACHE_TTL_SECONDS, redisKeys } from '@mt/contracts';
+import { SCOPES, generatePat, hashPat } from '@mt/tokens';
+import { testRedisUrl } from '@mt/testing';
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { counterValue, startTestGateway, type TestGateway } from '../../test/gateway';
+import { AUDIENCE, createSigningKey, forgeJwt, signJwt, standardClaims, type SigningKey } from '../../test/keys';
+import { StaticRouteTable } from '../../test/static-route-table';
+import {
+  activePat,
+  startEchoUpstream,
+  startFakeAuthService,
+  type EchoBody,
+  type EchoUpstream,
+  type FakeAuthService,
+} from '../../test/upstreams';
+
+const expect401 = (res: request.Response, error: string) => {
+  expect(res.status).toBe(401);
+  expect(res.body).toEqual({
+    error,
+    status: 401,
+    code: 'unauthorized',
+    timestamp: expect.any(String),
+    request_id: res.headers['x-request-id'],
+  });
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('gateway authentication', () => {
+  let k1: SigningKey;
+  let auth: FakeAuthService;
+  let movies: EchoUpstream;
+  let routeTable: StaticRouteTable;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    k1 = createSigningKey('k1');
+    [auth, movies] = await Promise.all([startFakeAuthService([k1]), startEchoUpstream('movies-1')]);
+    routeTable = new StaticRouteTable().setInstances('movies', [{ id: 'm1', url: movies.url }]);
+    gateway = await startTestGateway({ routeTable, authUrl: auth.url, jwks: { minRefetchIntervalMs: 300 } });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await Promise.all([auth.close(), movies.close()]);
+  });
+
+  describe('JWT', () => {
+    it('accepts a valid JWT and forwards the signed identity with every scope', async () => {
+      const token = signJwt(k1, { sub: 'user-jwt', jti: 'jti-1' });
+      const res = await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`);
+      expect(res.status).toBe(200);
+      expect((res.body as EchoBody).identity).toEqual({ userId: 'user-jwt', authType: 'jwt', scopes: [...SCOPES], tokenId: 'jti-1' });
+    });
+
+    it('rejects an expired JWT with 401', async () => {
+      const token = signJwt(k1, { iatMs: Date.now() - 7_200_000, expiresInSeconds: 3600 });
+      expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`), 'token expired');
+    });
+
+    it('rejects alg "none" with 401', async () => {
+      const token = forgeJwt({ alg: 'none', typ: 'JWT', kid: 'k1' }, standardClaims());
+      expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`), 'invalid token');
+    });
+
+    it('rejects HS256 signed with the public key as the secret with 401', async () => {
+      const pem = k1.publicKey.export({ format: 'pem', type: 'spki' });
+      for (const secret of [pem, JSON.stringify(k1.jwk), k1.jwk.x]) {
+        const token = forgeJwt({ alg: 'HS256', typ: 'JWT', kid: 'k1' }, standardClaims(), secret);
+        expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`), 'invalid token');
+      }
+    });
+
+    it('rejects a wrong audience or a wrong issuer with 401', async () => {
+      const wrongAudience = signJwt(k1, { audience: 'another-api' });
+      const wrongIssuer = signJwt(k1, { issuer: 'someone-else' });
+      expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${wrongAudience}`), 'invalid token');
+      expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${wrongIssuer}`), 'invalid token');
+    });
+
+    it('rejects a bad signature with 401 (other key under a known kid, or a tampered payload)', async () => {
+      const impostor = createSigningKey('k1');
+      const otherKey = signJwt(impostor, { kid: 'k1' });
+      const [header, , signature] = signJwt(k1, { sub: 'user-a' }).split('.');
+      const tamperedPayload = Buffer.from(JSON.stringify({ ...standardClaims('admin') })).toString('base64url');
+      for (const token of [otherKey, `${header}.${tamperedPayload}.${signature}`]) {
+        expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`), 'invalid token');
+      }
+    });
+
+    it('rejects an unknown kid with 401, refetching the JWKS at most once per interval', async () => {
+      await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${signJwt(k1)}`).expect(200);
+      await sleep(350);
+      const fetchesBefore = auth.calls.jwks;
+      for (let i = 0; i < 5; i += 1) {
+        const stranger = createSigningKey(`unknown-${i}`);
+        expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${signJwt(stranger)}`), 'invalid token');
+      }
+      expect(auth.calls.jwks - fetchesBefore).toBe(1);
+    });
+
+    it('accepts a key the auth service starts publishing (rotation) after the refetch interval', async () => {
+      const k2 = createSigningKey('k2');
+      auth.keys.push(k2);
+      await sleep(350);
+      const res = await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${signJwt(k2, { sub: 'rotated' })}`);
+      expect(res.status).toBe(200);
+      expect((res.body as EchoBody).identity?.userId).toBe('rotated');
+    });
+
+    it('rejects a JWT without iat_ms, sub or jti with 401', async () => {
+      const now = Date.now();
+      const base = { iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 600, iss: 'media-tracker', aud: AUDIENCE };
+      const jwt = await import('jsonwebtoken');
+      for (const claims of [
+        { ...base, sub: 'u', jti: 'j' },
+        { ...base, jti: 'j', iat_ms: now },
+        { ...base, sub: 'u', iat_ms: now },
+      ]) {
+        const token = jwt.default.sign(claims, k1.privateKey, { algorithm: 'ES256', keyid: 'k1' });
+        expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`), 'invalid token');
+      }
+    });
+
+    it('rejects a JWT issued before the user\'s cut-off, also within the same second, and accepts a newer one', async () => {
+      const cutoff = Date.now();
+      await gateway.redis.set(redisKeys(gateway.prefix).jwtCutoff('user-cut'), String(cutoff));
+      const older = signJwt(k1, { sub: 'user-cut', iatMs: cutoff - 1 });
+      const newer = signJwt(k1, { sub: 'user-cut', iatMs: cutoff });
+      expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${older}`), 'invalid token');
+      await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${newer}`).expect(200);
+    });
+  });
+
+  describe('PAT', () => {
+    const cacheKey = (token: string) => redisKeys(gateway.prefix).patCache(hashPat(token));
+
+    it('introspects once, then verifies from the cache without calling the auth service', async () => {
+      const pat = generatePat();
+      auth.tokens.set(pat, activePat('user-pat', ['profile:read'], 'pat-a'));
+      const before = auth.calls.introspect;
+      const hitsBefore = await counterValue(gateway.metrics, 'gateway_pat_cache_lookups_total', { result: 'hit' });
+
+      const first = await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`);
+      expect(first.status).toBe(200);
+      expect((first.body as EchoBody).identity).toEqual({ userId: 'user-pat', authType: 'pat', scopes: ['profile:read'], tokenId: 'pat-a' });
+      expect(auth.calls.introspect - before).toBe(1);
+      const ttl = await gateway.redis.ttl(cacheKey(pat));
+      expect(ttl).toBeGreaterThan(50);
+      expect(ttl).toBeLessThanOrEqual(60);
+
+      for (let i = 0; i < 3; i += 1) {
+        await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`).expect(200);
+      }
+      expect(auth.calls.introspect - before).toBe(1);
+      expect(await counterValue(gateway.metrics, 'gateway_pat_cache_lookups_total', { result: 'hit' })).toBe(hitsBefore + 3);
+    });
+
+    it('never caches a PAT past its expiry', async () => {
+      const pat = generatePat();
+      auth.tokens.set(pat, activePat('user-soon', ['profile:read'], 'pat-soon', 5_000));
+      await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`).expect(200);
+      const ttl = await gateway.redis.ttl(cacheKey(pat));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(5);
+    });
+
+    it('rejects a revoked PAT on the very next request', async () => {
+      const pat = generatePat();
+      auth.tokens.set(pat, activePat('user-rev', ['profile:read'], 'pat-rev'));
+      await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`).expect(200);
+      expect(await gateway.redis.exists(cacheKey(pat))).toBe(1);
+
+      // What the auth service does on revocation: mark it inactive and delete the cache entry.
+      auth.tokens.set(pat, { active: false });
+      await gateway.redis.del(cacheKey(pat));
+
+      expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`), 'invalid token');
+    });
+
+    it('caches an inactive answer briefly, so repeated bad tokens do not hammer the auth service', async () => {
+      const pat = generatePat();
+      const before = auth.calls.introspect;
+      for (let i = 0; i < 3; i += 1) {
+        expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`), 'invalid token');
+      }
+      expect(auth.calls.introspect - before).toBe(1);
+      const ttl = await gateway.redis.ttl(cacheKey(pat));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(PAT_INVALID_CACHE_TTL_SECONDS);
+    });
+
+    it('rejects a malformed PAT without any Redis command or auth-service call', async () => {
+      const monitorClient = new Redis(testRedisUrl());
+      const monitor = await monitorClient.monitor();
+      const authCommands: string[][] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (args.some((arg) => arg.includes(`${gateway.prefix}auth:`))) authCommands.push(args);
+      });
+      try {
+        // Control: a well-formed (unknown) PAT is looked up in Redis, and the monitor sees it.
+        await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${generatePat()}`).expect(401);
+        for (let i = 0; i < 50 && authCommands.length === 0; i += 1) await sleep(20);
+        expect(authCommands.some(([command]) => command?.toLowerCase() === 'get')).toBe(true);
+        authCommands.length = 0;
+
+        const valid = generatePat();
+        const badChecksum = `${valid.slice(0, -1)}${valid.endsWith('0') ? '1' : '0'}`;
+        const malformed = [badChecksum, 'mtp_short', `${valid}x`, 'mtp_' + '!'.repeat(38)];
+        const introspectionsBefore = auth.calls.introspect;
+        for (const token of malformed) {
+          expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`), 'invalid token');
+        }
+        await sleep(300);
+        expect(authCommands).toEqual([]);
+        expect(auth.calls.introspect).toBe(introspectionsBefore);
+      } finally {
+        monitor.disconnect();
+        monitorClient.disconnect();
+      }
+    });
+  });
+
+  describe('scopes and public endpoints', () => {
+    it('answers 403 naming the missing scope', async () => {
+      const pat = generatePat();
+      auth.tokens.set(pat, activePat('user-scope', ['profile:read', 'list:read'], 'pat-scope'));
+      const cases: Array<[string, string, string]> = [
+        ['post', '/api/v1/movies', 'catalog:write'],
+        ['patch', '/api/v1/movies/abc', 'catalog:write'],
+        ['post', '/api/v1/movies/list', 'list:write'],
+        ['delete', '/api/v1/movies/list/abc', 'list:write'],
+        ['post', '/api/v1/movies/bulk-status', 'list:write'],
+        ['put', '/api/v1/auth/password', 'account'],
+        ['get', '/api/v1/auth/tokens', 'account'],
+      ];
+      const before = movies.requests();
+      for (const [method, path, scope] of cases) {
+        const res = await request(gateway.app)[method as 'post'](path).set('Authorization', `Bearer ${pat}`).send({});
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({
+          error: `token lacks the '${scope}' scope`,
+          status: 403,
+          code: 'forbidden',
+          timestamp: expect.any(String),
+          request_id: res.headers['x-request-id'],
+        });
+      }
+      expect(movies.requests()).toBe(before);
+      await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${pat}`).expect(200);
+    });
+
+    it('answers 401 on a protected endpoint without a credential, or with a non-Bearer one', async () => {
+      expect401(await request(gateway.app).get('/api/v1/movies/list'), 'authentication required');
+      expect401(
+        await request(gateway.app).get('/api/v1/movies/list').set('Authorization', 'Basic dXNlcjpwYXNz'),
+        'expected Authorization: Bearer <token>',
+      );
+    });
+
+    it('ignores a valid credential on a public endpoint but rejects an invalid one', async () => {
+      await request(gateway.app).get('/api/v1/movies').expect(200);
+      await request(gateway.app).get('/api/v1/movies/abc').set('Authorization', `Bearer ${signJwt(k1)}`).expect(200);
+      expect401(await request(gateway.app).get('/api/v1/movies').set('Authorization', 'Bearer not.a.jwt'), 'invalid token');
+      expect401(await request(gateway.app).post('/api/v1/auth/login').set('Authorization', `Bearer ${generatePat()}x`).send({}), 'invalid token');
+    });
+  });
+});
+
+describe('gateway authentication while Redis is down', () => {
+  let k1: SigningKey;
+  let auth: FakeAuthService;
+  let movies: EchoUpstream;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    k1 = createSigningKey('k1');
+    [auth, movies] = await Promise.all([startFakeAuthService([k1]), startEchoUpstream('movies-1')]);
+    const routeTable = new StaticRouteTable().setInstances('movies', [{ id: 'm1', url: movies.url }]);
+    gateway = await startTestGateway({ routeTable, authUrl: auth.url, redisDown: true });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await Promise.all([auth.close(), movies.close()]);
+  });
+
+  it('keeps JWTs working through the auth service\'s cut-off answer', async () => {
+    const before = auth.calls.cutoff;
+    const res = await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'u1' })}`);
+    expect(res.status).toBe(200);
+    expect(auth.calls.cutoff - before).toBe(1);
+
+    const cutoff = Date.now();
+    auth.cutoffs.set('u2', { exists: true, cutoff_ms: cutoff });
+    expect401(await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'u2', iatMs: cutoff - 5 })}`), 'invalid token');
+    await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'u2', iatMs: cutoff + 5 })}`).expect(200);
+
+    auth.cutoffs.set('gone', { exists: false, cutoff_ms: null });
+    expect401(await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'gone' })}`), 'invalid token');
+  });
+
+  it('verifies PATs by introspection on every request (nothing can be cached)', async () => {
+    const pat = generatePat();
+    auth.tokens.set(pat, activePat('u3', ['list:read'], 'pat-3'));
+    const before = auth.calls.introspect;
+    for (let i = 0; i < 3; i += 1) {
+      await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${pat}`).expect(200);
+    }
+    expect(auth.calls.introspect - before).toBe(3);
+  });
+
+  it('fails closed with 503 when the auth service is down too, but still serves public endpoints', async () => {
+    const pat = generatePat();
+    auth.tokens.set(pat, activePat('u4', ['list:read'], 'pat-4'));
+    const jwt = signJwt(k1, { sub: 'u4' });
+    await auth.close();
+
+    for (const credential of [pat, jwt]) {
+      const res = await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${credential}`);
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        error: 'authentication is temporarily unavailable',
+        status: 503,
+        code: 'service_unavailable',
+        timestamp: expect.any(String),
+        request_id: res.headers['x-request-id'],
+      });
+    }
+    // A public read does not depend on who is asking: the unverifiable credential is ignored.
+    const publicRead = await request(gateway.app).get('/api/v1/movies').set('Authorization', `Bearer ${pat}`);
+    expect(publicRead.status).toBe(200);
+    expect((publicRead.body as EchoBody).identity).toBeNull();
+  });
+});

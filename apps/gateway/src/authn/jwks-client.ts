@@ -1,0 +1,108 @@
+import type { Logger } from '@mt/logging';
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import { JWT_ALGORITHM } from '@mt/contracts';
+import { AuthenticationUnavailableError } from './auth-outcome';
+import type { JwksResponse } from './auth-service.client';
+
+/** The only key shape the gateway accepts (libs/contracts `Jwks`): EC P-256 signing keys for ES256. */
+const SigningJwkSchema = z.object({
+  kty: z.literal('EC'),
+  crv: z.literal('P-256'),
+  x: z.string().min(1),
+  y: z.string().min(1),
+  kid: z.string().min(1),
+  alg: z.literal(JWT_ALGORITHM).optional(),
+  use: z.literal('sig').optional(),
+});
+
+export interface JwksClientOptions {
+  fetchJwks: () => Promise<JwksResponse>;
+  logger: Logger;
+  /** An unknown key id triggers a refetch at most this often, so forged `kid`s cannot hammer the auth service. */
+  minRefetchIntervalMs?: number;
+  /** Known keys are refreshed after this long (a removed key stops being accepted); stale keys are kept if that fails. */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+export interface JwksClient {
+  /** The public key for `kid`; undefined when the auth service does not publish it. */
+  getKey(kid: string): Promise<KeyObject | undefined>;
+}
+
+export function createJwksClient({
+  fetchJwks,
+  logger,
+  minRefetchIntervalMs = 10_000,
+  maxAgeMs = 10 * 60_000,
+  now = Date.now,
+}: JwksClientOptions): JwksClient {
+  let keys = new Map<string, KeyObject>();
+  let loadedAt: number | undefined;
+  let lastAttemptAt: number | undefined;
+  let lastAttemptFailed = false;
+  let inFlight: Promise<void> | undefined;
+
+  function toKeys(response: JwksResponse): Map<string, KeyObject> {
+    const next = new Map<string, KeyObject>();
+    for (const candidate of response.keys) {
+      const jwk = SigningJwkSchema.safeParse(candidate);
+      if (!jwk.success) {
+        logger.warn('JWKS contains a key that is not an ES256 P-256 signing key; ignored');
+        continue;
+      }
+      const { kty, crv, x, y } = jwk.data;
+      try {
+        next.set(jwk.data.kid, createPublicKey({ key: { kty, crv, x, y }, format: 'jwk' }));
+      } catch {
+        logger.warn({ kid: jwk.data.kid }, 'JWKS key could not be imported; ignored');
+      }
+    }
+    return next;
+  }
+
+  /** One fetch at a time; concurrent callers share it. */
+  function refresh(): Promise<void> {
+    inFlight ??= (async () => {
+      lastAttemptAt = now();
+      try {
+        keys = toKeys(await fetchJwks());
+        loadedAt = now();
+        lastAttemptFailed = false;
+      } catch (error) {
+        lastAttemptFailed = true;
+        throw error;
+      } finally {
+        inFlight = undefined;
+      }
+    })();
+    return inFlight;
+  }
+
+  const mayRefetch = (intervalMs = minRefetchIntervalMs) =>
+    lastAttemptAt === undefined || now() - lastAttemptAt >= intervalMs;
+  /** Without any key nothing can be verified, so the first load is retried sooner. */
+  const firstLoadRetryMs = Math.min(minRefetchIntervalMs, 1000);
+
+  return {
+    async getKey(kid) {
+      if (loadedAt === undefined) {
+        // Nothing known yet: without keys nothing can be decided.
+        if (!mayRefetch(firstLoadRetryMs) && lastAttemptFailed) throw new AuthenticationUnavailableError('JWKS unavailable');
+        await refresh();
+      } else if (now() - loadedAt >= maxAgeMs && mayRefetch()) {
+        await refresh().catch(() => logger.warn('JWKS refresh failed; keeping the known keys'));
+      }
+      const known = keys.get(kid);
+      if (known) return known;
+      if (mayRefetch()) {
+        await refresh(); // a new key after a rotation; failure = cannot decide
+        return keys.get(kid);
+      }
+      // Throttled: trust the last answer if it was a good one, otherwise we still cannot decide.
+      if (lastAttemptFailed) throw new AuthenticationUnavailableError('JWKS unavailable');
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { IntrospectionResultSchema, redisKeys, type IntrospectionResult } from '@mt/contracts';
+import type { Redis } from '@mt/stores';
+
+export interface PatCacheRepository {
+  /** The cached introspection result, or null on a miss. Rejects when Redis cannot answer. */
+  find(tokenHash: string): Promise<IntrospectionResult | null>;
+  save(tokenHash: string, result: IntrospectionResult, ttlSeconds: number): Promise<void>;
+}
+
+/** Keyed by the token's SHA-256: the token itself is never written anywhere. */
+export function createPatCacheRepository(redis: Redis, prefix: string): PatCacheRepository {
+  const keys = redisKeys(prefix);
+  return {
+    async find(tokenHash) {
+      const value = await redis.get(keys.patCache(tokenHash));
+      if (value === null) return null;
+      try {
+        const parsed = IntrospectionResultSchema.safeParse(JSON.parse(value));
+        return parsed.success ? parsed.data : null; // an unreadable entry is a miss: introspect again
+      } catch {
+        return null;
+      }
+    },
+    async save(tokenHash, result, ttlSeconds) {
+      await redis.set(keys.patCache(tokenHash), JSON.stringify(result), 'EX', ttlSeconds);
+    },
+  };
+}

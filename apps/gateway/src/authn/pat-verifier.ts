@@ -1,0 +1,77 @@
+import { PAT_CACHE_TTL_SECONDS, PAT_INVALID_CACHE_TTL_SECONDS, type IntrospectionResult } from '@mt/contracts';
+import type { Logger } from '@mt/logging';
+import type { Metrics } from '@mt/metrics';
+import { hashPat, isWellFormedPat } from '@mt/tokens';
+import { AuthenticationUnavailableError, invalidCredential, type AuthOutcome } from './auth-outcome';
+import type { AuthServiceClient } from './auth-service.client';
+import type { PatCacheRepository } from './pat-cache.repository';
+
+export interface PatVerifierOptions {
+  cache: PatCacheRepository;
+  authService: Pick<AuthServiceClient, 'introspect'>;
+  metrics: Metrics;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * How long an introspection result may be cached: an active token at most a minute (introspection writes
+ * `last_used_at`) and never past its expiry; an invalid one briefly. 0 = do not cache.
+ */
+export function patCacheTtlSeconds(result: IntrospectionResult, nowMs: number): number {
+  if (!result.active) return PAT_INVALID_CACHE_TTL_SECONDS;
+  const secondsLeft = Math.floor((Date.parse(result.expires_at) - nowMs) / 1000);
+  return Number.isFinite(secondsLeft) ? Math.max(0, Math.min(PAT_CACHE_TTL_SECONDS, secondsLeft)) : 0;
+}
+
+/**
+ * PATs: shape and checksum first (a malformed token never reaches Redis or the auth service), then the
+ * Redis cache by SHA-256, then introspection at the auth service. While Redis is down every PAT is
+ * introspected (nothing is cached); when the auth service cannot answer either, the outcome is undecidable.
+ * Revocation deletes the cache entry (auth service), so the next request introspects and sees it.
+ */
+export function createPatVerifier({ cache, authService, metrics, logger, now = Date.now }: PatVerifierOptions) {
+  function toOutcome(result: IntrospectionResult): AuthOutcome {
+    if (!result.active) return invalidCredential('PAT inactive (unknown, revoked or expired)');
+    if (!(Date.parse(result.expires_at) > now())) return invalidCredential('PAT expired');
+    return {
+      kind: 'authenticated',
+      identity: { userId: result.user_id, authType: 'pat', scopes: [...result.scopes], tokenId: result.token_id },
+    };
+  }
+
+  return {
+    async verify(token: string): Promise<AuthOutcome> {
+      if (!isWellFormedPat(token)) return invalidCredential('malformed PAT');
+      const tokenHash = hashPat(token);
+
+      let cacheUsable = true;
+      try {
+        const cached = await cache.find(tokenHash);
+        metrics.patCacheLookups.inc({ result: cached ? 'hit' : 'miss' });
+        if (cached) return toOutcome(cached);
+      } catch (error) {
+        cacheUsable = false;
+        metrics.patCacheLookups.inc({ result: 'unavailable' });
+        logger.warn({ reason: (error as Error).message }, 'PAT cache unavailable; introspecting without caching');
+      }
+
+      let result: IntrospectionResult;
+      try {
+        result = await authService.introspect(token);
+      } catch (error) {
+        if (error instanceof AuthenticationUnavailableError) return { kind: 'undecidable', reason: error.message };
+        throw error;
+      }
+      const ttl = patCacheTtlSeconds(result, now());
+      if (cacheUsable && ttl > 0) {
+        await cache
+          .save(tokenHash, result, ttl)
+          .catch((error: Error) => logger.warn({ reason: error.message }, 'PAT cache write failed'));
+      }
+      return toOutcome(result);
+    },
+  };
+}
+
+export type PatVerifier = ReturnType<typeof createPatVerifier>;

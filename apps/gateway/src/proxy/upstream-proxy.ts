@@ -1,0 +1,212 @@
+import type { Logger } from '@mt/logging';
+import type { Metrics } from '@mt/metrics';
+import { requestHasBody } from '@mt/http';
+import type { RouteTable } from '@mt/registry-client';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Upstream } from '../authn/access-policy';
+import { callerIdentity, gatewayState } from '../request-state';
+import type { UpstreamAgents } from './agents';
+import { prepareUpstreamHeaders } from './forward-headers';
+import { classifyUpstreamError, upstreamFailureError, UpstreamTimeoutError, type UpstreamFailure } from './upstream-errors';
+
+export interface UpstreamProxyOptions {
+  routeTable: RouteTable;
+  authUrl: string;
+  internalSecret: string;
+  /** Deadline for the upstream's response headers once the request is sent, and the upstream socket idle limit. */
+  timeoutMs: number;
+  agents: UpstreamAgents;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+/** How long an instance that refused a connection is avoided (unless it is the only one left). */
+const REFUSED_INSTANCE_COOL_DOWN_MS = 5_000;
+const AUTH_LABEL = 'auth';
+
+/** One proxied request: where it is going, what has been tried, and how to report a failure. */
+interface ProxyAttempt {
+  upstream: Exclude<Upstream, { kind: 'gateway' }>;
+  /** `auth` or the category id: names the upstream in messages and metric labels. */
+  label: string;
+  target: string;
+  instanceId?: string;
+  tried: Set<string>;
+  /** GET/HEAD without a body: safe to send again when the first try never reached a service. */
+  retryable: boolean;
+  retried: boolean;
+  settled: boolean;
+  proxyReq?: ClientRequest;
+  next: NextFunction;
+}
+
+const isResponse = (value: unknown): value is ServerResponse =>
+  typeof (value as ServerResponse | undefined)?.writeHead === 'function';
+
+/**
+ * Streams requests to the auth service or to a live instance of the category (round robin via the route
+ * table), bodies untouched, and maps every upstream failure to the contract's error payload: refused or
+ * no live instance 503, reset or garbage 502, too slow 504. A GET/HEAD whose connection was refused (or
+ * whose reused keep-alive socket turned out dead) is sent once more, to another instance when there is
+ * one, so a dying instance causes no client-visible error.
+ */
+export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandler {
+  const { routeTable, authUrl, internalSecret, timeoutMs, agents, metrics, logger } = options;
+  const attempts = new WeakMap<IncomingMessage, ProxyAttempt>();
+  const refusedUntil = new Map<string, number>();
+
+  function pickInstance(categoryId: string, tried: ReadonlySet<string>) {
+    const now = Date.now();
+    const avoid = new Set(tried);
+    for (const [instanceId, until] of refusedUntil) {
+      if (until <= now) refusedUntil.delete(instanceId);
+      else avoid.add(instanceId);
+    }
+    return routeTable.pickInstance(categoryId, avoid) ?? routeTable.pickInstance(categoryId, tried);
+  }
+
+  /** Sets the attempt's target; false when there is nothing to send it to. */
+  function chooseTarget(attempt: ProxyAttempt): boolean {
+    if (attempt.upstream.kind === 'auth') {
+      attempt.target = authUrl;
+      return true;
+    }
+    const instance = pickInstance(attempt.upstream.categoryId, attempt.tried);
+    if (!instance) return false;
+    attempt.target = instance.base_url.replace(/\/+$/, '');
+    attempt.instanceId = instance.instance_id;
+    attempt.tried.add(instance.instance_id);
+    return true;
+  }
+
+  const agentFor = (target: string) => (target.startsWith('https:') ? agents.https : agents.http);
+
+  function startTimers(attempt: ProxyAttempt, proxyReq: ClientRequest): void {
+    attempt.proxyReq = proxyReq;
+    const timeOut = () => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs));
+    // Idle upstream socket (also while streaming a body either way).
+    proxyReq.setTimeout(timeoutMs, timeOut);
+    // Response headers due within timeoutMs of the request being fully sent (a slow client upload is
+    // bounded by the server's request timeout, not blamed on the upstream). A ClientRequest always
+    // emits 'close', so the timer never outlives its request.
+    let deadline: NodeJS.Timeout | undefined;
+    proxyReq.once('finish', () => (deadline = setTimeout(timeOut, timeoutMs)));
+    const clear = () => clearTimeout(deadline);
+    proxyReq.once('response', clear);
+    proxyReq.once('close', clear);
+  }
+
+  function retryTarget(attempt: ProxyAttempt, failure: UpstreamFailure): boolean {
+    if (!attempt.retryable || attempt.retried) return false;
+    // A reused keep-alive socket the upstream had already closed: the request never reached it.
+    const staleSocket = failure === 'reset' && attempt.proxyReq?.reusedSocket === true;
+    if (failure !== 'refused' && !staleSocket) return false;
+    if (attempt.upstream.kind === 'auth') return staleSocket && chooseTarget(attempt);
+    const previous = attempt.target;
+    if (chooseTarget(attempt)) return true;
+    // No other instance: a stale socket is worth one fresh connection to the same one.
+    attempt.target = previous;
+    return staleSocket;
+  }
+
+  const events: Plugin = (proxyServer, proxyOptions) => {
+    proxyServer.on('proxyReq', (proxyReq, req) => {
+      const attempt = attempts.get(req);
+      if (attempt) startTimers(attempt, proxyReq);
+    });
+
+    proxyServer.on('proxyRes', (proxyRes, req, res) => {
+      const attempt = attempts.get(req);
+      if (attempt) attempt.settled = true;
+      // What the upstream runs on is nobody's business.
+      delete proxyRes.headers['x-powered-by'];
+      delete proxyRes.headers['server'];
+      // An upstream that dies mid-body: end the client's response too instead of leaving it hanging.
+      proxyRes.once('close', () => {
+        if (!proxyRes.complete) res.destroy();
+      });
+    });
+
+    proxyServer.on('econnreset', (_error, req) => {
+      // The client went away; http-proxy aborts the upstream request.
+      const attempt = attempts.get(req);
+      if (attempt) attempt.settled = true;
+    });
+
+    proxyServer.on('error', (error, req, res) => {
+      const attempt = attempts.get(req);
+      if (!attempt || attempt.settled) return;
+      const failure = classifyUpstreamError(error);
+      if (failure === 'refused' && attempt.instanceId) {
+        refusedUntil.set(attempt.instanceId, Date.now() + REFUSED_INSTANCE_COOL_DOWN_MS);
+      }
+      const failedTarget = attempt.target;
+      if (isResponse(res) && !res.headersSent && retryTarget(attempt, failure)) {
+        attempt.retried = true;
+        logger.info({ upstream: attempt.label, kind: failure, retry_target: attempt.target }, 'retrying upstream request');
+        metrics.upstreamErrors.inc({ upstream: attempt.label, kind: `${failure}_retried` });
+        // A bodiless request: the retry gets an empty body of its own (the original stream is consumed).
+        proxyServer.web(req, res, {
+          ...proxyOptions,
+          target: attempt.target,
+          agent: agentFor(attempt.target),
+          buffer: Readable.from([]),
+        });
+        return;
+      }
+      attempt.settled = true;
+      metrics.upstreamErrors.inc({ upstream: attempt.label, kind: failure });
+      logger.warn(
+        { upstream: attempt.label, target: failedTarget, kind: failure, err: { name: error.name, code: (error as NodeJS.ErrnoException).code } },
+        'upstream request failed',
+      );
+      if (isResponse(res) && !res.headersSent) attempt.next(upstreamFailureError(failure, attempt.label));
+      else res.destroy();
+    });
+  };
+
+  const proxyFor = (agent: UpstreamAgents['http'] | UpstreamAgents['https']) =>
+    createProxyMiddleware<IncomingMessage, ServerResponse>({
+      router: (req) => attempts.get(req)?.target,
+      agent,
+      changeOrigin: true,
+      // Forward the path and query byte for byte (the default re-parses and re-escapes them).
+      toProxy: true,
+      ejectPlugins: true,
+      plugins: [events],
+    });
+  const httpProxy = proxyFor(agents.http);
+  const httpsProxy = proxyFor(agents.https);
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const decision = gatewayState(res).decision;
+    if (decision?.kind !== 'route' || decision.upstream.kind === 'gateway') return next();
+    if (!req.url.startsWith('/')) {
+      // Absolute-form request target: forward its origin-form.
+      const url = new URL(req.url);
+      req.url = `${url.pathname}${url.search}`;
+    }
+    const upstream = decision.upstream;
+    const attempt: ProxyAttempt = {
+      upstream,
+      label: upstream.kind === 'auth' ? AUTH_LABEL : upstream.categoryId,
+      target: '',
+      tried: new Set(),
+      retryable: false && (req.method === 'GET' || req.method === 'HEAD') && !requestHasBody(req),
+      retried: false,
+      settled: false,
+      next,
+    };
+    if (!chooseTarget(attempt)) {
+      metrics.upstreamErrors.inc({ upstream: attempt.label, kind: 'no_instance' });
+      return next(upstreamFailureError('no_instance', attempt.label));
+    }
+    prepareUpstreamHeaders(req, callerIdentity(res), String(res.locals['requestId'] ?? ''), internalSecret);
+    attempts.set(req, attempt);
+    const proxy = attempt.target.startsWith('https:') ? httpsProxy : httpProxy;
+    void proxy(req, res, next);
+  };
+}

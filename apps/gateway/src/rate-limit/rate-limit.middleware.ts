@@ -1,0 +1,38 @@
+import { errors } from '@mt/errors';
+import type { Logger } from '@mt/logging';
+import type { Request, RequestHandler, Response } from 'express';
+import { callerIdentity } from '../request-state';
+import type { RateLimiter } from './rate-limiter';
+
+/** Per user when authenticated, per client IP (as `TRUST_PROXY` lets Express see it) otherwise. */
+export function rateLimitSubject(req: Request, res: Response): string {
+  const identity = callerIdentity(res);
+  return identity ? `user:${identity.userId}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+}
+
+/**
+ * Counts every API request (probes never reach it) and answers 429 + Retry-After over the limit, with
+ * RateLimit-Limit/-Remaining/-Reset on every response. Fails open: when Redis cannot count, the request
+ * goes through without the headers (logged at most every 10 s, so an outage does not flood the logs).
+ */
+export function rateLimitMiddleware(limiter: RateLimiter | undefined, logger: Logger): RequestHandler {
+  if (!limiter) return (_req, _res, next) => next();
+  let lastWarnAt = 0;
+  return async (req, res, next) => {
+    let verdict;
+    try {
+      verdict = await limiter.hit(rateLimitSubject(req, res));
+    } catch (error) {
+      if (Date.now() - lastWarnAt > 10_000) {
+        lastWarnAt = Date.now();
+        logger.warn({ reason: (error as Error).message }, 'rate limit not enforced: Redis unavailable');
+      }
+      return next();
+    }
+    res.setHeader('RateLimit-Limit', String(verdict.limit));
+    res.setHeader('RateLimit-Remaining', String(verdict.remaining));
+    res.setHeader('RateLimit-Reset', String(verdict.resetSeconds));
+    if (!verdict.allowed) return next(errors.rateLimited(verdict.resetSeconds));
+    next();
+  };
+}

@@ -1,0 +1,31 @@
+import type { Identity } from '@mt/identity';
+import type { Response } from 'express';
+import type { AccessDecision } from './authn/access-policy';
+import type { AuthOutcome } from './authn/auth-outcome';
+
+/**
+ * What the gateway learns about a request on its way through the middleware chain, kept in `res.locals`
+ * under one key with a type (res.locals itself is untyped).
+ */
+export interface GatewayRequestState {
+  decision?: AccessDecision;
+  auth?: AuthOutcome;
+}
+
+const STATE = 'gateway';
+
+export function gatewayState(res: Response): GatewayRequestState {
+  const locals = res.locals as Record<string, unknown>;
+  let state = locals[STATE] as GatewayRequestState | undefined;
+  if (!state) {
+    state = {};
+    locals[STATE] = state;
+  }
+  return state;
+}
+
+/** The caller's verified identity, when the request carried a valid credential. */
+export function callerIdentity(res: Response): Identity | undefined {
+  const auth = gatewayState(res).auth;
+  return auth?.kind === 'authenticated' ? auth.identity : undefined;
+}

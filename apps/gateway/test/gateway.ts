@@ -1,0 +1,83 @@
+import { createMetrics, type Metrics } from '@mt/metrics';
+import { createLifecycle } from '@mt/probes';
+import type { RouteTable } from '@mt/registry-client';
+import { closeRedis, createRedis, waitForRedis, type Redis } from '@mt/stores';
+import { closedPort, deleteRedisPrefix, silentLogger, testRedisPrefix, testRedisUrl } from '@mt/testing';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { createApp } from '../src/app';
+import { loadGatewayConfig, type GatewayConfig } from '../src/config';
+import { createUpstreamAgents, type UpstreamAgents } from '../src/proxy/agents';
+import { TEST_SECRET } from './keys';
+
+export interface TestGateway {
+  app: Express;
+  config: GatewayConfig;
+  redis: Redis;
+  prefix: string;
+  metrics: Metrics;
+  close: () => Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  routeTable: RouteTable;
+  authUrl: string;
+  env?: Record<string, string>;
+  /** Point the gateway at a Redis that is not there. */
+  redisDown?: boolean;
+  logger?: Logger;
+  jwks?: { minRefetchIntervalMs?: number };
+}
+
+/** createApp(deps) with a real Redis (own key prefix) or an unreachable one, ready to take requests. */
+export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
+  const prefix = testRedisPrefix('gw');
+  const redisUrl = options.redisDown ? `redis://127.0.0.1:${await closedPort()}` : testRedisUrl();
+  const config = loadGatewayConfig({
+    INTERNAL_SECRET: TEST_SECRET,
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: prefix,
+    AUTH_URL: options.authUrl,
+    REGISTRY_URL: `http://127.0.0.1:${await closedPort()}`,
+    PROXY_TIMEOUT_MS: '2000',
+    ...options.env,
+  });
+  const logger = options.logger ?? silentLogger();
+  const redis = createRedis({ url: redisUrl, logger, name: 'gateway-test' });
+  if (!options.redisDown) await waitForRedis(redis);
+  const lifecycle = createLifecycle();
+  lifecycle.started = true;
+  const agents: UpstreamAgents = createUpstreamAgents();
+  const metrics = createMetrics('gateway-test');
+  const app = createApp({
+    config,
+    logger,
+    lifecycle,
+    redis,
+    metrics,
+    routeTable: options.routeTable,
+    agents,
+    jwks: options.jwks,
+  });
+  return {
+    app,
+    config,
+    redis,
+    prefix,
+    metrics,
+    close: async () => {
+      agents.destroy();
+      if (!options.redisDown) await deleteRedisPrefix(prefix);
+      await closeRedis(redis);
+    },
+  };
+}
+
+/** A counter's value for one label set, read from the registry. */
+export async function counterValue(metrics: Metrics, name: string, labels: Record<string, string>): Promise<number> {
+  const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
+  const values = (metric as { values?: Array<{ labels: Record<string, string | number>; value: number }> } | undefined)?.values ?? [];
+  return values
+    .filter((v) => Object.entries(labels).every(([key, value]) => String(v.labels[key]) === value))
+    .reduce((sum, v) => sum + v.value, 0);
+}

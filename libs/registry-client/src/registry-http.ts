@@ -1,0 +1,44 @@
+import { INTERNAL_SECRET_HEADER } from '@mt/identity';
+
+export interface RegistryResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface RegistryRequest {
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+  body?: unknown;
+  timeoutMs: number;
+  /** Aborts the request early (stop()). */
+  signal?: AbortSignal;
+}
+
+/** One call to the registry's internal API, authenticated with the internal secret and bounded in time. */
+export async function callRegistry(
+  registryUrl: string,
+  internalSecret: string,
+  path: string,
+  request: RegistryRequest,
+): Promise<RegistryResponse> {
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const response = await fetch(`${registryUrl.replace(/\/+$/, '')}${path}`, {
+    method: request.method,
+    headers: {
+      [INTERNAL_SECRET_HEADER]: internalSecret,
+      accept: 'application/json',
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    signal: request.signal ? AbortSignal.any([request.signal, timeout]) : timeout,
+  });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, body };
+}
+
+export const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

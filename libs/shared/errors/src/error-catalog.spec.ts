@@ -1,0 +1,32 @@
+import { ERROR_CATALOG, codeForStatus } from './error-catalog';
+
+describe('ERROR_CATALOG', () => {
+  it('maps every stable code of API.md §1.1 to its HTTP status', () => {
+    expect(ERROR_CATALOG).toEqual({
+      validation_failed: 400,
+      unauthorized: 401,
+      forbidden: 403,
+      not_found: 404,
+      method_not_allowed: 405,
+      conflict: 409,
+      payload_too_large: 413,
+      unsupported_media_type: 415,
+      rate_limited: 429,
+      internal: 500,
+      bad_gateway: 502,
+      service_unavailable: 503,
+      gateway_timeout: 504,
+    });
+  });
+});
+
+describe('codeForStatus', () => {
+  it('finds the code of every catalogued status', () => {
+    for (const [code, status] of Object.entries(ERROR_CATALOG)) expect(codeForStatus(status)).toBe(code);
+  });
+
+  it('falls back to internal for other 5xx and validation_failed for other 4xx', () => {
+    expect(codeForStatus(501)).toBe('internal');
+    expect(codeForStatus(418)).toBe('validation_failed');
+  });
+});

@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import { provideMongo, provideRedis, type ProvidedStore } from './embedded-stores';
+import { freePort, portIsFree } from './free-port';
+import { formatLogLine, parseLogLine, type LogSink } from './log-format';
+import { describeExit, spawnService, type ExitInfo, type ServiceProcess } from './service-process';
+import { APPS, findWorkspaceRoot, type AppName } from './workspace';
+
+/** The service map of the brief: where each process listens unless told otherwise. */
+export const DEFAULT_PORTS = {
+  gateway: 8080,
+  'auth-service': 3001,
+  'registry-service': 3002,
+  catalog: { movies: 3011, tvshows: 3012, books: 3013 } as Record<string, number>,
+} as const;
+
+export const DEFAULT_CATEGORIES = ['movies', 'tvshows', 'books'] as const;
+
+export interface StackOptions {
+  /** Workspace root holding `dist/apps/<app>/main.js` (default: found from this file or the cwd). */
+  rootDir?: string;
+  /** Gateway port: default 8080 (a free port when 8080 is taken); 0 = a free port. */
+  gatewayPort?: number;
+  /** Ports of the other services: `default` = the service map (a free port where taken), `free` = free ports. */
+  ports?: 'default' | 'free';
+  /** Bind address of every service (default 127.0.0.1: nothing is exposed beyond this machine). */
+  host?: string;
+  /** Catalog categories, one catalog-service process each (default movies, tvshows, books). */
+  categories?: readonly string[];
+  /** Which apps to start (default all four); e.g. only `registry-service` while others are being built. */
+  apps?: readonly AppName[];
+  /** Store URLs; default: MONGO_URL / REDIS_URL from `baseEnv`, else an embedded store (see provideMongo/provideRedis). */
+  mongoUrl?: string;
+  redisUrl?: string;
+  /** REDIS_KEY_PREFIX of every process (isolates a stack in a shared Redis); default: inherited or the services' `mt:`. */
+  redisKeyPrefix?: string;
+  /** MONGO_DB_NAME of auth (default `auth`) and of each catalog (default `catalog_<category>`). */
+  mongoDbNames?: { auth?: string; catalog?: (category: string) => string };
+  /** Shared INTERNAL_SECRET; default: 48 random characters. */
+  internalSecret?: string;
+  /** LOG_LEVEL of every process (default: inherited or the services' `info`). */
+  logLevel?: string;
+  /** Extra variables for every process. */
+  env?: NodeJS.ProcessEnv;
+  /** Extra variables per app (applied after `env`). */
+  appEnv?: Partial<Record<AppName, NodeJS.ProcessEnv>>;
+  /** Every output line of every process; default: readable lines on stdout (see formatLogLine). */
+  onLog?: LogSink;
+  /** Called when a process exits on its own (not through stop/restart/kill of this stack). */
+  onUnexpectedExit?: (service: ServiceProcess, exit: ExitInfo) => void;
+  /** The environment children inherit and store URLs are read from (default process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+export interface Stack {
+  /** `http://127.0.0.1:<gateway port>` (undefined when the gateway is not among `apps`). */
+  readonly gatewayUrl: string | undefined;
+  readonly mongoUrl: string;
+  readonly redisUrl: string;
+  readonly redisKeyPrefix: string | undefined;
+  readonly internalSecret: string;
+  readonly mongoDbNames: { auth: string; catalog: Record<string, string> };
+  /** Every process started so far (including extra catalog instances). */
+  readonly processes: readonly ServiceProcess[];
+  /** A process by name: `gateway`, `auth-service`, `registry-service`, `catalog-movies`, `catalog-movies-2`... */
+  process(name: string): ServiceProcess;
+  /** Resolves when every process answers /readyz 200; rejects naming the ones that are not (or crashed). */
+  waitReady(timeoutMs?: number): Promise<void>;
+  /** Another catalog instance of `category` (scaling tests); resolves once it is spawned (call its waitReady). */
+  startCatalogInstance(category: string, options?: { port?: number; env?: NodeJS.ProcessEnv }): Promise<ServiceProcess>;
+  /** SIGTERM every process (front to back), SIGKILL stragglers after 10 s, then stop the stores it started. */
+  stop(): Promise<void>;
+}
+
+const catalogProcessName = (category: string) => `catalog-${category}`;
+
+const tailOf = (service: ServiceProcess, lines = 8): string => {
+  const tail = service.recentOutput().slice(-lines);
+  return tail.length ? `; last output:\n    ${tail.join('\n    ')}` : '';
+};
+
+/** Starts the whole stack as separate processes from the built apps. Resolves once all are spawned. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const rootDir = options.rootDir ?? findWorkspaceRoot();
+  const baseEnv = options.baseEnv ?? process.env;
+  const host = options.host ?? '127.0.0.1';
+  const apps = new Set<AppName>(options.apps ?? APPS);
+  const categories = [...(options.categories ?? DEFAULT_CATEGORIES)];
+  const onLog: LogSink = options.onLog ?? printLogLine([...apps, ...categories.map(catalogProcessName)]);
+  const note = (text: string) => onLog(parseLogLine('stack', 'stdout', text));
+
+  const stores: ProvidedStore[] = [];
+  const stopStores = () => Promise.all(stores.map((store) => store.stop().catch(() => undefined)));
+  let mongoUrl: string;
+  let redisUrl: string;
+  try {
+    const [mongo, redis] = await Promise.all([
+      options.mongoUrl ? undefined : provideMongo(baseEnv).then((store) => (stores.push(store), store)),
+      options.redisUrl ? undefined : provideRedis(baseEnv).then((store) => (stores.push(store), store)),
+    ]);
+    mongoUrl = options.mongoUrl ?? mongo!.url;
+    redisUrl = options.redisUrl ?? redis!.url;
+    for (const [name, store] of [['MongoDB', mongo], ['Redis', redis]] as const) {
+      if (store) note(`${name}: ${store.url} (${store.source === 'env' ? 'from the environment' : `started: ${store.source}`})`);
+    }
+  } catch (error) {
+    await stopStores();
+    throw error;
+  }
+
+  const choosePort = async (preferred: number | undefined, fallbackDefault: number): Promise<number> => {
+    if (preferred === 0 || options.ports === 'free' && preferred === undefined) return freePort();
+    const port = preferred ?? fallbackDefault;
+    if (preferred !== undefined || (await portIsFree(port, host))) return port;
+    const other = await freePort();
+    note(`port ${port} is taken; using ${other}`);
+    return other;
+  };
+
+  const internalSecret = options.internalSecret ?? randomBytes(36).toString('base64url');
+  const redisKeyPrefix = options.redisKeyPrefix ?? baseEnv['REDIS_KEY_PREFIX'];
+  const mongoDbNames = {
+    auth: options.mongoDbNames?.auth ?? 'auth',
+    catalog: Object.fromEntries(
+      categories.map((category) => [category, options.mongoDbNames?.catalog?.(category) ?? `catalog_${category}`]),
+    ),
+  };
+  const gatewayPort = apps.has('gateway') ? await choosePort(options.gatewayPort, DEFAULT_PORTS.gateway) : undefined;
+  const authPort = await choosePort(undefined, DEFAULT_PORTS['auth-service']);
+  const registryPort = await choosePort(undefined, DEFAULT_PORTS['registry-service']);
+  const authUrl = `http://127.0.0.1:${authPort}`;
+  const registryUrl = `http://127.0.0.1:${registryPort}`;
+
+  const commonEnv: NodeJS.ProcessEnv = {
+    ...baseEnv,
+    ...options.env,
+    INTERNAL_SECRET: internalSecret,
+    MONGO_URL: mongoUrl,
+    REDIS_URL: redisUrl,
+    AUTH_URL: authUrl,
+    REGISTRY_URL: registryUrl,
+    ...(redisKeyPrefix ? { REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
+    ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
+  };
+  // Variables that belong to one service must not leak from the launcher's environment into another.
+  for (const name of ['PORT', 'HOST', 'CATEGORY', 'ADVERTISED_URL', 'MONGO_DB_NAME']) delete commonEnv[name];
+  const envFor = (app: AppName, own: NodeJS.ProcessEnv) => ({ ...commonEnv, ...own, ...options.appEnv?.[app] });
+
+  const processes: ServiceProcess[] = [];
+  let stopping = false;
+  const onExit = (service: ServiceProcess, exit: ExitInfo, requested: boolean) => {
+    if (requested || stopping) return;
+    if (options.onUnexpectedExit) options.onUnexpectedExit(service, exit);
+    else note(`${service.name} ${describeExit(exit)}`);
+  };
+  const launch = (name: string, app: AppName, port: number, env: NodeJS.ProcessEnv): ServiceProcess => {
+    const service = spawnService({ name, app, port, host, env, rootDir, onLog, onExit });
+    processes.push(service);
+    return service;
+  };
+
+  const instanceCount = new Map<string, number>();
+  const launchCatalog = (category: string, port: number, extraEnv: NodeJS.ProcessEnv = {}) => {
+    const count = (instanceCount.get(category) ?? 0) + 1;
+    instanceCount.set(category, count);
+    const name = count === 1 ? catalogProcessName(category) : `${catalogProcessName(category)}-${count}`;
+    return launch(name, 'catalog-service', port, envFor('catalog-service', {
+      CATEGORY: category,
+      ADVERTISED_URL: `http://127.0.0.1:${port}`,
+      MONGO_DB_NAME: mongoDbNames.catalog[category] ?? options.mongoDbNames?.catalog?.(category) ?? `catalog_${category}`,
+      ...extraEnv,
+    }));
+  };
+
+  try {
+    if (apps.has('registry-service')) launch('registry-service', 'registry-service', registryPort, envFor('registry-service', {}));
+    if (apps.has('auth-service')) launch('auth-service', 'auth-service', authPort, envFor('auth-service', { MONGO_DB_NAME: mongoDbNames.auth }));
+    if (apps.has('catalog-service')) {
+      for (const category of categories) {
+        launchCatalog(category, await choosePort(undefined, DEFAULT_PORTS.catalog[category] ?? 0));
+      }
+    }
+    if (gatewayPort !== undefined) launch('gateway', 'gateway', gatewayPort, envFor('gateway', {}));
+  } catch (error) {
+    await Promise.all(processes.map((service) => service.stop()));
+    await stopStores();
+    throw error;
+  }
+
+  const stack: Stack = {
+    gatewayUrl: gatewayPort === undefined ? undefined : `http://127.0.0.1:${gatewayPort}`,
+    mongoUrl,
+    redisUrl,
+    redisKeyPrefix,
+    internalSecret,
+    mongoDbNames,
+    processes,
+    process(name) {
+      const found = processes.find((service) => service.name === name);
+      if (!found) throw new Error(`no process named ${name} (have: ${processes.map((s) => s.name).join(', ')})`);
+      return found;
+    },
+    async waitReady(timeoutMs = 60_000) {
+      // Fails as soon as a process exits: the others may be waiting for it and would only time out.
+      const crashed = new Promise<never>((_, reject) => {
+        for (const service of processes) {
+          void service.exited.then((exit) =>
+            reject(new Error(`${service.name} ${describeExit(exit)} before the stack was ready${tailOf(service)}`)),
+          );
+        }
+      });
+      crashed.catch(() => undefined);
+      const all = Promise.allSettled(processes.map((service) => service.waitReady(timeoutMs)));
+      const results = await Promise.race([all, crashed]).catch((error: Error) => [
+        { status: 'rejected' as const, reason: error },
+      ]);
+      const problems = results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as Error).message] : []));
+      if (problems.length) throw new Error(`the stack is not ready:\n  - ${problems.join('\n  - ')}`);
+    },
+    async startCatalogInstance(category, instanceOptions = {}) {
+      const port = instanceOptions.port ?? (await freePort());
+      return launchCatalog(category, port, instanceOptions.env);
+    },
+    async stop() {
+      stopping = true;
+      // Front to back: the gateway first (no new traffic), then catalogs and auth (catalogs deregister
+      // from the registry), the registry last; then the stores this stack started.
+      const waves = [
+        processes.filter((s) => s.app === 'gateway'),
+        processes.filter((s) => s.app === 'catalog-service' || s.app === 'auth-service'),
+        processes.filter((s) => s.app === 'registry-service'),
+      ];
+      for (const wave of waves) await Promise.all(wave.map((service) => service.stop(10_000)));
+      await stopStores();
+    },
+  };
+  return stack;
+}
+
+/** The default log sink: one readable line per log line, coloured when stdout is a terminal. */
+export function printLogLine(names: readonly string[] = []): LogSink {
+  const colour = Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'];
+  const nameWidth = Math.max(5, ...names.map((name) => name.length));
+  return (line) => {
+    process.stdout.write(`${formatLogLine(line, { colour, nameWidth })}\n`);
+  };
+}

@@ -1,0 +1,113 @@
+import { isInBuildContext, lintDockerfile, parseDockerfile } from './dockerfile';
+import { APPS, readRepoFile } from './repo';
+
+describe('app Dockerfiles', () => {
+  it.each(APPS)('apps/$app/Dockerfile passes the image lint', ({ app, port }) => {
+    expect(lintDockerfile(readRepoFile('apps', app, 'Dockerfile'), { app, port })).toEqual([]);
+  });
+
+  it.each(APPS)('apps/$app/Dockerfile has a deps, a build and a runtime stage', ({ app }) => {
+    const stages = parseDockerfile(readRepoFile('apps', app, 'Dockerfile'));
+    expect(stages.map((stage) => [stage.name, stage.image])).toEqual([
+      ['deps', 'node:20-bookworm-slim'],
+      ['build', 'node:20-bookworm-slim'],
+      ['runtime', 'node:20-bookworm-slim'],
+    ]);
+  });
+
+  it('prepares the JWT key directory for the auth-keys volume, owned by the runtime user', () => {
+    const runtime = parseDockerfile(readRepoFile('apps', 'auth-service', 'Dockerfile')).at(-1)!;
+    const text = runtime.instructions.map((i) => `${i.keyword} ${i.args}`).join('\n');
+    expect(text).toMatch(
+      /RUN mkdir -p \/var\/lib\/media-tracker\/auth-keys && chown 1000:1000 \/var\/lib\/media-tracker\/auth-keys/,
+    );
+    expect(text).toMatch(/ENV JWT_KEY_DIR=\/var\/lib\/media-tracker\/auth-keys/);
+  });
+});
+
+describe('the Dockerfile lint catches what matters', () => {
+  const good = readRepoFile('apps', 'gateway', 'Dockerfile');
+  const lint = (text: string) => lintDockerfile(text, { app: 'gateway', port: 8080 });
+  const mutate = (from: string | RegExp, to: string) => {
+    const mutated = good.replace(from, to);
+    expect(mutated).not.toBe(good);
+    return lint(mutated);
+  };
+
+  it('accepts the real file (the baseline of the cases below)', () => {
+    expect(lint(good)).toEqual([]);
+  });
+
+  it.each([
+    ['running as root', /USER 1000:1000/, 'USER root', 'runs as root (USER root)'],
+    ['no USER at all', /USER 1000:1000\n/, '', 'runs as root: no USER'],
+    ['a named user Kubernetes cannot verify', /USER 1000:1000/, 'USER node', 'not numeric'],
+    [
+      'curl in the health check',
+      /CMD \["node", "-e", .*\]$/m,
+      'CMD curl -f http://127.0.0.1:8080/livez',
+      'must run node',
+    ],
+    ['a health check on /readyz', /\/livez/, '/readyz', 'must probe /livez'],
+    [
+      'an Alpine base image',
+      /FROM node:20-bookworm-slim AS runtime/,
+      'FROM node:20-alpine AS runtime',
+      'expected node:20-bookworm-slim',
+    ],
+    ['dev dependencies in the image', /npm ci --omit=dev/, 'npm ci', '`npm ci --omit=dev`'],
+    ['the wrong port', /EXPOSE 8080/, 'EXPOSE 3000', 'EXPOSE 8080 expected'],
+    [
+      'a shell-form CMD (no SIGTERM for node)',
+      /CMD \["node", "--enable-source-maps", "main.js"\]/,
+      'CMD node main.js',
+      'exec form',
+    ],
+    [
+      'a baked-in secret',
+      /ENV NODE_ENV=production/,
+      'ENV INTERNAL_SECRET=abc NODE_ENV=production',
+      'must not carry secrets',
+    ],
+  ])('rejects %s', (_case, from, to, problem) => {
+    expect(mutate(from, to)).toEqual(expect.arrayContaining([expect.stringContaining(problem)]));
+  });
+
+  it('rejects a single-stage build', () => {
+    const single = `FROM node:20-bookworm-slim\nWORKDIR /app\nCOPY . .\nRUN npm ci --omit=dev\nUSER 1000\nCMD ["node","main.js"]\n`;
+    expect(lint(single)).toEqual(expect.arrayContaining(['multi-stage build expected, found 1 stage(s)']));
+  });
+});
+
+describe('.dockerignore', () => {
+  const dockerignore = readRepoFile('.dockerignore');
+
+  it.each([
+    'package.json',
+    'package-lock.json',
+    'tsconfig.base.json',
+    'tools/build/build-app.mjs',
+    'libs/shared/http/src/http-app.ts',
+    'libs/contracts/src/index.ts',
+    'apps/gateway/src/main.ts',
+    'apps/gateway/tsconfig.json',
+  ])('keeps the build input %s in the context', (file) => {
+    expect(isInBuildContext(dockerignore, file)).toBe(true);
+  });
+
+  it.each([
+    'node_modules/express/index.js',
+    'apps/gateway/node_modules/x/index.js',
+    'dist/apps/gateway/main.js',
+    '.git/HEAD',
+    '.env',
+    '.env.production',
+    '.data/auth-keys/jwt-signing-key.pem',
+    'libs/shared/http/src/http-app.spec.ts',
+    'apps/gateway/src/proxy.int.spec.ts',
+    'deploy/k8s/gateway.yaml',
+    'jwt-private-key.pem',
+  ])('leaves %s out of the context', (file) => {
+    expect(isInBuildContext(dockerignore, file)).toBe(false);
+  });
+});

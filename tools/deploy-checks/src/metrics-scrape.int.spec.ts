@@ -1,0 +1,144 @@
+import { createHttpApp, defineRoute, finishHttpApp } from '@mt/http';
+import { createMetrics } from '@mt/metrics';
+import { createLifecycle } from '@mt/probes';
+import { closeRedis, createRedis, pingRedis, waitForRedis, type Redis } from '@mt/stores';
+import { closedPort, deleteRedisPrefix, silentLogger, testRedisPrefix, testRedisUrl } from '@mt/testing';
+import { Router, type Express } from 'express';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parsePrometheusText, sampleValue, type Sample } from './prometheus-text';
+
+const SERVICE = 'metrics-check';
+const ROUTE = '/api/v1/counters/:name';
+
+/** A service shaped like ours: createHttpApp, a feature router at a fixed mount path, Redis behind it. */
+function buildService(redis: Redis, prefix: string): Express {
+  const lifecycle = createLifecycle();
+  lifecycle.started = true;
+  const logger = silentLogger();
+  const app = createHttpApp({
+    logger,
+    metrics: createMetrics(SERVICE),
+    probes: { service: SERVICE, version: 'test', lifecycle, pingDatabase: () => pingRedis(redis) },
+  });
+  const counters = Router();
+  defineRoute(counters, '/:name', {
+    post: async (req, res) => {
+      const value = await redis.incr(`${prefix}counter:${req.params['name']}`);
+      res.json({ name: req.params['name'], value });
+    },
+  });
+  app.use('/api/v1/counters', counters);
+  return finishHttpApp(app, logger);
+}
+
+async function listen(app: Express): Promise<{ server: Server; url: string }> {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function scrape(url: string): Promise<{ text: string; samples: Sample[] }> {
+  const response = await fetch(`${url}/metrics`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+  const text = await response.text();
+  return { text, samples: parsePrometheusText(text) };
+}
+
+describe('GET /metrics on a createHttpApp service backed by real Redis', () => {
+  const prefix = testRedisPrefix('metrics');
+  let redis: Redis;
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    redis = createRedis({ url: testRedisUrl(), logger: silentLogger(), name: 'metrics-check' });
+    await waitForRedis(redis);
+    ({ server, url } = await listen(buildService(redis, prefix)));
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await deleteRedisPrefix(prefix);
+    await closeRedis(redis);
+  });
+
+  it('moves the request counter and the latency histogram by N, labelled with the route template', async () => {
+    const labels = { method: 'POST', route: ROUTE, status: '200', service: SERVICE };
+    const before = (await scrape(url)).samples;
+    const N = 7;
+    for (let i = 0; i < N; i += 1) {
+      const response = await fetch(`${url}/api/v1/counters/item-${i}`, { method: 'POST' });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ name: `item-${i}`, value: 1 });
+    }
+    const { samples, text } = await scrape(url);
+
+    expect(
+      sampleValue(samples, 'http_requests_total', labels) -
+        sampleValue(before, 'http_requests_total', labels),
+    ).toBe(N);
+    expect(
+      sampleValue(samples, 'http_request_duration_seconds_count', labels) -
+        sampleValue(before, 'http_request_duration_seconds_count', labels),
+    ).toBe(N);
+    expect(
+      sampleValue(samples, 'http_request_duration_seconds_bucket', { ...labels, le: '+Inf' }),
+    ).toBeGreaterThanOrEqual(N);
+    // The Redis writes happened: the route really ran against the store.
+    expect(await redis.get(`${prefix}counter:item-3`)).toBe('1');
+    // No raw path reaches a label.
+    expect(text).not.toMatch(/item-\d/);
+  });
+
+  it('labels 405s with the template and unmatched paths as "unmatched"', async () => {
+    const before = (await scrape(url)).samples;
+    expect((await fetch(`${url}/api/v1/counters/x`, { method: 'DELETE' })).status).toBe(405);
+    expect((await fetch(`${url}/api/v1/counters/x/y/z`)).status).toBe(404);
+    expect((await fetch(`${url}/no/such/path-123`)).status).toBe(404);
+    const { samples, text } = await scrape(url);
+
+    const delta = (labels: Record<string, string>) =>
+      sampleValue(samples, 'http_requests_total', labels) -
+      sampleValue(before, 'http_requests_total', labels);
+    expect(delta({ method: 'DELETE', route: ROUTE, status: '405' })).toBe(1);
+    expect(delta({ method: 'GET', route: 'unmatched', status: '404' })).toBe(2);
+    expect(text).not.toContain('path-123');
+  });
+
+  it('counts the probes under their own paths', async () => {
+    const before = (await scrape(url)).samples;
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'healthy', database: 'connected' });
+    const { samples } = await scrape(url);
+    const labels = { method: 'GET', route: '/readyz', status: '200' };
+    expect(
+      sampleValue(samples, 'http_requests_total', labels) -
+        sampleValue(before, 'http_requests_total', labels),
+    ).toBe(1);
+  });
+
+  it('counts a store outage as 503 under the route template', async () => {
+    const down = createRedis({
+      url: `redis://127.0.0.1:${await closedPort()}`,
+      logger: silentLogger(),
+      name: 'down',
+    });
+    const broken = await listen(buildService(down, prefix));
+    try {
+      const response = await fetch(`${broken.url}/api/v1/counters/a`, { method: 'POST' });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ status: 503, code: 'service_unavailable' });
+      const { samples } = await scrape(broken.url);
+      expect(
+        sampleValue(samples, 'http_requests_total', { method: 'POST', route: ROUTE, status: '503' }),
+      ).toBe(1);
+    } finally {
+      broken.server.closeAllConnections();
+      await new Promise((resolve) => broken.server.close(resolve));
+      down.disconnect();
+    }
+  });
+});
