@@ -13,6 +13,8 @@ import { silentLogger, testRedisUrl } from '@mt/testing';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { buildOpenApiRegistry } from '../../auth-service/src/openapi';
+import { categoryRecord as catalogCategoryRecord, getCategory } from '../../catalog-service/src/categories/categories';
+import { buildCategoryOpenApi } from '../../catalog-service/src/openapi';
 import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../registry-service/test/registry-harness';
 import { categoryRecord } from '../../registry-service/test/registration-fixtures';
 import { createDiscoveryRouter } from '../src/discovery';
@@ -49,6 +51,11 @@ export interface DiscoveryStack {
 
 export interface DiscoveryStackOptions {
   prefix: string;
+  /**
+   * What instances register: the catalog service's own category records and fragments (default), or
+   * this folder's deliberately careless fixture (generic names that collide across categories).
+   */
+  catalog?: 'catalog-service' | 'fixture';
   authFragment?: OpenApiFragment;
   ttlMs?: number;
   sweepIntervalMs?: number;
@@ -129,6 +136,10 @@ export async function startDiscoveryStack(options: DiscoveryStackOptions): Promi
   finishHttpApp(app, logger);
   const gateway = await startHttpServer(app);
 
+  const registration = (category: string) =>
+    options.catalog === 'fixture'
+      ? { category: categoryRecord(category), openapi: catalogFragment(category) }
+      : { category: catalogCategoryRecord(getCategory(category)), openapi: buildCategoryOpenApi(category) };
   const seen: SeenRequest[] = [];
   const instances: Array<{ client: RegistryClient; server: RunningServer }> = [];
 
@@ -144,7 +155,7 @@ export async function startDiscoveryStack(options: DiscoveryStackOptions): Promi
         registryUrl: registry.url,
         internalSecret: TEST_SECRET,
         instanceId,
-        registration: () => ({ category: categoryRecord(category), base_url: server.url, version: '1.0.0', openapi: catalogFragment(category) }),
+        registration: () => ({ ...registration(category), base_url: server.url, version: '1.0.0' }),
         logger,
         heartbeatIntervalMs: 500,
       });

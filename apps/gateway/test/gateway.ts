@@ -27,11 +27,13 @@ export interface TestGatewayOptions {
   redisDown?: boolean;
   logger?: Logger;
   jwks?: { minRefetchIntervalMs?: number };
+  /** Share a Redis namespace with another service under test (default: a fresh one). */
+  prefix?: string;
 }
 
 /** createApp(deps) with a real Redis (own key prefix) or an unreachable one, ready to take requests. */
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
-  const prefix = testRedisPrefix('gw');
+  const prefix = options.prefix ?? testRedisPrefix('gw');
   const redisUrl = options.redisDown ? `redis://127.0.0.1:${await closedPort()}` : testRedisUrl();
   const config = loadGatewayConfig({
     INTERNAL_SECRET: TEST_SECRET,

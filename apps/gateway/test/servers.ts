@@ -78,3 +78,25 @@ export const startGarbageServer = () =>
     socket.once('data', () => socket.end('this is not HTTP at all\r\n\r\n'));
     socket.on('error', () => undefined);
   });
+
+/**
+ * Answers the first request of each connection (keep-alive), then resets the connection on the second:
+ * what a keep-alive socket looks like when the upstream dropped it just as the gateway reused it.
+ */
+export const startOneRequestPerConnectionServer = () =>
+  startTcpServer((socket) => {
+    let requests = 0;
+    socket.on('data', (chunk: Buffer) => {
+      if (!/^[A-Z]+ \S+ HTTP\/1\.1\r\n/.test(chunk.toString('latin1'))) return;
+      requests += 1;
+      if (requests > 1) {
+        socket.resetAndDestroy();
+        return;
+      }
+      socket.write(
+        'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n' +
+          'Connection: keep-alive\r\nKeep-Alive: timeout=60\r\n\r\n{"ok":true}',
+      );
+    });
+    socket.on('error', () => undefined);
+  });

@@ -59,12 +59,12 @@ export interface EchoUpstream extends RunningServer {
 }
 
 /** A stand-in catalog instance: the shared request-context and identity middleware, then an echo. */
-export async function startEchoUpstream(name: string): Promise<EchoUpstream> {
+export async function startEchoUpstream(name: string, secret = TEST_SECRET): Promise<EchoUpstream> {
   let requests = 0;
   const app = express();
   app.use(requestContextMiddleware(silentLogger()));
   app.get('/healthz', (_req, res) => res.json({ status: 'healthy', database: 'connected' }));
-  app.use(identityMiddleware(TEST_SECRET));
+  app.use(identityMiddleware(secret));
   app.use((req, res, next) => {
     requests += 1;
     echo(name, req, res).catch(next);

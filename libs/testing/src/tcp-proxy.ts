@@ -6,12 +6,18 @@ export interface TcpProxy {
   readonly port: number;
   /** The outage: resets every open connection and refuses new ones. */
   cut(): Promise<void>;
+  /** Ends the outage: listens again on the same port, so clients reconnect to the same URL. */
+  restore(): Promise<void>;
+  /** True between `cut()` and `restore()`. */
+  readonly isCut: boolean;
+  /** Stops the relay for good (the outage, without a way back): for test clean-up. */
+  close(): Promise<void>;
 }
 
 /**
- * A TCP relay in front of a real store, so one test can take "the database" down (`cut()`) without
- * stopping the MongoDB or Redis other tests share. MongoDB URLs are rewritten with `directConnection=true`:
- * otherwise the driver would discover the real member address and bypass the proxy.
+ * A TCP relay in front of a real store, so one test can take "the database" down (`cut()`) and bring it back
+ * (`restore()`) without stopping the MongoDB or Redis other tests share. MongoDB URLs are rewritten with
+ * `directConnection=true`: otherwise the driver would discover the real member address and bypass the proxy.
  */
 export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const target = new URL(targetUrl);
@@ -28,20 +34,43 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  await listen(0);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = new URL(targetUrl);
   url.hostname = '127.0.0.1';
   url.port = String(port);
   if (url.protocol.startsWith('mongodb')) url.searchParams.set('directConnection', 'true');
+  let cut = false;
+  const stopRelaying = async () => {
+    const closed = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+    for (const socket of sockets) socket.resetAndDestroy();
+    sockets.clear();
+    await closed;
+  };
   return {
     url: url.toString(),
     port,
-    cut: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.resetAndDestroy();
-      await closed;
+    get isCut() {
+      return cut;
     },
+    cut: async () => {
+      cut = true;
+      await stopRelaying();
+    },
+    restore: async () => {
+      if (server.listening) return;
+      await listen(port);
+      cut = false;
+    },
+    close: stopRelaying,
   };
 }

@@ -59,8 +59,8 @@ export class TokensService {
     for (let attempt = 0; attempt < SLOT_ATTEMPTS; attempt++) {
       const used = new Set(await this.tokens.usedSlots(userId));
       const free = Array.from({ length: MAX_ACTIVE_TOKENS }, (_, slot) => slot).filter((slot) => !used.has(slot));
-      if (!free.length) throw tooManyTokens();
-      const slot = free[randomInt(free.length)]!;
+      const slot = free[free.length ? randomInt(free.length) : 0];
+      if (slot === undefined) throw tooManyTokens();
       try {
         return { record: await this.tokens.insert({ ...fields, slot }), token };
       } catch (error) {

@@ -74,7 +74,11 @@ export class UserEventsConsumer {
     // A blocking read holds no work: interrupting it loses nothing (a delivered entry stays pending and
     // is taken over later). Otherwise the event in hand gets a grace period (Redis may be down, with
     // the command queued until it returns).
-    if (!this.blockedInRead) await Promise.race([this.running, sleep(STOP_GRACE_MS)]);
+    if (!this.blockedInRead) {
+      const grace = new AbortController();
+      await Promise.race([this.running, sleep(STOP_GRACE_MS, grace.signal)]);
+      grace.abort();
+    }
     this.options.redis.disconnect();
     await this.running;
   }

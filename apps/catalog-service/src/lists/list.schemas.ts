@@ -103,7 +103,7 @@ function buildListSchemas(category: CategoryDefinition) {
           seen.add(id);
         });
       })
-      .openapi({ description: `1–${MAX_BULK_IDS} distinct catalog entry ids` });
+      .openapi({ description: `1–${MAX_BULK_IDS} distinct catalog entry ids`, uniqueItems: true });
 
   const BulkStatus = z
     .strictObject({ item_ids: itemIds(), status: z.enum(LIST_STATUSES) })

@@ -142,11 +142,8 @@ export class ListService {
     const ids = itemIds.map((id) => new mongo.ObjectId(id));
     const now = this.now();
     const today = utcToday(now);
-    const t0 = Date.now();
-    let t1 = 0, t2 = 0;
-    const r = await this.atomic.run(async (session) => {
+    return this.atomic.run(async (session) => {
       const found = await this.lists.findMany(userId, ids, session);
-      t1 = Date.now();
       const onList = new Map(found.map((entry) => [entry.item_id.toHexString(), entry]));
       const problems: ErrorDetail[] = [];
       itemIds.forEach((id, index) => {
@@ -156,11 +153,8 @@ export class ListService {
       });
       if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
       const updated = found.length ? await this.lists.setStatus(userId, ids, status, today, now, session) : 0;
-      t2 = Date.now();
       return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
-    console.log(`find ${t1 - t0} update ${t2 - t1} commit ${Date.now() - t2}`);
-    return r;
   }
 
   async bulkDelete(userId: string, itemIds: string[]): Promise<{ deleted: number; not_found: string[] }> {

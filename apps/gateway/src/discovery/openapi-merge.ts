@@ -130,17 +130,20 @@ function planRenames(source: OpenApiSource, merged: Record<string, JsonObject>, 
     for (const [section, entries] of Object.entries(rewritten)) {
       for (const [name, value] of Object.entries(entries)) {
         const existing = merged[section]?.[name];
-        if (renames.has(componentRef(section, name)) || existing === undefined || jsonEqual(existing, value)) continue;
-        if (section === 'securitySchemes') {
-          warnings.push(`${source.id}: security scheme ${name} differs from the gateway's; the gateway's definition is kept`);
-          continue;
-        }
+        if (section === 'securitySchemes' || renames.has(componentRef(section, name))) continue;
+        if (existing === undefined || jsonEqual(existing, value)) continue;
         const taken = (candidate: string) => candidate in (merged[section] ?? {}) || candidate in entries;
         const renamed = uniqueName(`${name}_${source.id}`, taken);
         renames.set(componentRef(section, name), componentRef(section, renamed));
         warnings.push(`${source.id}: component ${section}/${name} differs from one already merged; renamed ${renamed}`);
         changed = true;
       }
+    }
+  }
+  for (const [name, scheme] of Object.entries(source.fragment.components['securitySchemes'] ?? {})) {
+    const existing = merged['securitySchemes']?.[name];
+    if (existing !== undefined && !jsonEqual(existing, scheme)) {
+      warnings.push(`${source.id}: security scheme ${name} differs from the gateway's; the gateway's definition is kept`);
     }
   }
   return renames;

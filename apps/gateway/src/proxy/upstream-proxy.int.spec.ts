@@ -5,7 +5,13 @@ import request from 'supertest';
 import { counterValue, startTestGateway, type TestGateway } from '../../test/gateway';
 import { rawRequest } from '../../test/http-client';
 import { createSigningKey, TEST_SECRET } from '../../test/keys';
-import { startGarbageServer, startHttpServer, startResettingServer, type RunningServer } from '../../test/servers';
+import {
+  startGarbageServer,
+  startHttpServer,
+  startOneRequestPerConnectionServer,
+  startResettingServer,
+  type RunningServer,
+} from '../../test/servers';
 import { StaticRouteTable } from '../../test/static-route-table';
 import {
   activePat,
@@ -124,6 +130,12 @@ describe('gateway proxying to real upstreams', () => {
       const res = await rawRequest(gatewayServer.url, { path });
       expect(res.status).toBe(200);
       expect((res.json() as EchoBody).url).toBe(path);
+    });
+
+    it('forwards an absolute-form request target in origin form', async () => {
+      const res = await rawRequest(gatewayServer.url, { path: 'http://somewhere.example/api/v1/movies/abc?x=1' });
+      expect(res.status).toBe(200);
+      expect((res.json() as EchoBody).url).toBe('/api/v1/movies/abc?x=1');
     });
 
     it('replaces client-sent identity headers and the internal secret with the signed identity of the caller', async () => {
@@ -285,6 +297,28 @@ describe('gateway proxying to real upstreams', () => {
       expect(await counterValue(gateway.metrics, 'gateway_upstream_errors_total', { upstream: 'books', kind: 'refused_retried' })).toBeGreaterThan(0);
       expect(await counterValue(gateway.metrics, 'gateway_upstream_errors_total', { upstream: 'books', kind: 'refused' })).toBe(0);
       await second.close();
+    });
+  });
+
+  describe('stale keep-alive sockets', () => {
+    it('sends a GET once more on a fresh connection when its reused socket was dead, but never a POST', async () => {
+      const flaky = await startOneRequestPerConnectionServer();
+      routeTable.setInstances('flaky', [{ id: 'f1', url: flaky.url }]);
+      try {
+        await request(gateway.app).get('/api/v1/flaky').expect(200, { ok: true });
+        await request(gateway.app).get('/api/v1/flaky').expect(200, { ok: true }); // reused socket reset → retried
+        expect(flaky.connections()).toBe(2);
+        expect(await counterValue(gateway.metrics, 'gateway_upstream_errors_total', { upstream: 'flaky', kind: 'reset_retried' })).toBe(1);
+
+        const pat = generatePat();
+        auth.tokens.set(pat, activePat('user-flaky', ['catalog:write'], 'pat-flaky'));
+        const post = await request(gateway.app).post('/api/v1/flaky').set('Authorization', `Bearer ${pat}`).send({ title: 'x' });
+        expect(post.status).toBe(502);
+        expectErrorPayload(post.body, 502, 'bad_gateway');
+      } finally {
+        routeTable.removeCategory('flaky');
+        await flaky.close();
+      }
     });
   });
 

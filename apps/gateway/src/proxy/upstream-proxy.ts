@@ -1,3 +1,4 @@
+import { errors } from '@mt/errors';
 import type { Logger } from '@mt/logging';
 import type { Metrics } from '@mt/metrics';
 import { requestHasBody } from '@mt/http';
@@ -185,8 +186,9 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     const decision = gatewayState(res).decision;
     if (decision?.kind !== 'route' || decision.upstream.kind === 'gateway') return next();
     if (!req.url.startsWith('/')) {
-      // Absolute-form request target: forward its origin-form.
-      const url = new URL(req.url);
+      // Absolute-form request target (`GET http://host/api/...`): forward its origin-form.
+      const url = URL.canParse(req.url) ? new URL(req.url) : undefined;
+      if (!url) return next(errors.notFound(`no route for ${req.path}`));
       req.url = `${url.pathname}${url.search}`;
     }
     const upstream = decision.upstream;
@@ -195,7 +197,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       label: upstream.kind === 'auth' ? AUTH_LABEL : upstream.categoryId,
       target: '',
       tried: new Set(),
-      retryable: false && (req.method === 'GET' || req.method === 'HEAD') && !requestHasBody(req),
+      retryable: (req.method === 'GET' || req.method === 'HEAD') && !requestHasBody(req),
       retried: false,
       settled: false,
       next,
