@@ -15,7 +15,7 @@ export interface CatalogModuleOptions {
   connection: Connection;
   logger: Logger;
   /** Tests shrink the sample and threshold to exercise the range hints on small data. */
-  sortHints?: Partial<Pick<SortKeyHintsOptions, 'sampleSize' | 'minEntries' | 'refreshIntervalMs'>>;
+  sortHints?: Partial<Pick<SortKeyHintsOptions, 'sampleSize' | 'minEntries' | 'refreshIntervalMs' | 'rankFactor' | 'rankPadding'>>;
   now?: () => Date;
 }
 

@@ -15,19 +15,21 @@ export interface CatalogHarness {
   config: CatalogConfig;
   dbName: string;
   logLines: () => string[];
-  close: () => Promise<void>;
+  close: (options?: { keepDatabase?: boolean }) => Promise<void>;
 }
 
 export interface HarnessOptions {
   category?: string;
   sortHints?: CatalogModuleOptions['sortHints'];
   now?: () => Date;
+  /** Share another harness's database (a second instance of the same category). */
+  dbName?: string;
 }
 
 /** A real catalog app on its own test database, prepared like main.ts does (indexes, counter). */
 export async function startCatalogHarness(options: HarnessOptions = {}): Promise<CatalogHarness> {
   const category = getCategory(options.category ?? 'movies');
-  const dbName = testDbName(`catalog_${category.id}`);
+  const dbName = options.dbName ?? testDbName(`catalog_${category.id}`);
   const config = loadCatalogConfig({ CATEGORY: category.id, INTERNAL_SECRET: TEST_SECRET, MONGO_URL: testMongoUrl(), MONGO_DB_NAME: dbName });
   const { logger, lines } = captureLogger('catalog-service');
   const connection = createMongoConnection();
@@ -43,10 +45,10 @@ export async function startCatalogHarness(options: HarnessOptions = {}): Promise
     config,
     dbName,
     logLines: lines,
-    close: async () => {
+    close: async ({ keepDatabase = false } = {}) => {
       module.stop();
       await closeMongo(connection);
-      await dropTestDatabase(dbName);
+      if (!keepDatabase) await dropTestDatabase(dbName);
     },
   };
 }

@@ -3,6 +3,7 @@ import { getCategory } from '../categories/categories';
 import { searchWords } from '../search/text-folding';
 import { startCatalogHarness, type CatalogHarness, type HarnessOptions } from '../../test/catalog-harness';
 import { seedEntries, type SeedInput } from '../../test/seed';
+import { asUser } from '../../test/identity-headers';
 import { catalogSchemas } from './catalog.schemas';
 import type { EntryDocument } from './entry.document';
 
@@ -84,12 +85,17 @@ function expectedIds(docs: EntryDocument[], query: Query): string[] {
 }
 
 const queryString = (query: Query & { page?: number; limit?: number }) =>
-  new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+  new URLSearchParams(
+    Object.entries(query)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
 
 const MODES: Array<[string, HarnessOptions['sortHints']]> = [
   ['plain queries', undefined],
-  // A tiny sample and no size threshold: bounded queries, too-tight bounds and widening all happen.
-  ['range-hinted queries', { minEntries: 0, sampleSize: 9, refreshIntervalMs: 3_600_000 }],
+  // No size threshold, and bounds aimed too low on purpose: bounded queries, too-tight bounds and
+  // widening all happen (the sample holds every entry, so this is deterministic).
+  ['range-hinted queries', { minEntries: 0, sampleSize: 100, refreshIntervalMs: 3_600_000, rankFactor: 0.5, rankPadding: 0 }],
 ];
 
 describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
@@ -139,6 +145,22 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
   it.each([['mat'], ['matrix'], ['the matr'], ['amel'], ['film the'], ['F']])('orders q=%s by relevance in both directions', async (q) => {
     await expectListing({ q });
     await expectListing({ q, sort: 'relevance', order: 'asc' });
+  });
+
+  it('actually narrows queries by range (and widens too-tight ranges) when hints are on', async () => {
+    const bounds = jest.spyOn(h.module.hints, 'bound');
+    const segments = jest.spyOn(h.module.catalogRepository, 'findSegment');
+    for (const sort of sorts) for (const order of orders) await expectListing({ sort, order });
+    const bounded = bounds.mock.results.filter((result) => result.value !== undefined).length;
+    if (sortHints) {
+      expect(bounded).toBeGreaterThan(0);
+      // More bounds than segment reads: some bound proved too tight and was widened.
+      expect(bounds.mock.calls.length).toBeGreaterThan(segments.mock.calls.length);
+    } else {
+      expect(bounded).toBe(0);
+    }
+    bounds.mockRestore();
+    segments.mockRestore();
   });
 
   it('responds with schema-valid pages', async () => {
@@ -256,5 +278,33 @@ describe('catalog search and pagination (API.md §5)', () => {
     const res = await request(h.app).get(`/api/v1/movies/${docs[0]!._id.toHexString()}?expand=1`);
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([{ path: 'expand', message: 'unknown field' }]);
+  });
+});
+
+describe('catalog totals with two instances on one database', () => {
+  let a: CatalogHarness;
+  let b: CatalogHarness;
+  beforeAll(async () => {
+    a = await startCatalogHarness({ category: 'movies' });
+    b = await startCatalogHarness({ category: 'movies', dbName: a.dbName });
+  });
+  afterAll(async () => {
+    await b.close({ keepDatabase: true });
+    await a.close();
+  });
+
+  it('never serves a total counted before another instance changed the catalog', async () => {
+    const user = '0'.repeat(24);
+    const search = async (app: CatalogHarness['app'], query: string) => (await request(app).get(`/api/v1/movies?${query}`)).body.total;
+    expect(await search(a.app, 'q=zebra')).toBe(0);
+    expect(await search(a.app, 'genre=noir')).toBe(0);
+    const created = await request(b.app).post('/api/v1/movies').set(asUser(user)).send({ title: 'Zebra Crossing', genres: ['Noir'] });
+    expect(await search(a.app, 'q=zebra')).toBe(1);
+    expect(await search(a.app, 'genre=noir')).toBe(1);
+    expect(await search(a.app, '')).toBe(1);
+    await request(b.app).patch(`/api/v1/movies/${created.body.id}`).set(asUser(user)).send({ title: 'Horse Crossing', genres: [] });
+    expect(await search(a.app, 'q=zebra')).toBe(0);
+    expect(await search(a.app, 'genre=noir')).toBe(0);
+    expect(await search(a.app, 'q=horse')).toBe(1);
   });
 });

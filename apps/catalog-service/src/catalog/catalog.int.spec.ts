@@ -58,6 +58,23 @@ describe('catalog entries (movies)', () => {
     expect(dup.body.existing_id).toBe(first.body.id);
   });
 
+  it('lets exactly one of several simultaneous identical creates win, without a check-then-insert race', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => create({ title: 'Race Condition', year: 2024 })));
+    const created = results.filter((res) => res.status === 201);
+    expect(created).toHaveLength(1);
+    for (const res of results.filter((r) => r.status !== 201)) {
+      expect(res.status).toBe(409);
+      expect(res.body.existing_id).toBe(created[0]!.body.id);
+    }
+  });
+
+  it('counts simultaneous creates exactly in the listing total', async () => {
+    const before = (await request(h.app).get('/api/v1/movies')).body.total;
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => create({ title: `Parallel ${i}` })));
+    expect(results.map((res) => res.status)).toEqual(Array(8).fill(201));
+    expect((await request(h.app).get('/api/v1/movies')).body.total).toBe(before + 8);
+  });
+
   it('lets only the creator patch, and re-checks duplicates on patch', async () => {
     const entry = await create({ title: 'Heat', year: 1995 });
     const other = await create({ title: 'Ronin', year: 1998 });

@@ -3,18 +3,29 @@ import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { EntryDocument } from './entry.document';
-import { HINT_HEADROOM, type SortKeyHints, type SortKeySampleRow } from './sort-key-hints';
+import { MatchCountCache } from './match-count-cache';
+import { type SortKeyHints, type SortKeySampleRow } from './sort-key-hints';
 import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment } from './listing-plan';
 
+/**
+ * `count`: the number of catalog entries (an O(1) total for unfiltered listings); `version`: increases
+ * with every write that can change what a listing filter matches (see MatchCountCache).
+ */
 interface CounterDocument {
   _id: string;
   count: number;
+  version: number;
+}
+
+/** The counter document of the entries collection, written in the same transaction as the entries. */
+const ENTRY_COUNTER = 'entries';
+
+export interface CatalogState {
+  entries: number;
+  version: number;
 }
 
 export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'>;
-
-/** The counter document holding the number of catalog entries (kept with every insert). */
-const ENTRY_COUNTER = 'entries';
 
 /** A unique index refused the write: an entry with the same folded title and year exists. */
 export class DuplicateEntryError extends Error {
@@ -45,7 +56,14 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
   { name: 'created_by', key: { created_by: 1 } },
 ];
 
+/** Both conditions; a plain merge unless they constrain the same field (e.g. a year filter and a year range). */
+function withRange(filter: EntryFilter, range: EntryFilter): EntryFilter {
+  return Object.keys(range).some((key) => key in filter) ? { $and: [filter, range] } : { ...filter, ...range };
+}
+
 export class CatalogRepository {
+  private readonly countCache = new MatchCountCache();
+
   constructor(
     private readonly db: CatalogDatabase,
     private readonly hints: SortKeyHints,
@@ -70,7 +88,7 @@ export class CatalogRepository {
     } catch (error) {
       throw isDuplicateKeyError(error) ? new DuplicateEntryError('duplicate entry', { cause: error }) : error;
     }
-    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { count: 1 } }, { upsert: true, session });
+    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { count: 1, version: 1 } }, { upsert: true, session });
   }
 
   /**
@@ -85,16 +103,19 @@ export class CatalogRepository {
       await this.reconcileEntryCount(undefined);
       throw error;
     }
-    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { count: docs.length } }, { upsert: true });
+    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { count: docs.length, version: 1 } }, { upsert: true });
   }
 
   /** Applies `set` when `createdBy` created the entry; null when it is unknown or someone else's. */
   async updateIfCreatedBy(id: mongo.ObjectId, createdBy: string, set: Record<string, unknown>, session: Session): Promise<EntryDocument | null> {
+    let updated: EntryDocument | null;
     try {
-      return await this.entries.findOneAndUpdate({ _id: id, created_by: createdBy }, { $set: set }, { returnDocument: 'after', session });
+      updated = await this.entries.findOneAndUpdate({ _id: id, created_by: createdBy }, { $set: set }, { returnDocument: 'after', session });
     } catch (error) {
       throw isDuplicateKeyError(error) ? new DuplicateEntryError('duplicate entry', { cause: error }) : error;
     }
+    if (updated) await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { version: 1 } }, { upsert: true, session });
+    return updated;
   }
 
   findById(id: mongo.ObjectId): Promise<EntryDocument | null> {
@@ -124,22 +145,12 @@ export class CatalogRepository {
     return result.modifiedCount;
   }
 
-  /**
-   * Number of matches of `filter`, and of entries in the collection. The latter is read from the counter
-   * document (O(1)); an empty filter needs nothing else.
-   */
-  async count(filter: EntryFilter): Promise<{ matches: number; entries: number }> {
-    const [entries, matches] = await Promise.all([
-      this.entryCount(),
-      Object.keys(filter).length ? this.entries.countDocuments(filter) : undefined,
-    ]);
-    this.hints.observe(entries);
-    return { matches: matches ?? entries, entries };
-  }
-
-  /** Matches of a filter (index-served). */
-  countMatches(filter: EntryFilter): Promise<number> {
-    return this.entries.countDocuments(filter);
+  /** The number of entries and the catalog version, from the counter document (O(1)). */
+  async state(): Promise<CatalogState> {
+    const counter = await this.counters.findOne({ _id: ENTRY_COUNTER });
+    const state = { entries: counter?.count ?? 0, version: counter?.version ?? 0 };
+    this.hints.observe(state.entries);
+    return state;
   }
 
   async entryCount(): Promise<number> {
@@ -148,12 +159,27 @@ export class CatalogRepository {
   }
 
   /**
+   * The number of matches of each filter (index-served counts), cached for the catalog version `state`
+   * was read at. An empty filter is the whole collection: the counter already knows.
+   */
+  async countMatches(filters: readonly EntryFilter[], state: CatalogState): Promise<number[]> {
+    const key = JSON.stringify(filters);
+    const cached = this.countCache.get(key, state.version);
+    if (cached) return cached;
+    const counts = await Promise.all(
+      filters.map((filter) => (Object.keys(filter).length ? this.entries.countDocuments(filter) : state.entries)),
+    );
+    this.countCache.set(key, state.version, counts);
+    return counts;
+  }
+
+  /**
    * Start-up: sets the counter to the true number of entries (it may have drifted if entries were
    * written without the service, or on a standalone server without transactions).
    */
   async reconcileEntryCount(session: Session): Promise<number> {
     const count = await this.entries.countDocuments({}, { session });
-    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $set: { count } }, { upsert: true, session });
+    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $set: { count }, $inc: { version: 1 } }, { upsert: true, session });
     return count;
   }
 
@@ -173,10 +199,10 @@ export class CatalogRepository {
     if (expected <= 0) return [];
     const sort = sortSpec(segment.field, segment.direction);
     // Where the last needed row probably lies in the whole collection's order.
-    let rank = ((skip + expected) * HINT_HEADROOM * entries) / Math.max(1, segmentTotal);
+    let rank = (this.hints.rankFor(skip + expected) * entries) / Math.max(1, segmentTotal);
     for (;;) {
       const bound = this.hints.bound(segment.field, segment.direction, rank, entries);
-      const filter = bound === undefined ? segment.filter : { $and: [segment.filter, rangeFilter(segment.field, segment.direction, bound)] };
+      const filter = bound === undefined ? segment.filter : withRange(segment.filter, rangeFilter(segment.field, segment.direction, bound));
       const rows = await this.entries.find(filter).sort(sort).skip(skip).limit(limit).toArray();
       if (bound === undefined || rows.length >= expected) return rows;
       rank *= 4;

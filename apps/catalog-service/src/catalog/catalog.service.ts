@@ -66,16 +66,16 @@ export class CatalogService {
 
   async list(query: CatalogListQuery): Promise<Page<EntryResponse>> {
     const plan = planListing(query);
-    const { matches: total, entries } = await this.entries.count(plan.filter);
+    const state = await this.entries.state();
+    // The total, and the size of every segment but the last (the last is what remains).
+    const [total = 0, ...counted] = await this.entries.countMatches([plan.filter, ...plan.segments.slice(0, -1).map((s) => s.filter)], state);
     if (plan.window.skip >= total) return toPage([], plan.window, total);
-    // Segment sizes: all but the last are counted; the last is what remains of the total.
-    const counted = await Promise.all(plan.segments.slice(0, -1).map((segment) => this.entries.countMatches(segment.filter)));
     const totals = [...counted, Math.max(0, total - counted.reduce((sum, n) => sum + n, 0))];
     const windows = windowPerSegment(plan.window, totals);
     const rows: EntryDocument[] = [];
     for (const [index, segment] of plan.segments.entries()) {
       const window = windows[index] ?? { skip: 0, limit: 0 };
-      if (window.limit > 0) rows.push(...(await this.entries.findSegment(segment, window, totals[index] ?? 0, entries)));
+      if (window.limit > 0) rows.push(...(await this.entries.findSegment(segment, window, totals[index] ?? 0, state.entries)));
     }
     return toPage(rows.map((doc) => this.respond(doc)), plan.window, total);
   }

@@ -18,6 +18,12 @@ export interface SortKeyHintsOptions {
   /** Below this many entries a full sort is cheap: no hints. */
   minEntries?: number;
   refreshIntervalMs?: number;
+  /**
+   * Aimed-at rank = rows needed × rankFactor + rankPadding (see rankFor). Tests shrink both to exercise
+   * bounded and widened queries on tiny collections.
+   */
+  rankFactor?: number;
+  rankPadding?: number;
 }
 
 interface Sample {
@@ -28,8 +34,7 @@ interface Sample {
 }
 
 const FIELDS: readonly SortField[] = ['title_key', 'year', 'created_at', 'updated_at'];
-/** The hint is chosen for this many times the rows needed, so sampling error rarely makes it too tight. */
-export const HINT_HEADROOM = 3;
+
 /** Never bound at the very first sampled values: their rank varies most. */
 const MIN_SAMPLE_INDEX = 3;
 
@@ -55,11 +60,23 @@ export class SortKeyHints {
   private readonly sampleSize: number;
   private readonly minEntries: number;
   private readonly refreshIntervalMs: number;
+  private readonly rankFactor: number;
+  private readonly rankPadding: number;
 
   constructor(private readonly options: SortKeyHintsOptions) {
+    this.rankFactor = options.rankFactor ?? 1.5;
+    this.rankPadding = options.rankPadding ?? 100;
     this.sampleSize = options.sampleSize ?? 2000;
     this.minEntries = options.minEntries ?? 5000;
     this.refreshIntervalMs = options.refreshIntervalMs ?? 60_000;
+  }
+
+  /**
+   * The rank to aim a hint at for `needed` rows: generous for a first page, where sampled quantiles vary
+   * most, and about 1.5 times the rows for deep pages (a hint that proves too tight costs one retry).
+   */
+  rankFor(needed: number): number {
+    return needed * this.rankFactor + this.rankPadding;
   }
 
   /**

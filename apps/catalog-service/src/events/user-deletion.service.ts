@@ -12,9 +12,9 @@ export class UserDeletionService {
     private readonly catalog: CatalogRepository,
   ) {}
 
-  async eraseUser(userId: string): Promise<{ listEntries: number; entriesReleased: number }> {
+  async eraseUser(userId: string): Promise<{ list_entries_removed: number; entries_released: number }> {
     const listEntries = await this.lists.deleteAllOfUser(userId);
     const entriesReleased = await this.catalog.releaseCreator(userId);
-    return { listEntries, entriesReleased };
+    return { list_entries_removed: listEntries, entries_released: entriesReleased };
   }
 }

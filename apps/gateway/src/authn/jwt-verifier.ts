@@ -25,9 +25,11 @@ interface AccessClaims {
 
 function readClaims(payload: unknown): AccessClaims | undefined {
   if (!payload || typeof payload !== 'object') return undefined;
-  const { sub, jti, iat_ms: iatMs } = payload as Record<string, unknown>;
+  const { sub, jti, iat_ms: iatMs, exp } = payload as Record<string, unknown>;
   if (typeof sub !== 'string' || sub === '' || typeof jti !== 'string' || jti === '') return undefined;
   if (typeof iatMs !== 'number' || !Number.isSafeInteger(iatMs)) return undefined;
+  // jsonwebtoken checks `exp` only when present: a token without one would never expire.
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
   return { sub, jti, iat_ms: iatMs };
 }
 
@@ -71,7 +73,7 @@ export function createJwtVerifier({ jwks, cutoffs, authService, issuer, audience
           return invalidCredential(`JWT rejected: ${(error as Error).message}`);
         }
         const claims = readClaims(payload);
-        if (!claims) return invalidCredential('JWT lacks sub, jti or iat_ms');
+        if (!claims) return invalidCredential('JWT lacks sub, jti, iat_ms or exp');
         const cutoff = await isBeforeCutoff(claims);
         if (cutoff.rejected) return invalidCredential(`JWT revoked: ${cutoff.reason}`);
         const identity: Identity = { userId: claims.sub, authType: 'jwt', scopes: [...SCOPES], tokenId: claims.jti };

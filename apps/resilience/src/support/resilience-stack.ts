@@ -1,4 +1,4 @@
-import { startStack, type LogLine, type Stack } from '@mt/stack';
+import { startStack, type LogLine, type Stack, type StackOptions } from '@mt/stack';
 import {
   deleteRedisPrefix,
   dropTestDatabase,
@@ -40,7 +40,7 @@ export interface ResilienceStackOptions {
   name: string;
   /** Extra variables for every process (e.g. RATE_LIMIT_PER_MINUTE). */
   env?: NodeJS.ProcessEnv;
-  appEnv?: Parameters<typeof startStack>[0] extends infer O ? (O extends { appEnv?: infer A } ? A : never) : never;
+  appEnv?: StackOptions['appEnv'];
 }
 
 /**

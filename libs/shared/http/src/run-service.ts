@@ -93,18 +93,22 @@ function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): v
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = 400;
+  const requestId = randomUUID();
+  const message = tooLarge ? 'request headers too large' : 'malformed HTTP request';
   const body = JSON.stringify(
     buildErrorPayload({
-      message: tooLarge ? 'request headers too large' : 'malformed HTTP request',
+      message,
       status,
       code: 'validation_failed',
-      requestId: randomUUID(),
+      requestId,
+      // API.md §1.1: every 400 carries details; the request as a whole is at fault.
+      details: [{ path: '', message }],
     }),
   );
   socket.end(
     `HTTP/1.1 ${status} Bad Request\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Connection: close\r\n\r\n${body}`,
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

@@ -11,10 +11,11 @@ export interface MongoOptions {
 
 /**
  * Bounded timeouts: an operation fails within ~2 s when MongoDB is gone (the caller answers 503)
- * instead of mongoose's default 30 s buffering / server selection.
+ * instead of mongoose's default 30 s buffering / server selection. Server selection gets 1 s: an operation
+ * cut mid-flight is retried once by the driver and selects again, and the whole must stay under 2 s.
  */
 const CONNECTION_SETTINGS = {
-  serverSelectionTimeoutMS: 1500,
+  serverSelectionTimeoutMS: 1000,
   connectTimeoutMS: 2000,
   socketTimeoutMS: 20000,
   heartbeatFrequencyMS: 2000,

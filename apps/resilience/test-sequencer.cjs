@@ -1,0 +1,17 @@
+// Suites in the issue's order: hostile input, faults, load (the load run is the longest; a failure in the
+// earlier ones shows first). Jest's default would order by file size and previous durations.
+const Sequencer = require('@jest/test-sequencer').default;
+
+const ORDER = ['hostile-input', 'faults', 'load'];
+const rank = (file) => {
+  const index = ORDER.findIndex((name) => file.includes(`${name}.resilience.spec`));
+  return index < 0 ? ORDER.length : index;
+};
+
+class ResilienceSequencer extends Sequencer {
+  sort(tests) {
+    return [...tests].sort((a, b) => rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
+  }
+}
+
+module.exports = ResilienceSequencer;

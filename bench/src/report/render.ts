@@ -1,0 +1,148 @@
+import type { AuthResults } from '../scenarios/auth';
+import type { BenchResults } from './results';
+
+interface Section {
+  title: string;
+  header: string[];
+  rows: string[][];
+  notes?: string[];
+}
+
+const n0 = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(0));
+const n2 = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2));
+const signed = (value: number | undefined) => (value === undefined ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}`);
+const pct = (ratio: number | undefined) => (ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)} %`);
+
+function sections(results: BenchResults): Section[] {
+  const out: Section[] = [];
+  const { proxy, auth, search, login, bulk_status: bulk, cold_start: cold, rss_mb: rss } = results;
+
+  if (proxy) {
+    const rows = Object.entries(proxy.throughput).map(([name, t]) => {
+      const unloaded = proxy.unloaded_latency[name]!;
+      const added = name === 'direct' ? undefined : proxy.added_ms[name as 'gateway' | 'nginx'];
+      return [name, n0(t.rps), n2(t.p50), n2(t.p99), n2(unloaded.p50), n2(unloaded.p99), signed(added?.p50), signed(added?.p99)];
+    });
+    out.push({
+      title: `Proxy overhead — GET ${proxy.route}`,
+      header: ['path', 'req/s', 'p50 ms (load)', 'p99 ms (load)', 'p50 ms (1 at a time)', 'p99 ms (1 at a time)', 'added p50 ms', 'added p99 ms'],
+      rows,
+      notes: [
+        `gateway ÷ nginx throughput ${pct(proxy.ratios.gateway_vs_nginx)}, gateway ÷ direct ${pct(proxy.ratios.gateway_vs_direct)}, nginx ÷ direct ${pct(proxy.ratios.nginx_vs_direct)}`,
+        'version' in proxy.nginx ? `nginx ${proxy.nginx.version}` : proxy.nginx.skipped,
+      ],
+    });
+  }
+  if (auth) {
+    out.push({
+      title: 'Authentication cost — through the gateway',
+      header: ['credential', 'request', 'req/s', 'p50 ms (load)', 'p99 ms (load)', 'p50 ms (1 at a time)', 'p99 ms (1 at a time)'],
+      rows: Object.entries(auth.throughput).map(([name, t]) => [
+        name,
+        auth.routes[name as keyof AuthResults['routes']],
+        n0(t.rps),
+        n2(t.p50),
+        n2(t.p99),
+        n2(auth.unloaded_latency[name]!.p50),
+        n2(auth.unloaded_latency[name]!.p99),
+      ]),
+      notes: [
+        `cached PAT ÷ JWT throughput ${pct(auth.ratios.pat_vs_jwt)}; JWT list ÷ public read ${pct(auth.ratios.jwt_vs_public)}`,
+        `gateway PAT cache during these runs: ${auth.pat_cache.hits} hits, ${auth.pat_cache.misses} misses`,
+      ],
+    });
+  }
+  if (search?.by_size.length) {
+    const first = search.by_size[0]!;
+    out.push({
+      title: `Search at scale — through the gateway, one request at a time (q=${new URLSearchParams(first.prefix_query.split('?')[1]).get('q')}, sort=year)`,
+      header: ['entries', 'prefix matches', 'prefix p50 ms', 'prefix p95 ms', 'sort=year p50 ms', 'sort=year p95 ms', 'first-time prefix p50 ms'],
+      rows: search.by_size.map((s) => [
+        String(s.entries),
+        String(s.prefix_matches),
+        n2(s.prefix.p50),
+        n2(s.prefix.p95),
+        n2(s.sorted.p50),
+        n2(s.sorted.p95),
+        n2(s.first_time_prefix.p50),
+      ]),
+      notes: [
+        `p95 growth ${search.growth.from} → ${search.growth.to}: prefix ${search.growth.prefix_p95.toFixed(2)}×, sort=year ${search.growth.sorted_p95.toFixed(2)}×`,
+        'first-time prefix: other prefixes of similar selectivity, each searched once right after the catalog reached this size (match counts not cached yet)',
+      ],
+    });
+  }
+  if (login) {
+    out.push({
+      title: `Login storm — argon2id logins at concurrency ${login.concurrency} through the gateway (${login.users} users)`,
+      header: ['probe', 'idle p50 ms', 'idle p99 ms', 'storm p50 ms', 'storm p99 ms', 'storm max ms'],
+      rows: Object.keys(login.livez_during).map((name) => [
+        `/livez ${name}`,
+        n2(login.livez_idle[name]?.p50),
+        n2(login.livez_idle[name]?.p99),
+        n2(login.livez_during[name]!.p50),
+        n2(login.livez_during[name]!.p99),
+        n2(login.livez_during[name]!.max),
+      ]),
+      notes: [`${login.logins_per_s.toFixed(1)} logins/s, login p50 ${n0(login.login_p50)} ms, p99 ${n0(login.login_p99)} ms`],
+    });
+  }
+  const other: string[][] = [];
+  if (bulk) other.push([`bulk-status of ${bulk.ids} ids (median of ${bulk.runs_ms.length})`, `${n0(bulk.median_ms)} ms (min ${n0(bulk.min_ms)}, max ${n0(bulk.max_ms)})`]);
+  if (cold) {
+    other.push([`cold start, fresh databases (median of ${cold.fresh.runs.length})`, `${(cold.fresh.median_ms / 1000).toFixed(2)} s to every /readyz 200`]);
+    if (cold.with_data) other.push(['cold start over the benchmark data', `${(cold.with_data.all_ready_ms / 1000).toFixed(2)} s to every /readyz 200`]);
+  }
+  if (other.length) out.push({ title: 'Bulk and start-up', header: ['measurement', 'result'], rows: other });
+  if (rss.idle_before_seeding || rss.idle_after_load) {
+    const names = Object.keys(rss.idle_before_seeding ?? rss.idle_after_load ?? {});
+    out.push({
+      title: 'Idle RSS (VmRSS) per process',
+      header: ['process', 'idle before seeding MB', 'idle after the load MB'],
+      rows: names.map((name) => [name, n0(rss.idle_before_seeding?.[name]), n0(rss.idle_after_load?.[name])]),
+    });
+  }
+  out.push({
+    title: 'Targets',
+    header: ['target', 'goal', 'measured', 'verdict'],
+    rows: results.targets.map((t) => [t.description, t.target, t.measured, t.note ? `${t.verdict} (${t.note})` : t.verdict]),
+  });
+  return out;
+}
+
+export function renderConsole(results: BenchResults): string {
+  const lines: string[] = [];
+  for (const section of sections(results)) {
+    lines.push('', section.title);
+    const widths = section.header.map((cell, i) => Math.max(cell.length, ...section.rows.map((row) => (row[i] ?? '').length)));
+    const line = (cells: string[]) => '  ' + cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+    lines.push(line(section.header), '  ' + widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const row of section.rows) lines.push(line(row));
+    for (const note of section.notes ?? []) lines.push(`  ${note}`);
+  }
+  return lines.join('\n');
+}
+
+export function renderMarkdown(results: BenchResults): string {
+  const { meta, dataset } = results;
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Run ${meta.started_at} (${meta.duration_s?.toFixed(0) ?? '?'} s) with \`npm run bench\`${meta.quick ? ' --quick (smoke run, not representative)' : ''}. ` +
+      `Node ${meta.node}, ${meta.cpus} × ${meta.cpu_model}, ${meta.memory_gb} GB; load average ${meta.load_average.start.toFixed(2)} at the start, ${meta.load_average.end?.toFixed(2) ?? '?'} at the end. ` +
+      `MongoDB: ${meta.mongo.server} ${meta.mongo.version}; Redis ${meta.redis}.`,
+    '',
+    `Data: ${dataset.sizes.join(' → ')} movies (${dataset.vocabulary_words}-word Zipf vocabulary with accents), ${dataset.users.total} users ` +
+      `(${dataset.users.via_api} registered through the API, ${dataset.users.direct} inserted with the auth service's repository and hasher), ` +
+      `${dataset.list_entries} list entries for the benchmark user. Every figure is the median of ${String(meta.settings['repeats'])} runs measured in this one run; ` +
+      `ratios compare runs taken side by side (targets interleaved).`,
+  ];
+  for (const section of sections(results)) {
+    lines.push('', `## ${section.title}`, '', `| ${section.header.join(' | ')} |`, `|${section.header.map((_, i) => (i === 0 ? ':--' : '--:')).join('|')}|`);
+    for (const row of section.rows) lines.push(`| ${row.join(' | ')} |`);
+    if (section.notes?.length) lines.push('', ...section.notes.map((note) => `- ${note}`));
+  }
+  if (meta.notes.length) lines.push('', '## Notes', '', ...meta.notes.map((note) => `- ${note}`));
+  lines.push('', 'Raw figures (every repetition): [latest.json](latest.json).', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,52 @@
+import type { AuthResults } from '../scenarios/auth';
+import type { BulkResults } from '../scenarios/bulk';
+import type { ColdStartResults } from '../scenarios/coldstart';
+import type { LoginResults } from '../scenarios/login';
+import type { ProxyResults } from '../scenarios/proxy';
+import type { SearchAtSize } from '../scenarios/search';
+
+export interface BenchResults {
+  meta: {
+    started_at: string;
+    finished_at?: string;
+    duration_s?: number;
+    quick: boolean;
+    node: string;
+    cpus: number;
+    cpu_model: string;
+    memory_gb: number;
+    /** 1-minute load average when the run started and ended: other work on the machine skews absolute numbers. */
+    load_average: { start: number; end?: number };
+    mongo: { server: string; version: string };
+    redis: string;
+    settings: Record<string, unknown>;
+    notes: string[];
+  };
+  dataset: {
+    sizes: number[];
+    vocabulary_words: number;
+    search_prefix: string;
+    prefix_matches: Record<number, number>;
+    users: { total: number; via_api: number; direct: number; distinct_hashes: number; seconds: number };
+    list_entries: number;
+    seeding_seconds: Record<string, number>;
+  };
+  proxy?: ProxyResults;
+  auth?: AuthResults;
+  search?: { by_size: SearchAtSize[]; growth: { prefix_p95: number; sorted_p95: number; from: number; to: number } };
+  login?: LoginResults;
+  bulk_status?: BulkResults;
+  cold_start?: ColdStartResults;
+  rss_mb: { idle_before_seeding?: Record<string, number>; idle_after_load?: Record<string, number> };
+  log_problems: { count: number; sample: string[] };
+  targets: TargetResult[];
+}
+
+export interface TargetResult {
+  id: string;
+  description: string;
+  target: string;
+  measured: string;
+  verdict: 'PASS' | 'FAIL' | 'SKIP';
+  note?: string;
+}

@@ -1,0 +1,293 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import path from 'node:path';
+import { createLogger } from '@mt/logging';
+import { APPS, appEntry, findWorkspaceRoot, provideMongo, provideRedis, type ProvidedStore } from '@mt/stack';
+import { Redis } from 'ioredis';
+import mongoose from 'mongoose';
+import { choosePrefixes, generateMovies } from './data/movies';
+import { HttpClient } from './load/http-client';
+import { readOptions, type BenchOptions } from './options';
+import { renderConsole, renderMarkdown } from './report/render';
+import type { BenchResults } from './report/results';
+import { evaluateTargets } from './report/targets';
+import { measureAuthCost } from './scenarios/auth';
+import { measureBulkStatus } from './scenarios/bulk';
+import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
+import { measureLoginStorm } from './scenarios/login';
+import { measureProxyOverhead } from './scenarios/proxy';
+import { measureSearch } from './scenarios/search';
+import { openCatalogSeeder } from './seed/catalog-seeder';
+import { seedList } from './seed/list-seeder';
+import { seedUsers } from './seed/users-seeder';
+import { benchDatabaseNames, dropBenchData } from './stack/bench-data';
+import { stackRss, startBenchStack, waitAllReady, waitForCategories, type BenchStack } from './stack/bench-stack';
+import { round } from './stats';
+
+const t0 = performance.now();
+const log = (text: string) => process.stdout.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${text}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (since: number) => round((performance.now() - since) / 1000, 1);
+
+/** What the MongoDB at `url` really is: the test sandbox answers its own `msbStats` command. */
+async function describeMongo(url: string): Promise<{ server: string; version: string }> {
+  const connection = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5000 }).asPromise();
+  try {
+    const admin = connection.db!.admin();
+    const info = await admin.command({ buildInfo: 1 });
+    const sandbox = await admin.command({ msbStats: 1 }).then(
+      () => true,
+      () => false,
+    );
+    return {
+      server: sandbox ? 'mongo-sandbox (DocumentDB on PostgreSQL behind a wire bridge, not mongod)' : 'mongod',
+      version: String(info['version']),
+    };
+  } finally {
+    await connection.close();
+  }
+}
+
+async function describeRedis(url: string): Promise<string> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    return /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? 'unknown';
+  } finally {
+    redis.disconnect();
+  }
+}
+
+interface Session {
+  jwt: string;
+  pat: string;
+}
+
+async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+  const client = new HttpClient(1);
+  try {
+    const login = await client.json<{ access_token: string }>(`${gatewayUrl}/api/v1/auth/login`, 200, {
+      method: 'POST',
+      json: { username, password },
+    });
+    const token = await client.json<{ token: string }>(`${gatewayUrl}/api/v1/auth/tokens`, 201, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${login.access_token}` },
+      json: { name: 'benchmark', expires_in_days: 1 },
+    });
+    return { jwt: login.access_token, pat: token.token };
+  } finally {
+    client.close();
+  }
+}
+
+function resultFiles(rootDir: string, options: BenchOptions) {
+  const dir = path.join(rootDir, 'bench', 'results');
+  const base = options.quick || options.scenarios.size < 6 ? 'latest-partial' : 'latest';
+  return { dir, json: path.join(dir, `${base}.json`), markdown: path.join(dir, `${base}.md`) };
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2), process.env);
+  const rootDir = findWorkspaceRoot();
+  const missing = APPS.filter((app) => !existsSync(appEntry(rootDir, app)));
+  if (missing.length) throw new Error(`build first (npm run build): missing ${missing.map((app) => appEntry(rootDir, app)).join(', ')}`);
+  const runStarted = performance.now();
+  const files = resultFiles(rootDir, options);
+  const profileDir = path.join(files.dir, 'profiles');
+  if (options.profileApps.length) mkdirSync(profileDir, { recursive: true });
+
+  const stores: ProvidedStore[] = [];
+  const [mongo, redis] = await Promise.all([provideMongo(process.env), provideRedis(process.env)]);
+  stores.push(mongo, redis);
+  const storeUrls = { mongoUrl: mongo.url, redisUrl: redis.url };
+  let bench: BenchStack | undefined;
+  try {
+    const results: BenchResults = {
+      meta: {
+        started_at: new Date().toISOString(),
+        quick: options.quick,
+        node: process.version,
+        cpus: cpus().length,
+        cpu_model: cpus()[0]?.model.trim() ?? 'unknown',
+        memory_gb: round(totalmem() / 2 ** 30, 1),
+        load_average: { start: round(loadavg()[0]!, 2) },
+        mongo: await describeMongo(mongo.url),
+        redis: await describeRedis(redis.url),
+        settings: {
+          sizes: options.sizes,
+          repeats: options.repeats,
+          throughput_run_s: options.durationS,
+          connections: options.connections,
+          unloaded_latency_requests: options.latencyRounds,
+          login_concurrency: options.loginConcurrency,
+          login_run_s: options.loginDurationS,
+          scenarios: [...options.scenarios],
+          service_env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '10000000' },
+        },
+        notes: [],
+      },
+      dataset: {
+        sizes: options.sizes,
+        vocabulary_words: 0,
+        search_prefix: '',
+        prefix_matches: {},
+        users: { total: 0, via_api: 0, direct: 0, distinct_hashes: 0, seconds: 0 },
+        list_entries: 0,
+        seeding_seconds: {},
+      },
+      rss_mb: {},
+      log_problems: { count: 0, sample: [] },
+      targets: [],
+    };
+    log(`benchmark: ${results.meta.cpus} × ${results.meta.cpu_model}, node ${process.version}, load average ${results.meta.load_average.start}`);
+    log(`  MongoDB ${mongo.url} (${results.meta.mongo.server} ${results.meta.mongo.version}), Redis ${redis.url} (${results.meta.redis})`);
+
+    log(`dropping the benchmark's databases (${benchDatabaseNames(options.name).join(', ')}) and Redis keys (${options.name}:*)`);
+    await dropBenchData(storeUrls, options.name);
+
+    const largest = options.sizes[options.sizes.length - 1]!;
+    let phase = performance.now();
+    const data = generateMovies(largest);
+    const [choice, ...otherPrefixes] = choosePrefixes(data, options.sizes, 12);
+    if (!choice) throw new Error('no search prefix of the wanted selectivity in the generated titles');
+    Object.assign(results.dataset, { vocabulary_words: data.vocabulary.length, search_prefix: choice.prefix, prefix_matches: choice.matches });
+    results.dataset.seeding_seconds['generate_titles'] = seconds(phase);
+    log(`generated ${largest} movies in ${seconds(phase)} s; search prefix '${choice.prefix}' matches ${JSON.stringify(choice.matches)}`);
+
+    log('starting the stack');
+    phase = performance.now();
+    bench = await startBenchStack({ ...storeUrls, name: options.name, rootDir, profileApps: options.profileApps, profileDir });
+    await waitAllReady(bench.stack, phase, 90_000);
+    await waitForCategories(bench.gatewayUrl, 3);
+    const gatewayUrl = bench.gatewayUrl;
+    const catalog = bench.stack.process('catalog-movies');
+    const auth = bench.stack.process('auth-service');
+    log(`  ready in ${seconds(phase)} s: gateway ${gatewayUrl}, catalog-movies ${catalog.url}, auth ${auth.url}`);
+    await sleep(5000);
+    results.rss_mb.idle_before_seeding = roundAll(stackRss(bench.stack));
+    log(`  idle RSS (MB): ${JSON.stringify(results.rss_mb.idle_before_seeding)}`);
+
+    log(`seeding ${options.users} users`);
+    const users = await seedUsers({
+      gatewayUrl,
+      mongoUrl: mongo.url,
+      dbName: bench.stack.mongoDbNames.auth,
+      total: options.users,
+      viaApi: 16,
+      distinctHashes: 16,
+    });
+    results.dataset.users = { total: users.all.length, via_api: users.viaApi, direct: users.direct, distinct_hashes: users.distinctHashes, seconds: round(users.seconds, 1) };
+    log(`  ${users.viaApi} through the API, ${users.direct} directly, in ${users.seconds.toFixed(1)} s`);
+    const session = await loginAndCreatePat(gatewayUrl, users.main.username, users.main.password);
+
+    const seeder = await openCatalogSeeder(mongo.url, bench.stack.mongoDbNames.catalog['movies']!, createLogger({ service: 'bench-seeder', level: 'warn' }));
+    const searchResults: NonNullable<BenchResults['search']>['by_size'] = [];
+    try {
+      let imported = 0;
+      let prefixCursor = 0;
+      for (const size of options.sizes) {
+        phase = performance.now();
+        await seeder.importEntries(data.docs.slice(imported, size));
+        results.dataset.seeding_seconds[`movies_to_${size}`] = seconds(phase);
+        log(`catalog: ${size} movies (imported ${size - imported} in ${seconds(phase)} s)`);
+        imported = size;
+        if (options.scenarios.has('search')) {
+          const fresh = otherPrefixes.slice(prefixCursor, prefixCursor + 3).map((other) => other.prefix);
+          prefixCursor = (prefixCursor + 3) % Math.max(1, otherPrefixes.length);
+          searchResults.push(await measureSearch(gatewayUrl, size, { prefix: choice.prefix, matches: choice.matches[size]! }, fresh, options, log));
+        }
+        if (results.dataset.list_entries === 0 && size >= options.listEntries) {
+          phase = performance.now();
+          await seedList(seeder, users.main.id, data.docs.slice(0, options.listEntries).map((doc) => doc._id));
+          results.dataset.list_entries = options.listEntries;
+          results.dataset.seeding_seconds['list_entries'] = seconds(phase);
+          log(`list: ${options.listEntries} entries for ${users.main.username} in ${seconds(phase)} s`);
+        }
+      }
+    } finally {
+      await seeder.close();
+    }
+    if (searchResults.length) {
+      const first = searchResults[0]!;
+      const last = searchResults[searchResults.length - 1]!;
+      results.search = {
+        by_size: searchResults,
+        growth: {
+          from: first.entries,
+          to: last.entries,
+          prefix_p95: round(last.prefix.p95 / first.prefix.p95, 2),
+          sorted_p95: round(last.sorted.p95 / first.sorted.p95, 2),
+        },
+      };
+    }
+
+    if (options.scenarios.has('proxy')) {
+      log(`proxy overhead at ${largest} entries`);
+      results.proxy = await measureProxyOverhead({ catalog: catalog.url, gateway: gatewayUrl, catalogPort: catalog.port }, options, log);
+    }
+    if (options.scenarios.has('auth')) {
+      log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
+      results.auth = await measureAuthCost(gatewayUrl, session, options, log);
+    }
+    if (options.scenarios.has('bulk')) {
+      log('bulk-status');
+      const ids = data.docs.slice(0, Math.min(500, results.dataset.list_entries)).map((doc) => doc._id.toHexString());
+      results.bulk_status = await measureBulkStatus(gatewayUrl, session.jwt, ids, options, log);
+    }
+    if (options.scenarios.has('login')) {
+      log(`login storm (${options.loginConcurrency} concurrent, ${options.loginDurationS} s × ${options.repeats})`);
+      results.login = await measureLoginStorm({ gateway: gatewayUrl, auth: auth.url }, users.all.slice(0, 200), options, log);
+    }
+    await sleep(5000);
+    results.rss_mb.idle_after_load = roundAll(stackRss(bench.stack));
+    log(`idle RSS after the load (MB): ${JSON.stringify(results.rss_mb.idle_after_load)}`);
+    results.log_problems = { count: bench.problems.length, sample: bench.problems.slice(0, 20).map((line) => `[${line.process}] ${line.text.slice(0, 300)}`) };
+    await bench.stop();
+    bench = undefined;
+
+    if (options.scenarios.has('coldstart')) {
+      log(`cold start: ${options.coldStarts} fresh stacks on empty databases, then one over the benchmark data`);
+      const fresh = await measureColdStarts({ ...storeUrls, rootDir }, options.coldStarts, log);
+      const withData = await coldStartOnce({ ...storeUrls, rootDir, name: options.name });
+      log(`    over the benchmark data: all /readyz 200 after ${withData.all_ready_ms} ms ${JSON.stringify(withData.by_process_ms)}`);
+      results.cold_start = { fresh, with_data: withData };
+    }
+
+    if (options.profileApps.length) {
+      const profiles = readdirSync(profileDir).filter((file) => file.endsWith('.cpuprofile'));
+      results.meta.notes.push(`CPU profiles of ${options.profileApps.join(', ')} in bench/results/profiles (${profiles.length} files; the profiler itself slows those processes)`);
+    }
+    results.meta.notes.push(
+      'The services ran with LOG_LEVEL=warn (no request log lines) and RATE_LIMIT_PER_MINUTE=10000000 (the limiter still counts every request in Redis); nginx ran with one worker and no access log.',
+      'Load generator, services, nginx, Redis and the database share the same cores; absolute figures move with whatever else the machine is doing, ratios much less (the compared targets take turns).',
+    );
+    results.targets = evaluateTargets(results);
+    results.meta.finished_at = new Date().toISOString();
+    results.meta.duration_s = seconds(runStarted);
+    results.meta.load_average.end = round(loadavg()[0]!, 2);
+
+    mkdirSync(files.dir, { recursive: true });
+    writeFileSync(files.json, `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(files.markdown, renderMarkdown(results));
+    log(renderConsole(results));
+    log(`\nwritten: ${path.relative(rootDir, files.json)}, ${path.relative(rootDir, files.markdown)} (${results.meta.duration_s} s)`);
+    if (results.log_problems.count) log(`${results.log_problems.count} warning/error lines from the services (sample in the JSON file)`);
+  } finally {
+    if (bench) await bench.stop().catch(() => undefined);
+    if (!options.keepData) await dropBenchData(storeUrls, options.name).catch((error: Error) => log(`clean-up failed: ${error.message}`));
+    await Promise.all(stores.map((store) => store.stop().catch(() => undefined)));
+  }
+}
+
+function roundAll(values: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, round(value, 1)]));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`benchmark failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,80 @@
+import type { BenchOptions } from '../options';
+import { findNginx, startNginx, type Nginx } from '../stack/nginx';
+import { round } from '../stats';
+import { compareLatency, compareThroughput, type ThroughputStats, type UnloadedLatencyStats, type Variant } from './compare';
+
+export const ROUTE_1 = '/api/v1/movies?limit=20';
+
+export interface ProxyResults {
+  route: string;
+  nginx: { version: string } | { skipped: string };
+  throughput: Record<string, ThroughputStats>;
+  unloaded_latency: Record<string, UnloadedLatencyStats>;
+  /** gateway ÷ nginx and gateway ÷ direct throughput (medians). */
+  ratios: { gateway_vs_nginx?: number; gateway_vs_direct: number; nginx_vs_direct?: number };
+  /** Latency the hop adds to one unloaded request, vs the catalog reached directly. */
+  added_ms: { gateway: { p50: number; p99: number }; nginx?: { p50: number; p99: number } };
+}
+
+/**
+ * Route 1, the same public read three ways: straight at the catalog instance, through the gateway, and
+ * through nginx as a plain reverse proxy. Throughput under a closed-loop load, and the unloaded latency
+ * each hop adds.
+ */
+export async function measureProxyOverhead(
+  urls: { catalog: string; gateway: string; catalogPort: number },
+  options: BenchOptions,
+  log: (text: string) => void,
+): Promise<ProxyResults> {
+  const binary = findNginx();
+  let nginx: Nginx | undefined;
+  let nginxInfo: ProxyResults['nginx'];
+  if (!binary) {
+    nginxInfo = { skipped: 'nginx not found (apt-get install -y nginx): the nginx row is skipped' };
+    log(`  ${nginxInfo.skipped}`);
+  } else {
+    try {
+      nginx = await startNginx(binary, urls.catalogPort, ROUTE_1);
+      nginxInfo = { version: nginx.version };
+    } catch (error) {
+      nginxInfo = { skipped: `nginx did not start: ${(error as Error).message}` };
+      log(`  ${nginxInfo.skipped}`);
+    }
+  }
+  try {
+    const variants: Variant[] = [
+      { name: 'direct', load: { url: `${urls.catalog}${ROUTE_1}` } },
+      { name: 'gateway', load: { url: `${urls.gateway}${ROUTE_1}` } },
+      ...(nginx ? [{ name: 'nginx', load: { url: `${nginx.url}${ROUTE_1}` } }] : []),
+    ];
+    log(`  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per target`);
+    const throughput = await compareThroughput(variants, options, log);
+    log(`  unloaded latency, ${options.latencyRounds} requests × ${options.repeats} per target, interleaved`);
+    const latency = await compareLatency(
+      variants.map((variant) => ({ name: variant.name, url: variant.load.url })),
+      { repeats: options.repeats, rounds: options.latencyRounds },
+    );
+    const added = (name: string) => ({
+      p50: round(latency[name]!.p50 - latency['direct']!.p50, 3),
+      p99: round(latency[name]!.p99 - latency['direct']!.p99, 3),
+    });
+    return {
+      route: ROUTE_1,
+      nginx: nginxInfo,
+      throughput,
+      unloaded_latency: latency,
+      ratios: {
+        gateway_vs_direct: round(throughput['gateway']!.rps / throughput['direct']!.rps, 3),
+        ...(nginx
+          ? {
+              gateway_vs_nginx: round(throughput['gateway']!.rps / throughput['nginx']!.rps, 3),
+              nginx_vs_direct: round(throughput['nginx']!.rps / throughput['direct']!.rps, 3),
+            }
+          : {}),
+      },
+      added_ms: { gateway: added('gateway'), ...(nginx ? { nginx: added('nginx') } : {}) },
+    };
+  } finally {
+    await nginx?.stop();
+  }
+}

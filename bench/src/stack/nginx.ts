@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { findOnPath, freePort } from '@mt/stack';
+import { HttpClient } from '../load/http-client';
+
+export interface Nginx {
+  url: string;
+  pid: number;
+  version: string;
+  stop(): Promise<void>;
+}
+
+/** Debian's nginx, wherever it is (it lives in /usr/sbin, which is not on every user's PATH). */
+export function findNginx(): string | undefined {
+  return findOnPath('nginx') ?? ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((file) => existsSync(file));
+}
+
+/**
+ * A plain reverse proxy in front of one upstream, as an operator would put in front of a Node service:
+ * one worker (the gateway is one Node process too), no access log (the services run at LOG_LEVEL=warn in
+ * the benchmark), HTTP/1.1 to the upstream with a keep-alive pool. Everything lives in a temporary prefix.
+ */
+function nginxConfig(prefix: string, listenPort: number, upstreamPort: number): string {
+  const runsAsRoot = process.getuid?.() === 0;
+  return `
+${runsAsRoot ? 'user root;' : ''}
+worker_processes 1;
+daemon off;
+master_process on;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${prefix}/client_body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  keepalive_requests 100000;
+  upstream catalog {
+    server 127.0.0.1:${upstreamPort};
+    keepalive 64;
+    keepalive_requests 100000;
+  }
+  server {
+    listen 127.0.0.1:${listenPort};
+    location / {
+      proxy_pass http://catalog;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    }
+  }
+}
+`;
+}
+
+/** Starts nginx in front of `upstreamPort`; resolves once it answers GET `probePath` with 200. */
+export async function startNginx(binary: string, upstreamPort: number, probePath: string): Promise<Nginx> {
+  const prefix = mkdtempSync(path.join(tmpdir(), 'mt-bench-nginx-'));
+  for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs']) mkdirSync(path.join(prefix, dir));
+  const port = await freePort();
+  const configFile = path.join(prefix, 'nginx.conf');
+  writeFileSync(configFile, nginxConfig(prefix, port, upstreamPort));
+  const versionOutput = await new Promise<string>((resolve) => {
+    const probe = spawn(binary, ['-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    probe.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    probe.on('close', () => resolve(text.trim()));
+    probe.on('error', () => resolve('unknown'));
+  });
+  // -e: the error log before the configuration is read (the default /var/log/nginx may not be writable).
+  const child: ChildProcess = spawn(binary, ['-p', prefix, '-c', configFile, '-e', path.join(prefix, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    }
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  const client = new HttpClient(1);
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`nginx exited with code ${child.exitCode}: ${stderr.trim() || readLog(prefix)}`);
+      const answer = await client.send(`${url}${probePath}`, { timeoutMs: 2000 }).catch(() => undefined);
+      if (answer?.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`nginx did not answer 200 on ${probePath} within 10 s: ${readLog(prefix)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    client.close();
+  }
+  return { url, pid: child.pid ?? -1, version: versionOutput.replace(/^nginx version:\s*/, ''), stop };
+}
+
+function readLog(prefix: string): string {
+  try {
+    return readFileSync(path.join(prefix, 'error.log'), 'utf8').trim().split('\n').slice(-5).join(' | ');
+  } catch {
+    return '(no error log)';
+  }
+}
