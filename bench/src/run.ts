@@ -21,7 +21,7 @@ import { openCatalogSeeder } from './seed/catalog-seeder';
 import { seedList } from './seed/list-seeder';
 import { seedUsers } from './seed/users-seeder';
 import { benchDatabaseNames, dropBenchData } from './stack/bench-data';
-import { stackRss, startBenchStack, waitAllReady, waitForCategories, type BenchStack } from './stack/bench-stack';
+import { memoryBreakdown, stackRss, startBenchStack, waitAllReady, waitForCategories, type BenchStack } from './stack/bench-stack';
 import { round } from './stats';
 
 const t0 = performance.now();
@@ -224,11 +224,16 @@ async function main(): Promise<void> {
 
     if (options.scenarios.has('proxy')) {
       log(`proxy overhead at ${largest} entries`);
-      results.proxy = await measureProxyOverhead({ catalog: catalog.url, gateway: gatewayUrl, catalogPort: catalog.port }, options, log);
+      results.proxy = await measureProxyOverhead(
+        { catalog: catalog.url, gateway: gatewayUrl, catalogPort: catalog.port },
+        { catalog: catalog.pid, gateway: bench.stack.process('gateway').pid, bench: process.pid },
+        options,
+        log,
+      );
     }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
-      results.auth = await measureAuthCost(gatewayUrl, session, options, log);
+      results.auth = await measureAuthCost(gatewayUrl, session, { gateway: bench.stack.process('gateway').pid, catalog: catalog.pid, auth: auth.pid }, options, log);
     }
     if (options.scenarios.has('bulk')) {
       log('bulk-status');
@@ -241,7 +246,9 @@ async function main(): Promise<void> {
     }
     await sleep(5000);
     results.rss_mb.idle_after_load = roundAll(stackRss(bench.stack));
+    results.rss_mb.after_load_breakdown = await memoryBreakdown(bench.stack);
     log(`idle RSS after the load (MB): ${JSON.stringify(results.rss_mb.idle_after_load)}`);
+    log(`  V8 heap/external (MB): ${JSON.stringify(results.rss_mb.after_load_breakdown)}`);
     results.log_problems = { count: bench.problems.length, sample: bench.problems.slice(0, 20).map((line) => `[${line.process}] ${line.text.slice(0, 300)}`) };
     await bench.stop();
     bench = undefined;

@@ -13,6 +13,7 @@ import { createJwtCutoffRepository } from './authn/jwt-cutoff.repository';
 import { createJwtVerifier } from './authn/jwt-verifier';
 import { createPatCacheRepository } from './authn/pat-cache.repository';
 import { createPatVerifier } from './authn/pat-verifier';
+import { watchRedisRecovery } from './authn/redis-recovery';
 import type { GatewayConfig } from './config';
 import { createDiscoveryRouter } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
@@ -53,16 +54,17 @@ export function createApp(deps: GatewayDeps): Express {
     internalSecret: config.INTERNAL_SECRET,
     logger,
   });
+  const recovery = watchRedisRecovery(redis);
   const authenticator = createAuthenticator({
     jwt: createJwtVerifier({
       jwks: createJwksClient({ fetchJwks: authService.fetchJwks, logger, ...deps.jwks }),
-      cutoffs: createJwtCutoffRepository(redis, prefix),
+      cutoffs: createJwtCutoffRepository(redis, prefix, recovery),
       authService,
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
       logger,
     }),
-    pat: createPatVerifier({ cache: createPatCacheRepository(redis, prefix), authService, metrics, logger }),
+    pat: createPatVerifier({ cache: createPatCacheRepository(redis, prefix, recovery), authService, metrics, logger }),
   });
   const rateLimiter =
     config.RATE_LIMIT_PER_MINUTE > 0

@@ -65,10 +65,13 @@ afterAll(async () => {
   const after = env ? await digestDatabases(env.databases, { ignoreFields: DIGEST_IGNORES }).catch(() => undefined) : undefined;
   await env?.stop();
   if (env && !logsScanned) scanner.scanLogs(env.logs);
+  const fiveXx = outcomes.filter((o) => o.status >= 500 || o.status === 0).length;
   recordFigures('hostile_input', {
     requests: outcomes.length,
     cases: cases.length,
     by_status: byStatus,
+    five_xx: fiveXx,
+    unexpected_5xx: fiveXx,
     as_documented: outcomes.filter((o) => !o.problem).length,
     failures: outcomes.filter((o) => o.problem).length,
     databases_unchanged: after && digestBefore ? digestDifferences(digestBefore, after).length === 0 : null,

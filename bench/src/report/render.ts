@@ -1,4 +1,5 @@
 import type { AuthResults } from '../scenarios/auth';
+import type { ThroughputStats } from '../scenarios/compare';
 import type { BenchResults } from './results';
 
 interface Section {
@@ -12,6 +13,16 @@ const n0 = (value: number | undefined) => (value === undefined || !Number.isFini
 const n2 = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2));
 const signed = (value: number | undefined) => (value === undefined ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}`);
 const pct = (ratio: number | undefined) => (ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)} %`);
+
+/** "CPU per request (µs, user + system): direct: catalog 850, …" — only the processes that did work. */
+function cpuNotes(throughput: Record<string, ThroughputStats>): string[] {
+  const parts = Object.entries(throughput).flatMap(([name, t]) => {
+    if (!t.cpu_us_per_request) return [];
+    const used = Object.entries(t.cpu_us_per_request).filter(([, us]) => us >= 20);
+    return [`${name}: ${used.map(([process, us]) => `${process} ${us}`).join(', ')}`];
+  });
+  return parts.length ? [`CPU per request (µs, user + system, from /proc): ${parts.join('; ')}`] : [];
+}
 
 function sections(results: BenchResults): Section[] {
   const out: Section[] = [];
@@ -30,6 +41,7 @@ function sections(results: BenchResults): Section[] {
       notes: [
         `gateway ÷ nginx throughput ${pct(proxy.ratios.gateway_vs_nginx)}, gateway ÷ direct ${pct(proxy.ratios.gateway_vs_direct)}, nginx ÷ direct ${pct(proxy.ratios.nginx_vs_direct)}`,
         'version' in proxy.nginx ? `nginx ${proxy.nginx.version}` : proxy.nginx.skipped,
+        ...cpuNotes(proxy.throughput),
       ],
     });
   }
@@ -49,6 +61,7 @@ function sections(results: BenchResults): Section[] {
       notes: [
         `cached PAT ÷ JWT throughput ${pct(auth.ratios.pat_vs_jwt)}; JWT list ÷ public read ${pct(auth.ratios.jwt_vs_public)}`,
         `gateway PAT cache during these runs: ${auth.pat_cache.hits} hits, ${auth.pat_cache.misses} misses`,
+        ...cpuNotes(auth.throughput),
       ],
     });
   }

@@ -37,7 +37,12 @@ export interface BenchResults {
   login?: LoginResults;
   bulk_status?: BulkResults;
   cold_start?: ColdStartResults;
-  rss_mb: { idle_before_seeding?: Record<string, number>; idle_after_load?: Record<string, number> };
+  rss_mb: {
+    idle_before_seeding?: Record<string, number>;
+    idle_after_load?: Record<string, number>;
+    /** V8 heap and external memory after the load (the rest of the RSS is code, stacks and native allocations). */
+    after_load_breakdown?: Record<string, { heap_total_mb: number; heap_used_mb: number; external_mb: number }>;
+  };
   log_problems: { count: number; sample: string[] };
   targets: TargetResult[];
 }

@@ -24,6 +24,7 @@ export interface AuthResults {
 export async function measureAuthCost(
   gatewayUrl: string,
   credentials: { jwt: string; pat: string },
+  pids: { gateway: number; catalog: number; auth: number },
   options: BenchOptions,
   log: (text: string) => void,
 ): Promise<AuthResults> {
@@ -49,7 +50,7 @@ export async function measureAuthCost(
   };
   const before = await lookups();
   log(`  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per credential`);
-  const throughput = await compareThroughput(variants, options, log);
+  const throughput = await compareThroughput(variants, options, log, { gateway: [pids.gateway], catalog: [pids.catalog], auth: [pids.auth] });
   log(`  unloaded latency, ${options.latencyRounds} requests × ${options.repeats} per credential, interleaved`);
   const latency = await compareLatency(
     variants.map((variant) => ({ name: variant.name, url: variant.load.url, request: { headers: variant.load.headers } })),

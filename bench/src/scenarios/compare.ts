@@ -1,3 +1,4 @@
+import { cpuMeter } from '../load/cpu';
 import { interleavedLatency, type LatencyTarget } from '../load/latency';
 import { runLoad, requireClean, type LoadResult, type LoadSpec } from '../load/throughput';
 import { median, round, type LatencySummary } from '../stats';
@@ -14,7 +15,12 @@ export interface ThroughputStats {
   rps: number;
   p50: number;
   p99: number;
-  runs: Array<{ rps: number; p50: number; p99: number; ok: number }>;
+  /**
+   * CPU time (user + system, from /proc) each watched process spent per successful request, median of the
+   * runs, in µs: unlike throughput, this hardly depends on what else the machine is doing.
+   */
+  cpu_us_per_request?: Record<string, number>;
+  runs: Array<{ rps: number; p50: number; p99: number; ok: number; cpu_ms?: Record<string, number> }>;
 }
 
 export interface UnloadedLatencyStats {
@@ -34,27 +40,39 @@ export async function compareThroughput(
   variants: readonly Variant[],
   settings: { repeats: number; durationS: number; connections: number; warmupS?: number },
   log: (text: string) => void,
+  watch: Record<string, number[]> = {},
 ): Promise<Record<string, ThroughputStats>> {
-  const runs = new Map<string, LoadResult[]>(variants.map((variant) => [variant.name, []]));
+  const runs = new Map<string, Array<LoadResult & { cpuMs: Record<string, number> }>>(variants.map((variant) => [variant.name, []]));
   for (let rep = 0; rep < settings.repeats; rep++) {
     for (const variant of rotate(variants, rep)) {
       const spec = { ...variant.load, connections: settings.connections };
       requireClean(`${variant.name} (warm-up)`, await runLoad({ ...spec, durationS: settings.warmupS ?? 1 }));
+      const meter = cpuMeter(watch);
       const result = requireClean(variant.name, await runLoad({ ...spec, durationS: settings.durationS }));
-      runs.get(variant.name)!.push(result);
+      runs.get(variant.name)!.push({ ...result, cpuMs: meter.stop() });
       log(`    ${variant.name.padEnd(18)} run ${rep + 1}: ${result.rps.toFixed(0)} req/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms`);
     }
   }
   return Object.fromEntries(
     variants.map((variant) => {
       const results = runs.get(variant.name)!;
+      const cpu = Object.keys(watch).length
+        ? Object.fromEntries(Object.keys(watch).map((name) => [name, round(median(results.map((r) => ((r.cpuMs[name] ?? 0) * 1000) / r.ok)), 0)]))
+        : undefined;
       return [
         variant.name,
         {
           rps: round(median(results.map((r) => r.rps)), 1),
           p50: round(median(results.map((r) => r.latency.p50)), 3),
           p99: round(median(results.map((r) => r.latency.p99)), 3),
-          runs: results.map((r) => ({ rps: round(r.rps, 1), p50: round(r.latency.p50, 3), p99: round(r.latency.p99, 3), ok: r.ok })),
+          ...(cpu ? { cpu_us_per_request: cpu } : {}),
+          runs: results.map((r) => ({
+            rps: round(r.rps, 1),
+            p50: round(r.latency.p50, 3),
+            p99: round(r.latency.p99, 3),
+            ok: r.ok,
+            ...(cpu ? { cpu_ms: Object.fromEntries(Object.entries(r.cpuMs).map(([name, ms]) => [name, round(ms, 0)])) } : {}),
+          })),
         },
       ];
     }),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type AppName, type LogLine, type Stack } from '@mt/stack';
 import { HttpClient } from '../load/http-client';
+import { scrape } from '../load/metrics';
 
 export interface BenchStackOptions {
   mongoUrl: string;
@@ -130,4 +131,28 @@ export function rssMb(pid: number): number {
 
 export function stackRss(stack: Stack): Record<string, number> {
   return Object.fromEntries(stack.processes.map((service) => [service.name, rssMb(service.pid)]));
+}
+
+/** What the RSS is made of, per process, from its own /metrics (prom-client's default Node.js metrics). */
+export async function memoryBreakdown(stack: Stack): Promise<Record<string, { heap_total_mb: number; heap_used_mb: number; external_mb: number }>> {
+  const mb = (text: string, name: string) => gauge(text, name) / 2 ** 20;
+  const entries = await Promise.all(
+    stack.processes.map(async (service) => {
+      const text = await scrape(service.url).catch(() => '');
+      return [
+        service.name,
+        {
+          heap_total_mb: Math.round(mb(text, 'nodejs_heap_size_total_bytes')),
+          heap_used_mb: Math.round(mb(text, 'nodejs_heap_size_used_bytes')),
+          external_mb: Math.round(mb(text, 'nodejs_external_memory_bytes')),
+        },
+      ] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+function gauge(text: string, name: string): number {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{`) || candidate.startsWith(`${name} `));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : Number.NaN;
 }

@@ -111,7 +111,7 @@ export class ListRepository {
     return { rows, total };
   }
 
-  /** The user's entries among `itemIds` (dates only: what the bulk rules need). */
+  /** The user's entries among `itemIds` (ids and dates: what the bulk rules need). */
   findMany(userId: string, itemIds: readonly mongo.ObjectId[], session: Session) {
     return this.entries
       .find(
@@ -123,13 +123,22 @@ export class ListRepository {
 
   /**
    * Sets `status` on the user's entries among `itemIds` in one statement, filling an empty start
-   * (watching) or finish (completed) date with `today`. Returns how many entries matched.
+   * (watching) or finish (completed) date with `today`. Entries for which that filled date would
+   * contradict the other date are left alone (the caller finds and reports them). Returns how many
+   * entries were changed.
    */
   async setStatus(userId: string, itemIds: readonly mongo.ObjectId[], status: ListStatus, today: string, now: Date, session: Session): Promise<number> {
     const set: Record<string, unknown> = { status: { $literal: status }, updated_at: now, rev: { $add: ['$rev', 1] } };
-    if (status === 'watching') set['started_at'] = { $ifNull: ['$started_at', { $literal: today }] };
-    if (status === 'completed') set['finished_at'] = { $ifNull: ['$finished_at', { $literal: today }] };
-    const result = await this.entries.updateMany({ user_id: userId, item_id: { $in: [...itemIds] } }, [{ $set: set }], { session });
+    const filter: ListEntryFilter = { user_id: userId, item_id: { $in: [...itemIds] } };
+    if (status === 'watching') {
+      set['started_at'] = { $ifNull: ['$started_at', { $literal: today }] };
+      filter.$nor = [{ started_at: null, finished_at: { $lt: today } }];
+    }
+    if (status === 'completed') {
+      set['finished_at'] = { $ifNull: ['$finished_at', { $literal: today }] };
+      filter.$nor = [{ finished_at: null, started_at: { $gt: today } }];
+    }
+    const result = await this.entries.updateMany(filter, [{ $set: set }], { session });
     return result.matchedCount;
   }
 

@@ -135,24 +135,28 @@ export class ListService {
   }
 
   /**
-   * All-or-nothing (one transaction): reads which ids are on the list, checks the date rule for every
-   * one of them, then moves them all in one statement. Any problem → 400 and nothing changes.
+   * All-or-nothing, in one transaction. Usually one statement: every listed entry is moved (with the
+   * date rule applied). When fewer entries moved than ids were given, the listed entries are read to
+   * tell ids not on the list (reported) from entries the move would make inconsistent (400: the
+   * transaction is aborted and nothing changes).
    */
   async bulkStatus(userId: string, itemIds: string[], status: ListStatus): Promise<{ updated: number; not_found: string[] }> {
     const ids = itemIds.map((id) => new mongo.ObjectId(id));
     const now = this.now();
     const today = utcToday(now);
     return this.atomic.run(async (session) => {
+      const updated = await this.lists.setStatus(userId, ids, status, today, now, session);
+      if (updated === ids.length) return { updated, not_found: [] };
       const found = await this.lists.findMany(userId, ids, session);
       const onList = new Map(found.map((entry) => [entry.item_id.toHexString(), entry]));
       const problems: ErrorDetail[] = [];
       itemIds.forEach((id, index) => {
         const entry = onList.get(id);
+        // Moved entries already carry their filled dates; those left alone are checked as if moved.
         const problem = entry && datesProblem(withStatusDates(entry, status, today), `item_ids.${index}`);
         if (problem) problems.push({ path: problem.path, message: `${id}: ${problem.message} once ${status}` });
       });
       if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
-      const updated = found.length ? await this.lists.setStatus(userId, ids, status, today, now, session) : 0;
       return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
   }

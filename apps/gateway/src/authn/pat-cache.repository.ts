@@ -1,5 +1,6 @@
 import { IntrospectionResultSchema, redisKeys, type IntrospectionResult } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
+import type { RedisRecovery } from './redis-recovery';
 
 export interface PatCacheRepository {
   /** The cached introspection result, or null on a miss. Rejects when Redis cannot answer. */
@@ -8,10 +9,12 @@ export interface PatCacheRepository {
 }
 
 /** Keyed by the token's SHA-256: the token itself is never written anywhere. */
-export function createPatCacheRepository(redis: Redis, prefix: string): PatCacheRepository {
+export function createPatCacheRepository(redis: Redis, prefix: string, recovery?: RedisRecovery): PatCacheRepository {
   const keys = redisKeys(prefix);
   return {
     async find(tokenHash) {
+      // An entry from before the outage may describe a token revoked meanwhile: a miss, so it is introspected.
+      if (recovery?.recovering()) return null;
       const value = await redis.get(keys.patCache(tokenHash));
       if (value === null) return null;
       try {

@@ -26,7 +26,10 @@ export function formatFigures(figures: Record<string, unknown>): string {
   }
   const faults = section(figures, 'faults');
   if (faults) {
-    lines.push(`faults        : ${num(faults['injected'])} injected, ${num(faults['survived'])} survived, ${num(faults['process_exits'])} unexpected process exits`);
+    lines.push(
+      `faults        : ${num(faults['injected'])} injected, ${num(faults['survived'])} survived, ${num(faults['process_exits'])} unexpected process exits`,
+      `                ${num(faults['requests'])} requests, ${num(faults['five_xx'])} 5xx seen while faults were injected (${num(faults['unexpected_5xx'])} not called for by the fault)`,
+    );
     for (const fault of (faults['list'] as Section[] | undefined) ?? []) {
       lines.push(`                - ${String(fault['name'])}: ${fault['survived'] ? 'survived' : 'FAILED'}${fault['note'] ? ` (${String(fault['note'])})` : ''}`);
     }
@@ -47,13 +50,15 @@ export function formatFigures(figures: Record<string, unknown>): string {
   }
   let requests = 0;
   let fiveXx = 0;
+  let unexpected = 0;
   for (const name of ['hostile_input', 'faults', 'load']) {
     const s = section(figures, name);
     if (typeof s?.['requests'] === 'number') requests += s['requests'] as number;
     if (typeof s?.['five_xx'] === 'number') fiveXx += s['five_xx'] as number;
+    if (typeof s?.['unexpected_5xx'] === 'number') unexpected += s['unexpected_5xx'] as number;
   }
   const leaks = ['hostile_input', 'faults', 'load'].map((name) => section(figures, name)?.['leak_scan'] as Section | undefined).filter(Boolean) as Section[];
-  lines.push(`total         : ${requests} requests sent, ${fiveXx} unexpected 5xx`);
+  lines.push(`total         : ${requests} requests sent, ${fiveXx} 5xx seen, ${unexpected} of them unexpected`);
   if (leaks.length) {
     const sum = (key: string) => leaks.reduce((total, leak) => total + (typeof leak[key] === 'number' ? (leak[key] as number) : 0), 0);
     lines.push(`leak scan     : ${sum('responses_scanned')} responses and ${sum('log_lines_scanned')} log lines scanned, ${sum('leaks')} leaks`);

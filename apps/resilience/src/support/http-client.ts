@@ -24,6 +24,19 @@ export interface RequestOptions {
   allowTokens?: boolean;
 }
 
+/** Every request this test file sent through an HttpClient, by status (0 = no answer): for the figures. */
+export const requestTally = {
+  sent: 0,
+  byStatus: {} as Record<string, number>,
+  count(status: number) {
+    this.sent++;
+    this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
+  },
+  get fiveXx() {
+    return Object.entries(this.byStatus).reduce((sum, [status, n]) => sum + (Number(status) >= 500 ? n : 0), 0);
+  },
+};
+
 /** The outcome of a request that got no HTTP answer (connection refused, reset, timed out). */
 export class NoAnswerError extends Error {
   constructor(
@@ -70,8 +83,10 @@ export class HttpClient {
       });
       text = await response.text();
     } catch (error) {
+      requestTally.count(0);
       throw new NoAnswerError(label, Math.round(performance.now() - started), error);
     }
+    requestTally.count(response.status);
     const ms = performance.now() - started;
     this.scanner?.scanResponse(`${label} → ${response.status}`, text, { allowTokens: options.allowTokens });
     let parsed: unknown = text;

@@ -61,7 +61,7 @@ function buildApp(): Fixture {
   });
   defineRoute(router, '/api/v1/boom', {
     get: () => {
-      const error = new Error('connect ECONNREFUSED mongodb://admin:hunter2@10.0.0.7:27017');
+      const error = new Error('cannot decrypt the secret of mongodb://admin:hunter2@10.0.0.7:27017');
       error.stack = 'Error: boom\n    at handler (/work/main/libs/secret.ts:12:3)';
       throw error;
     },

@@ -1,0 +1,30 @@
+import type { Redis } from '@mt/stores';
+import { EventEmitter } from 'node:events';
+import { watchRedisRecovery } from './redis-recovery';
+
+// The connection's events, as ioredis emits them: 'ready' when (re)connected, 'close' when a connection ends.
+const connection = () => new EventEmitter() as unknown as Redis & EventEmitter;
+
+describe('watchRedisRecovery', () => {
+  it('is not recovering after the first connection', () => {
+    const redis = connection();
+    const recovery = watchRedisRecovery(redis, 1000, () => 0);
+    redis.emit('ready');
+    expect(recovery.recovering()).toBe(false);
+  });
+
+  it('is recovering for the grace period after a reconnect, then trusts Redis again', () => {
+    let now = 0;
+    const redis = connection();
+    const recovery = watchRedisRecovery(redis, 1000, () => now);
+    redis.emit('ready');
+    redis.emit('close');
+    now = 5000;
+    expect(recovery.recovering()).toBe(false); // during the outage the callers see Redis fail anyway
+    redis.emit('ready');
+    now = 5999;
+    expect(recovery.recovering()).toBe(true);
+    now = 6000;
+    expect(recovery.recovering()).toBe(false);
+  });
+});
