@@ -6,6 +6,7 @@ import { APPS, appEntry, findWorkspaceRoot, provideMongo, provideRedis, type Pro
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { choosePrefixes, generateMovies } from './data/movies';
+import { cpuMeter } from './load/cpu';
 import { HttpClient } from './load/http-client';
 import { readOptions, type BenchOptions } from './options';
 import { renderConsole, renderMarkdown } from './report/render';
@@ -164,9 +165,13 @@ async function main(): Promise<void> {
     const catalog = bench.stack.process('catalog-movies');
     const auth = bench.stack.process('auth-service');
     log(`  ready in ${seconds(phase)} s: gateway ${gatewayUrl}, catalog-movies ${catalog.url}, auth ${auth.url}`);
+    await sleep(2000);
+    const idleMeter = cpuMeter(Object.fromEntries(bench.stack.processes.map((service) => [service.name, [service.pid]])));
     await sleep(5000);
+    results.idle_cpu_ms_per_s = Object.fromEntries(Object.entries(idleMeter.stop()).map(([name, ms]) => [name, round(ms / 5, 1)]));
     results.rss_mb.idle_before_seeding = roundAll(stackRss(bench.stack));
     log(`  idle RSS (MB): ${JSON.stringify(results.rss_mb.idle_before_seeding)}`);
+    log(`  idle CPU (ms per s): ${JSON.stringify(results.idle_cpu_ms_per_s)}`);
 
     log(`seeding ${options.users} users`);
     const users = await seedUsers({
@@ -244,10 +249,16 @@ async function main(): Promise<void> {
       log(`login storm (${options.loginConcurrency} concurrent, ${options.loginDurationS} s × ${options.repeats})`);
       results.login = await measureLoginStorm({ gateway: gatewayUrl, auth: auth.url }, users.all.slice(0, 200), options, log);
     }
-    await sleep(5000);
-    results.rss_mb.idle_after_load = roundAll(stackRss(bench.stack));
+    // RSS over the first seconds of idleness after the load: V8 and the allocator give memory back lazily.
+    const series: Array<{ idle_s: number; rss_mb: Record<string, number> }> = [];
+    for (const at of [2, 5, 10, 15]) {
+      await sleep((at - (series[series.length - 1]?.idle_s ?? 0)) * 1000);
+      series.push({ idle_s: at, rss_mb: roundAll(stackRss(bench.stack)) });
+    }
+    results.rss_mb.after_load_series = series;
+    results.rss_mb.idle_after_load = series.find((point) => point.idle_s === 10)!.rss_mb;
     results.rss_mb.after_load_breakdown = await memoryBreakdown(bench.stack);
-    log(`idle RSS after the load (MB): ${JSON.stringify(results.rss_mb.idle_after_load)}`);
+    for (const point of series) log(`idle RSS ${point.idle_s} s after the load (MB): ${JSON.stringify(point.rss_mb)}`);
     log(`  V8 heap/external (MB): ${JSON.stringify(results.rss_mb.after_load_breakdown)}`);
     results.log_problems = { count: bench.problems.length, sample: bench.problems.slice(0, 20).map((line) => `[${line.process}] ${line.text.slice(0, 300)}`) };
     await bench.stop();

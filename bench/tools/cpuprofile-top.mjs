@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Summarises V8 .cpuprofile files (node --cpu-prof): self time by function and by package/file.
-// Usage: node bench/tools/cpuprofile-top.mjs <file.cpuprofile> [more...] [--top=25]
+// Usage: node bench/tools/cpuprofile-top.mjs <file.cpuprofile> [more...] [--top=25] [--skip=seconds]
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const args = process.argv.slice(2);
 const top = Number(args.find((a) => a.startsWith('--top='))?.slice(6) ?? 25);
+// --skip=S: ignore the first S seconds (start-up: module loading, connecting).
+const skipUs = Number(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? 0) * 1e6;
 const files = args.filter((a) => !a.startsWith('--'));
 if (!files.length) {
   console.error('usage: cpuprofile-top.mjs <file.cpuprofile>... [--top=N]');
@@ -28,7 +30,11 @@ for (const file of files) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map();
   const deltas = profile.timeDeltas;
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0)));
+  let elapsed = 0;
+  profile.samples.forEach((id, i) => {
+    elapsed += deltas[i] ?? 0;
+    if (elapsed >= skipUs) selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0));
+  });
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const byFunction = new Map();
   const byPlace = new Map();

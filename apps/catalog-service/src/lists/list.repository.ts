@@ -30,16 +30,15 @@ export type ListEntryFilter = mongo.Filter<ListEntryDocument>;
 
 /**
  * The user is the first key of every index: a list is only ever read and written through its owner.
- * Only the default order (`updated_at`, with and without the status filter) has its own index; the
- * other sorts (created_at, title, score) read the user's entries through `user_item_unique` and sort
- * them in memory. A list is one user's (bounded by the catalog, typically hundreds of entries), and every
- * extra index would be rewritten by each bulk-status of up to 500 entries.
+ * Only the default order (`updated_at`) has its own index; a status filter walks it too, and the other
+ * sorts (created_at, title, score) read the user's entries through `user_item_unique` and sort them in
+ * memory. A list is one user's (bounded by the catalog, typically hundreds of entries), while every
+ * extra index would be rewritten for each of the up to 500 entries a bulk-status moves.
  */
 export const LIST_ENTRY_INDEXES: mongo.IndexDescription[] = [
   // One entry per (user, item): concurrent adds of one item give one insert and one E11000.
   { name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true },
   { name: 'user_updated', key: { user_id: 1, updated_at: 1, item_id: 1 } },
-  { name: 'user_status_updated', key: { user_id: 1, status: 1, updated_at: 1, item_id: 1 } },
   // Renaming an item updates its entries in every list.
   { name: 'item', key: { item_id: 1 } },
 ];
