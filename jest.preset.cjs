@@ -22,6 +22,8 @@ module.exports = {
   moduleNameMapper,
   globalSetup: path.join(__dirname, 'libs/testing/src/global-setup.ts'),
   globalTeardown: path.join(__dirname, 'libs/testing/src/global-teardown.ts'),
+  // The default reporter, plus a per-project summary file when MT_TEST_RESULTS_DIR is set (.ci/run).
+  reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],
   testTimeout: 30000,
   clearMocks: true,
 };

@@ -7,7 +7,8 @@ module.exports = {
   ...require('../../jest.preset.cjs'),
   displayName: 'resilience',
   rootDir: __dirname,
-  testMatch: ['<rootDir>/src/**/*.resilience.spec.ts'],
+  // The suites (*.resilience.spec.ts) and unit specs of their checkers.
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
   testSequencer: path.join(__dirname, 'test-sequencer.cjs'),
   globalSetup: path.join(__dirname, 'test/global-setup.ts'),
   globalTeardown: path.join(__dirname, 'test/global-teardown.ts'),

@@ -162,6 +162,7 @@ async function main(): Promise<void> {
     await waitAllReady(bench.stack, phase, 90_000);
     await waitForCategories(bench.gatewayUrl, 3);
     const gatewayUrl = bench.gatewayUrl;
+    const redisPort = new URL(redis.url).port || '6379';
     const catalog = bench.stack.process('catalog-movies');
     const auth = bench.stack.process('auth-service');
     log(`  ready in ${seconds(phase)} s: gateway ${gatewayUrl}, catalog-movies ${catalog.url}, auth ${auth.url}`);
@@ -231,14 +232,14 @@ async function main(): Promise<void> {
       log(`proxy overhead at ${largest} entries`);
       results.proxy = await measureProxyOverhead(
         { catalog: catalog.url, gateway: gatewayUrl, catalogPort: catalog.port },
-        { catalog: catalog.pid, gateway: bench.stack.process('gateway').pid, bench: process.pid },
+        { catalog: catalog.pid, gateway: bench.stack.process('gateway').pid, bench: process.pid, redisPort },
         options,
         log,
       );
     }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
-      results.auth = await measureAuthCost(gatewayUrl, session, { gateway: bench.stack.process('gateway').pid, catalog: catalog.pid, auth: auth.pid }, options, log);
+      results.auth = await measureAuthCost(gatewayUrl, session, { gateway: bench.stack.process('gateway').pid, catalog: catalog.pid, auth: auth.pid, redisPort }, options, log);
     }
     if (options.scenarios.has('bulk')) {
       log('bulk-status');
@@ -251,6 +252,7 @@ async function main(): Promise<void> {
     }
     // RSS over the first seconds of idleness after the load: V8 and the allocator give memory back lazily.
     const series: Array<{ idle_s: number; rss_mb: Record<string, number> }> = [];
+    if (process.env['BENCH_DEV_NODE_OPTIONS']) { process.kill(catalog.pid, 'SIGUSR2'); process.kill(auth.pid, 'SIGUSR2'); }
     for (const at of [2, 5, 10, 15]) {
       await sleep((at - (series[series.length - 1]?.idle_s ?? 0)) * 1000);
       series.push({ idle_s: at, rss_mb: roundAll(stackRss(bench.stack)) });

@@ -51,10 +51,29 @@ for (const file of files) {
       .slice(0, top)
       .map(([name, us]) => `  ${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`)
       .join('\n');
+  // Inclusive (self + callees) time per function, each function counted once per stack (recursion).
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inclusive = new Map();
+  for (const [id, us] of selfUs) {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at).callFrame;
+      if (['(root)', '(idle)', '(program)'].includes(frame.functionName)) continue;
+      const name = `${frame.functionName || '(anonymous)'} ${where(frame.url)}:${frame.lineNumber + 1}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      inclusive.set(name, (inclusive.get(name) ?? 0) + us);
+    }
+  }
   const idle = byPlace.get('(idle)') ?? 0;
   console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(((total - idle) / total) * 100).toFixed(1)} % busy`);
   console.log(' by package / file (self time):');
   console.log(show(byPlace));
   console.log(' by function (self time):');
   console.log(show(byFunction));
+  if (args.includes('--inclusive')) {
+    console.log(' by function (inclusive time):');
+    console.log(show(inclusive));
+  }
 }

@@ -1,12 +1,26 @@
 import { testMongoUrl } from '@mt/testing';
 import mongoose, { type Connection } from 'mongoose';
 import { request } from 'node:http';
-import { addToList, createEntry, createPat, createUser, expectStatus, OWN_FIELDS, type CatalogEntry, type TestUser } from './support/api-fixtures';
+import {
+  addToList,
+  createEntry,
+  createPat,
+  createUser,
+  expectStatus,
+  OWN_FIELDS,
+  type CatalogEntry,
+  type TestUser,
+} from './support/api-fixtures';
 import { eventually, sleep } from './support/eventually';
 import { recordFigures } from './support/figures';
 import { errorPayloadProblem, HttpClient, requestTally, type Answer } from './support/http-client';
 import { LeakScanner } from './support/leak-scanner';
-import { CATEGORIES, startResilienceStack, type Category, type ResilienceStack } from './support/resilience-stack';
+import {
+  CATEGORIES,
+  startResilienceStack,
+  type Category,
+  type ResilienceStack,
+} from './support/resilience-stack';
 import { countByStatus, runTraffic, type TrafficResult, type TrafficSample } from './support/traffic';
 
 /**
@@ -47,13 +61,15 @@ async function fault(name: string, body: () => Promise<string | void>): Promise<
     // A failed assertion must not leave the next fault with a cut store or a dead process.
     await Promise.all([env.mongoProxy.restore(), env.redisProxy.restore()]);
     for (const process of env.stack.processes) {
-      if (!process.running && killedOnPurpose.has(process.name)) await process.restart({ readyTimeoutMs: 30_000 }).catch(() => undefined);
+      if (!process.running && killedOnPurpose.has(process.name))
+        await process.restart({ readyTimeoutMs: 30_000 }).catch(() => undefined);
     }
   }
 }
 
 const unexpectedExits = () => env.unexpectedExits.filter((exit) => !killedOnPurpose.has(exit.process));
-const pids = () => Object.fromEntries(env.stack.processes.filter((p) => p.running).map((p) => [p.name, p.pid]));
+const pids = () =>
+  Object.fromEntries(env.stack.processes.filter((p) => p.running).map((p) => [p.name, p.pid]));
 const service = (name: string) => new HttpClient(env.stack.process(name).url, scanner);
 const catalogProcesses = CATEGORIES.map((category) => `catalog-${category}`);
 
@@ -70,7 +86,10 @@ function fastServiceUnavailable(answer: Answer, what: string): string | undefine
 }
 
 async function listEntriesOf(category: Category, userId: string): Promise<number> {
-  return mongo.useDb(env.stack.mongoDbNames.catalog[category]!, { useCache: true }).db!.collection('list_entries').countDocuments({ user_id: userId });
+  return mongo
+    .useDb(env.stack.mongoDbNames.catalog[category]!, { useCache: true })
+    .db!.collection('list_entries')
+    .countDocuments({ user_id: userId });
 }
 
 /** Reads only: what keeps flowing while a fault is injected. */
@@ -112,7 +131,11 @@ beforeAll(async () => {
   mongo = await mongoose.createConnection(testMongoUrl(), { serverSelectionTimeoutMS: 5000 }).asPromise();
   reader = await createUser(api, scanner, 'reader');
   readerPat = (await createPat(api, scanner, reader.jwt, 'reader pat')).token;
-  movie = await createEntry(api, reader.jwt, 'movies', { title: 'Fault Line', year: 2010, ...OWN_FIELDS.movies });
+  movie = await createEntry(api, reader.jwt, 'movies', {
+    title: 'Fault Line',
+    year: 2010,
+    ...OWN_FIELDS.movies,
+  });
   for (const category of CATEGORIES) {
     const entry = await createEntry(api, reader.jwt, category, { title: `Fixture ${category}`, year: 2001 });
     await addToList(api, reader.jwt, category, entry.id);
@@ -158,7 +181,13 @@ describe('faults injected into a running stack', () => {
           `${name} /readyz 503`,
           async () => {
             const seen = JSON.stringify(await readyz(name));
-            return seen === JSON.stringify({ status: 503, body: { status: 'unhealthy', error: 'database unreachable' } }) || seen;
+            return (
+              seen ===
+                JSON.stringify({
+                  status: 503,
+                  body: { status: 'unhealthy', error: 'database unreachable' },
+                }) || seen
+            );
           },
           5000,
         );
@@ -169,11 +198,28 @@ describe('faults injected into a running stack', () => {
       const problems = [
         fastServiceUnavailable(await api.get(`/api/v1/movies/${movie.id}`), 'catalog read'),
         fastServiceUnavailable(await api.get('/api/v1/movies?q=fault'), 'search'),
-        fastServiceUnavailable(await api.post('/api/v1/movies', { title: 'During the outage', year: 2020 }, { token: reader.jwt }), 'catalog write'),
+        fastServiceUnavailable(
+          await api.post('/api/v1/movies', { title: 'During the outage', year: 2020 }, { token: reader.jwt }),
+          'catalog write',
+        ),
         fastServiceUnavailable(await api.get('/api/v1/books/list', { token: reader.jwt }), 'list read (JWT)'),
-        fastServiceUnavailable(await api.post('/api/v1/auth/login', { username: reader.username, password: reader.password }, { allowTokens: true }), 'login'),
+        fastServiceUnavailable(
+          await api.post(
+            '/api/v1/auth/login',
+            { username: reader.username, password: reader.password },
+            { allowTokens: true },
+          ),
+          'login',
+        ),
         fastServiceUnavailable(await api.get('/api/v1/auth/me', { token: reader.jwt }), 'profile (JWT)'),
-        fastServiceUnavailable(await api.post('/api/v1/auth/register', { username: 'outage_user', email: 'outage@example.com', password: 'long enough pw' }), 'register'),
+        fastServiceUnavailable(
+          await api.post('/api/v1/auth/register', {
+            username: 'outage_user',
+            email: 'outage@example.com',
+            password: 'long enough pw',
+          }),
+          'register',
+        ),
       ].filter(Boolean);
       expect(problems).toEqual([]);
       await sleep(Math.max(0, 3000 - (performance.now() - cutAt))); // an outage of at least 3 s under traffic
@@ -182,13 +228,29 @@ describe('faults injected into a running stack', () => {
       const recoveredIn = await eventually(
         'every service ready again',
         async () => {
-          const states = await Promise.all(['auth-service', ...catalogProcesses].map(async (name) => `${name}:${(await readyz(name)).status}`));
+          const states = await Promise.all(
+            ['auth-service', ...catalogProcesses].map(
+              async (name) => `${name}:${(await readyz(name)).status}`,
+            ),
+          );
           return states.every((s) => s.endsWith(':200')) || states.join(' ');
         },
         30_000,
       );
-      await eventually('catalog reads and logins work again', async () => (await api.get(`/api/v1/movies/${movie.id}`)).status === 200, 15_000);
-      expectStatus(await api.post('/api/v1/auth/login', { username: reader.username, password: reader.password }, { allowTokens: true }), 200, 'login after recovery');
+      await eventually(
+        'catalog reads and logins work again',
+        async () => (await api.get(`/api/v1/movies/${movie.id}`)).status === 200,
+        15_000,
+      );
+      expectStatus(
+        await api.post(
+          '/api/v1/auth/login',
+          { username: reader.username, password: reader.password },
+          { allowTokens: true },
+        ),
+        200,
+        'login after recovery',
+      );
       expectStatus(await api.get('/api/v1/books/list', { token: reader.jwt }), 200, 'list after recovery');
       await sleep(500);
       stop.abort();
@@ -197,8 +259,12 @@ describe('faults injected into a running stack', () => {
       const failed = samples.filter((s) => s.status >= 500 || s.status === 0);
       unexpected5xx += failed.filter((s) => s.status !== 503).length;
       // Only 503s (no 500, no 502/504, no hang or reset), each within 2 s; the rest answered normally.
-      expect(failed.filter((s) => s.status !== 503).map((s) => `${s.label}: ${s.status} ${s.code ?? ''}`)).toEqual([]);
-      expect(failed.filter((s) => s.ms > ERROR_DEADLINE_MS).map((s) => `${s.label}: ${Math.round(s.ms)} ms`)).toEqual([]);
+      expect(
+        failed.filter((s) => s.status !== 503).map((s) => `${s.label}: ${s.status} ${s.code ?? ''}`),
+      ).toEqual([]);
+      expect(
+        failed.filter((s) => s.ms > ERROR_DEADLINE_MS).map((s) => `${s.label}: ${Math.round(s.ms)} ms`),
+      ).toEqual([]);
       expect(failed.length).toBeGreaterThan(0); // the outage was seen by the traffic
       expect(samples.filter((s) => s.status === 200).length).toBeGreaterThan(0);
       expect(pids()).toEqual(before); // recovered without a restart
@@ -217,7 +283,10 @@ describe('faults injected into a running stack', () => {
       expectStatus(await api.get('/api/v1/movies/list', { token: changerPat.token }), 200, 'PAT cached');
       const leaver = await createUser(api, scanner, 'leaver');
       for (const category of CATEGORIES) {
-        const entry = await createEntry(api, leaver.jwt, category, { title: `Leaver ${category}`, year: 2002 });
+        const entry = await createEntry(api, leaver.jwt, category, {
+          title: `Leaver ${category}`,
+          year: 2002,
+        });
         await addToList(api, leaver.jwt, category, entry.id);
       }
 
@@ -230,34 +299,74 @@ describe('faults injected into a running stack', () => {
       }
 
       // Credentials keep working; a burst far over nothing (rate limiting fails open, no 429 or 503).
-      const burst = await Promise.all(Array.from({ length: 30 }, () => api.get('/api/v1/auth/me', { token: reader.jwt })));
-      expect(countByStatus(burst.map((a) => ({ label: 'burst', status: a.status, ms: a.ms, at: 0 })))).toEqual({ 200: 30 });
-      expectStatus(await api.get('/api/v1/tvshows/list', { token: readerPat }), 200, 'PAT during the Redis outage');
-      expectStatus(await api.post('/api/v1/movies/list', { item_id: movie.id, status: 'watching' }, { token: changer.jwt }), 201, 'a write during the Redis outage');
+      const burst = await Promise.all(
+        Array.from({ length: 30 }, () => api.get('/api/v1/auth/me', { token: reader.jwt })),
+      );
+      expect(
+        countByStatus(burst.map((a) => ({ label: 'burst', status: a.status, ms: a.ms, at: 0 }))),
+      ).toEqual({ 200: 30 });
+      expectStatus(
+        await api.get('/api/v1/tvshows/list', { token: readerPat }),
+        200,
+        'PAT during the Redis outage',
+      );
+      expectStatus(
+        await api.post(
+          '/api/v1/movies/list',
+          { item_id: movie.id, status: 'watching' },
+          { token: changer.jwt },
+        ),
+        201,
+        'a write during the Redis outage',
+      );
 
       // Revocations still take effect at once: the gateway asks the auth service.
       const changed = expectStatus(
-        await api.put<{ access_token: string }>('/api/v1/auth/password', { current_password: changer.password, new_password: `${changer.password}-2` }, { token: changer.jwt, allowTokens: true }),
+        await api.put<{ access_token: string }>(
+          '/api/v1/auth/password',
+          { current_password: changer.password, new_password: `${changer.password}-2` },
+          { token: changer.jwt, allowTokens: true },
+        ),
         200,
         'password change during the Redis outage',
       );
       scanner.addSecret(changed.body.access_token, 'JWT');
       expect((await api.get('/api/v1/auth/me', { token: changer.jwt })).status).toBe(401);
       expect((await api.get('/api/v1/auth/me', { token: changed.body.access_token })).status).toBe(200);
-      expectStatus(await api.delete(`/api/v1/auth/tokens/${changerPat.id}`, { token: changed.body.access_token }), 200, 'revoke during the Redis outage');
+      expectStatus(
+        await api.delete(`/api/v1/auth/tokens/${changerPat.id}`, { token: changed.body.access_token }),
+        200,
+        'revoke during the Redis outage',
+      );
       expect((await api.get('/api/v1/movies/list', { token: changerPat.token })).status).toBe(401);
-      expectStatus(await api.delete('/api/v1/auth/me', { token: leaver.jwt }), 200, 'account deletion during the Redis outage');
+      expectStatus(
+        await api.delete('/api/v1/auth/me', { token: leaver.jwt }),
+        200,
+        'account deletion during the Redis outage',
+      );
       expect((await api.get('/api/v1/auth/me', { token: leaver.jwt })).status).toBe(401);
-      const loginDuringOutage = await api.post('/api/v1/auth/login', { username: reader.username, password: reader.password }, { allowTokens: true });
+      const loginDuringOutage = await api.post(
+        '/api/v1/auth/login',
+        { username: reader.username, password: reader.password },
+        { allowTokens: true },
+      );
 
       await env.redisProxy.restore();
-      const recoveredIn = await eventually('gateway and registry ready again', async () => (await readyz('gateway')).status === 200 && (await readyz('registry-service')).status === 200, 15_000);
+      const recoveredIn = await eventually(
+        'gateway and registry ready again',
+        async () =>
+          (await readyz('gateway')).status === 200 && (await readyz('registry-service')).status === 200,
+        15_000,
+      );
 
       // Right after the outage the revoked credentials stay revoked: a cache entry written before the cut
       // must not bring the PAT back, nor may a missing cut-off bring the old JWT back.
       const afterwards: string[] = [];
       for (let i = 0; i < 10; i++) {
-        const [oldJwt, revokedPat] = await Promise.all([api.get('/api/v1/auth/me', { token: changer.jwt }), api.get('/api/v1/movies/list', { token: changerPat.token })]);
+        const [oldJwt, revokedPat] = await Promise.all([
+          api.get('/api/v1/auth/me', { token: changer.jwt }),
+          api.get('/api/v1/movies/list', { token: changerPat.token }),
+        ]);
         if (oldJwt.status !== 401) afterwards.push(`old JWT → ${oldJwt.status}`);
         if (revokedPat.status !== 401) afterwards.push(`revoked PAT → ${revokedPat.status}`);
         await sleep(300);
@@ -265,7 +374,11 @@ describe('faults injected into a running stack', () => {
       expect(afterwards).toEqual([]);
       // The deletion made during the outage reaches every catalog once Redis is back (outbox → stream).
       for (const category of CATEGORIES) {
-        await eventually(`${category} list of the deleted account removed`, async () => (await listEntriesOf(category, leaver.id)) === 0 || 'still there', 20_000);
+        await eventually(
+          `${category} list of the deleted account removed`,
+          async () => (await listEntriesOf(category, leaver.id)) === 0 || 'still there',
+          20_000,
+        );
       }
       stop.abort();
       const samples = collect(await traffic);
@@ -292,19 +405,36 @@ describe('faults injected into a running stack', () => {
       for (let i = 0; i < 7; i++) {
         const categories = await api.get<Array<{ id: string }>>('/api/v1/categories');
         expect(categories.body.map((c) => c.id)).toEqual([...CATEGORIES].sort());
-        writes.push(await api.post(`/api/v1/${CATEGORIES[i % 3]}`, { title: `Registry outage ${i}`, year: 2003 }, { token: reader.jwt }));
+        writes.push(
+          await api.post(
+            `/api/v1/${CATEGORIES[i % 3]}`,
+            { title: `Registry outage ${i}`, year: 2003 },
+            { token: reader.jwt },
+          ),
+        );
         await sleep(1000);
       }
       expect(writes.map((w) => w.status)).toEqual(Array(7).fill(201));
       expect(catalogProcesses.every((name) => env.stack.process(name).running)).toBe(true);
 
       await registry.restart({ readyTimeoutMs: 30_000 });
-      await eventually('categories listed after the registry restart', async () => ((await api.get<unknown[]>('/api/v1/categories')).body as unknown[]).length === 3, 15_000);
-      for (const category of CATEGORIES) expectStatus(await api.get(`/api/v1/${category}?limit=1`), 200, `${category} after the registry restart`);
+      await eventually(
+        'categories listed after the registry restart',
+        async () => ((await api.get<unknown[]>('/api/v1/categories')).body as unknown[]).length === 3,
+        15_000,
+      );
+      for (const category of CATEGORIES)
+        expectStatus(
+          await api.get(`/api/v1/${category}?limit=1`),
+          200,
+          `${category} after the registry restart`,
+        );
       stop.abort();
       const samples = collect(await traffic);
       unexpected5xx += samples.filter((s) => s.status >= 500 || s.status === 0).length;
-      expect(samples.filter((s) => s.status !== 200).map((s) => `${s.label}: ${s.status} ${s.code ?? ''}`)).toEqual([]);
+      expect(
+        samples.filter((s) => s.status !== 200).map((s) => `${s.label}: ${s.status} ${s.code ?? ''}`),
+      ).toEqual([]);
       expect(unexpectedExits()).toEqual([]);
       return `${samples.length + writes.length} requests while the registry was down, all answered normally`;
     });
@@ -314,30 +444,47 @@ describe('faults injected into a running stack', () => {
     await fault('catalog instance killed mid-request', async () => {
       const movies = env.stack.process('catalog-movies');
       killedOnPurpose.add(movies.name);
-      const held = await Promise.all(Array.from({ length: 3 }, () => holdRequest(env.gatewayUrl, '/api/v1/movies/list', reader.jwt, { item_id: movie.id })));
+      const held = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          holdRequest(env.gatewayUrl, '/api/v1/movies/list', reader.jwt, { item_id: movie.id }),
+        ),
+      );
       const stop = new AbortController();
       const traffic = runTraffic({
         rate: 20,
         maxInFlight: 30,
         durationMs: 60_000,
         signal: stop.signal,
-        next: (i) => ({ label: 'movies read', send: () => api.get(i % 2 ? `/api/v1/movies/${movie.id}` : '/api/v1/movies?q=fault', { timeoutMs: 10_000 }) }),
+        next: (i) => ({
+          label: 'movies read',
+          send: () =>
+            api.get(i % 2 ? `/api/v1/movies/${movie.id}` : '/api/v1/movies?q=fault', { timeoutMs: 10_000 }),
+        }),
       });
       await sleep(500);
       movies.kill('SIGKILL');
       const answers = await Promise.all(held.map((h) => h.answer));
       expect(answers.map((a) => a.status).every((s) => s === 502 || s === 503)).toBe(true);
-      for (const answer of answers) expect(errorPayloadProblem(answer.status, answer.headers, answer.body)).toBeUndefined();
+      for (const answer of answers)
+        expect(errorPayloadProblem(answer.status, answer.headers, answer.body)).toBeUndefined();
       expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(5000);
       await sleep(2000); // reads while the only movies instance is gone
 
       await movies.restart({ readyTimeoutMs: 30_000 });
-      await eventually('movies served again', async () => (await api.get(`/api/v1/movies/${movie.id}`)).status === 200, 20_000);
+      await eventually(
+        'movies served again',
+        async () => (await api.get(`/api/v1/movies/${movie.id}`)).status === 200,
+        20_000,
+      );
       stop.abort();
       const samples = collect(await traffic);
       const failed = samples.filter((s) => s.status !== 200);
       unexpected5xx += failed.filter((s) => s.status !== 502 && s.status !== 503).length;
-      expect(failed.filter((s) => s.status !== 502 && s.status !== 503).map((s) => `${s.status} after ${Math.round(s.ms)} ms: ${s.code ?? ''}`)).toEqual([]);
+      expect(
+        failed
+          .filter((s) => s.status !== 502 && s.status !== 503)
+          .map((s) => `${s.status} after ${Math.round(s.ms)} ms: ${s.code ?? ''}`),
+      ).toEqual([]);
       expect(failed.filter((s) => s.ms > 5000)).toEqual([]);
       expect(unexpectedExits()).toEqual([]);
       return `${answers.length} in-flight requests got ${answers.map((a) => a.status).join('/')} within ${Math.round(Math.max(...answers.map((a) => a.ms)))} ms; ${failed.length} of ${samples.length} reads failed fast (502/503) until the restart`;
@@ -349,7 +496,10 @@ describe('faults injected into a running stack', () => {
       const user = await createUser(api, scanner, 'departing');
       for (const category of CATEGORIES) {
         for (let i = 0; i < 3; i++) {
-          const entry = await createEntry(api, user.jwt, category, { title: `Departing ${category} ${i}`, year: 2004 });
+          const entry = await createEntry(api, user.jwt, category, {
+            title: `Departing ${category} ${i}`,
+            year: 2004,
+          });
           await addToList(api, user.jwt, category, entry.id);
         }
       }
@@ -359,15 +509,25 @@ describe('faults injected into a running stack', () => {
       await tvshows.exited;
       expectStatus(await api.delete('/api/v1/auth/me', { token: user.jwt }), 200, 'account deletion');
       for (const category of ['movies', 'books'] as const) {
-        await eventually(`${category} lists removed`, async () => (await listEntriesOf(category, user.id)) === 0 || 'still there', 15_000);
+        await eventually(
+          `${category} lists removed`,
+          async () => (await listEntriesOf(category, user.id)) === 0 || 'still there',
+          15_000,
+        );
       }
       await sleep(1000);
       expect(await listEntriesOf('tvshows', user.id)).toBe(3); // nobody could remove them: the service is down
 
       await tvshows.restart({ readyTimeoutMs: 30_000 });
-      const caughtUpIn = await eventually('tvshows lists removed after the restart', async () => (await listEntriesOf('tvshows', user.id)) === 0 || 'still there', 20_000);
+      const caughtUpIn = await eventually(
+        'tvshows lists removed after the restart',
+        async () => (await listEntriesOf('tvshows', user.id)) === 0 || 'still there',
+        20_000,
+      );
       // Entries the user created stay, with created_by null (API.md §3).
-      const created = await api.get<{ data: Array<{ created_by: string | null }> }>('/api/v1/tvshows?q=departing&limit=100');
+      const created = await api.get<{ data: Array<{ created_by: string | null }> }>(
+        '/api/v1/tvshows?q=departing&limit=100',
+      );
       expect(created.body.data.length).toBe(3);
       expect(created.body.data.every((e) => e.created_by === null)).toBe(true);
       expect(unexpectedExits()).toEqual([]);
@@ -396,7 +556,11 @@ function holdRequest(baseUrl: string, path: string, token: string, json: unknown
       const req = request(`${baseUrl}${path}`, {
         method: 'POST',
         agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': String(body.length), authorization: `Bearer ${token}` },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          authorization: `Bearer ${token}`,
+        },
       });
       const timer = setTimeout(() => req.destroy(new Error('no answer within 10 s')), 10_000);
       req.on('response', (res) => {
@@ -405,9 +569,16 @@ function holdRequest(baseUrl: string, path: string, token: string, json: unknown
         res.on('end', () => {
           clearTimeout(timer);
           const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === 'string') headers.set(name, value);
           scanner.scanResponse(`held ${path} → ${res.statusCode}`, text);
-          resolve({ status: res.statusCode ?? 0, headers, text, body: JSON.parse(text) as unknown, ms: performance.now() - started });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers,
+            text,
+            body: JSON.parse(text) as unknown,
+            ms: performance.now() - started,
+          });
         });
       });
       req.on('error', (error) => {

@@ -1,4 +1,11 @@
-import { addToList, createEntry, createPat, createUser, expectStatus, OWN_FIELDS } from './support/api-fixtures';
+import {
+  addToList,
+  createEntry,
+  createPat,
+  createUser,
+  expectStatus,
+  OWN_FIELDS,
+} from './support/api-fixtures';
 import { digestDatabases, digestDifferences, type DatabaseDigest } from './support/database-digest';
 import { recordFigures } from './support/figures';
 import { generateSigningKey, es256, claimsFor } from './support/forged-jwts';
@@ -28,33 +35,75 @@ const outcomes: Array<{ c: HostileCase; status: number; problem?: string }> = []
 const DIGEST_IGNORES = ['tokens.last_used_at'];
 
 beforeAll(async () => {
-  env = await startResilienceStack({ name: 'hostile', appEnv: { 'auth-service': { JWT_PRIVATE_KEY: signing.privatePem } } });
+  env = await startResilienceStack({
+    name: 'hostile',
+    appEnv: { 'auth-service': { JWT_PRIVATE_KEY: signing.privatePem } },
+  });
   scanner.addSecret(env.stack.internalSecret, 'internal secret');
   // The private key's base64 body, line by line (a log would break it at the same places).
-  for (const line of signing.privatePem.split('\n').filter((l) => l.length >= 40)) scanner.addSecret(line, 'JWT private key');
+  for (const line of signing.privatePem.split('\n').filter((l) => l.length >= 40))
+    scanner.addSecret(line, 'JWT private key');
   api = new HttpClient(env.gatewayUrl, scanner);
 
-  const jwks = expectStatus(await new HttpClient(env.stack.process('auth-service').url).get<{ keys: Array<Record<string, unknown>> }>('/internal/jwks'), 200, 'JWKS');
+  const jwks = expectStatus(
+    await new HttpClient(env.stack.process('auth-service').url).get<{ keys: Array<Record<string, unknown>> }>(
+      '/internal/jwks',
+    ),
+    200,
+    'JWKS',
+  );
   const publicJwk = jwks.body.keys[0]!;
 
-  const [userA, userB] = await Promise.all([createUser(api, scanner, 'hostileA'), createUser(api, scanner, 'hostileB')]);
+  const [userA, userB] = await Promise.all([
+    createUser(api, scanner, 'hostileA'),
+    createUser(api, scanner, 'hostileB'),
+  ]);
   const patDefault = await createPat(api, scanner, userA.jwt, 'default scopes');
   const patListRead = await createPat(api, scanner, userA.jwt, 'list reader', ['list:read']);
   const revoked = await createPat(api, scanner, userA.jwt, 'revoked');
   expectStatus(await api.delete(`/api/v1/auth/tokens/${revoked.id}`, { token: userA.jwt }), 200, 'revoke');
 
-  const movieTitles = { matrix: 'The Matrix', alien: 'Alien', zodiac: 'Zodiac', heat: 'Heat', jaws: 'Jaws', up: 'Up' };
-  for (const [key, title] of Object.entries(movieTitles)) await createEntry(api, userA.jwt, 'movies', { title, year: key === 'matrix' ? 1999 : 1980 });
+  const movieTitles = {
+    matrix: 'The Matrix',
+    alien: 'Alien',
+    zodiac: 'Zodiac',
+    heat: 'Heat',
+    jaws: 'Jaws',
+    up: 'Up',
+  };
+  for (const [key, title] of Object.entries(movieTitles))
+    await createEntry(api, userA.jwt, 'movies', { title, year: key === 'matrix' ? 1999 : 1980 });
   const entries = {} as HostileFixtures['entries'];
   for (const category of CATEGORIES) {
-    const make = (label: string, token: string) => createEntry(api, token, category, { title: `Fixture ${label} ${category}`, year: 2000, ...OWN_FIELDS[category] });
-    entries[category] = { onList: await make('listed', userA.jwt), free: await make('unlisted', userA.jwt), ofB: await make('foreign', userB.jwt) };
+    const make = (label: string, token: string) =>
+      createEntry(api, token, category, {
+        title: `Fixture ${label} ${category}`,
+        year: 2000,
+        ...OWN_FIELDS[category],
+      });
+    entries[category] = {
+      onList: await make('listed', userA.jwt),
+      free: await make('unlisted', userA.jwt),
+      ofB: await make('foreign', userB.jwt),
+    };
     await addToList(api, userA.jwt, category, entries[category].onList.id, { status: 'watching', score: 5 });
   }
   // Each PAT used once now: last_used_at is then not rewritten for a minute (and is left out of the digest).
-  for (const token of [patDefault.token, patListRead.token]) expectStatus(await api.get('/api/v1/movies/list', { token }), 200, 'PAT use');
+  for (const token of [patDefault.token, patListRead.token])
+    expectStatus(await api.get('/api/v1/movies/list', { token }), 200, 'PAT use');
 
-  fx = { userA, userB, patDefault, patListRead, patRevoked: revoked.token, entries, movieTitles, signingKey: signing.privateKey, kid: String(publicJwk['kid']), publicJwk };
+  fx = {
+    userA,
+    userB,
+    patDefault,
+    patListRead,
+    patRevoked: revoked.token,
+    entries,
+    movieTitles,
+    signingKey: signing.privateKey,
+    kid: String(publicJwk['kid']),
+    publicJwk,
+  };
   cases = buildHostileCases(fx);
   digestBefore = await digestDatabases(env.databases, { ignoreFields: DIGEST_IGNORES });
 }, 180_000);
@@ -62,7 +111,9 @@ beforeAll(async () => {
 afterAll(async () => {
   const byStatus: Record<string, number> = {};
   for (const outcome of outcomes) byStatus[outcome.status] = (byStatus[outcome.status] ?? 0) + 1;
-  const after = env ? await digestDatabases(env.databases, { ignoreFields: DIGEST_IGNORES }).catch(() => undefined) : undefined;
+  const after = env
+    ? await digestDatabases(env.databases, { ignoreFields: DIGEST_IGNORES }).catch(() => undefined)
+    : undefined;
   await env?.stop();
   if (env && !logsScanned) scanner.scanLogs(env.logs);
   const fiveXx = outcomes.filter((o) => o.status >= 500 || o.status === 0).length;
@@ -88,7 +139,8 @@ interface Outcome {
 }
 
 async function send(c: HostileCase, requestId: string): Promise<Outcome> {
-  const idHeader: Record<string, string> = c.headers?.['x-request-id'] === undefined ? { 'x-request-id': requestId } : {};
+  const idHeader: Record<string, string> =
+    c.headers?.['x-request-id'] === undefined ? { 'x-request-id': requestId } : {};
   if (c.wire !== undefined) {
     const answer: RawAnswer = await sendRaw(Number(new URL(env.gatewayUrl).port), c.wire);
     scanner.scanResponse(`raw ${c.name} → ${answer.status}`, answer.wire);
@@ -96,7 +148,10 @@ async function send(c: HostileCase, requestId: string): Promise<Outcome> {
   }
   const baseUrl = c.target === 'gateway' ? env.gatewayUrl : env.stack.process(c.target).url;
   if (c.chunkedBytes !== undefined) {
-    const headers: Record<string, string> = { ...idHeader, ...(c.token ? { authorization: `Bearer ${c.token}` } : {}) };
+    const headers: Record<string, string> = {
+      ...idHeader,
+      ...(c.token ? { authorization: `Bearer ${c.token}` } : {}),
+    };
     const answer = await sendChunked(baseUrl, c.path, c.chunkedBytes, headers);
     scanner.scanResponse(`chunked ${c.name} → ${answer.status}`, answer.text);
     return { status: answer.status, body: answer.body, headers: rawHeaders(answer) };
@@ -113,14 +168,18 @@ async function send(c: HostileCase, requestId: string): Promise<Outcome> {
 }
 
 function problemWith(c: HostileCase, answer: Outcome): string | undefined {
-  if (answer.status !== c.expectStatus) return `status ${answer.status}, expected ${c.expectStatus}: ${JSON.stringify(answer.body).slice(0, 300)}`;
+  if (answer.status !== c.expectStatus)
+    return `status ${answer.status}, expected ${c.expectStatus}: ${JSON.stringify(answer.body).slice(0, 300)}`;
   if (answer.status >= 400) {
     const payload = errorPayloadProblem(answer.status, answer.headers, answer.body);
     if (payload) return `error payload: ${payload}`;
   }
   if (c.detailPath) {
     const details = ((answer.body as { details?: Array<{ path: string }> }).details ?? []).map((d) => d.path);
-    const named = details.some((path) => path === c.detailPath || path.startsWith(`${c.detailPath}.`) || path.startsWith(`${c.detailPath}[`));
+    const named = details.some(
+      (path) =>
+        path === c.detailPath || path.startsWith(`${c.detailPath}.`) || path.startsWith(`${c.detailPath}[`),
+    );
     if (!named) return `details do not name ${c.detailPath}: ${JSON.stringify(details)}`;
   }
   return c.check?.(answer);
@@ -159,12 +218,20 @@ describe('hostile input through the gateway and straight at the services', () =>
     }
     const table = [
       `hostile requests: ${outcomes.length}`,
-      `by status: ${[...byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join('  ')}`,
-      ...[...byGroup].map(([name, g]) => `  ${name.padEnd(28)} ${String(g.ok).padStart(4)}/${String(g.total).padEnd(4)} as documented  (${[...g.statuses].sort().join(', ')})`),
+      `by status: ${[...byStatus]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}×${n}`)
+        .join('  ')}`,
+      ...[...byGroup].map(
+        ([name, g]) =>
+          `  ${name.padEnd(28)} ${String(g.ok).padStart(4)}/${String(g.total).padEnd(4)} as documented  (${[...g.statuses].sort().join(', ')})`,
+      ),
     ].join('\n');
     process.stdout.write(`\n${table}\n`);
 
-    const failures = outcomes.filter((o) => o.problem).map((o) => `${o.c.group} | ${o.c.name} | ${o.c.method} ${o.c.path.slice(0, 80)}: ${o.problem}`);
+    const failures = outcomes
+      .filter((o) => o.problem)
+      .map((o) => `${o.c.group} | ${o.c.name} | ${o.c.method} ${o.c.path.slice(0, 80)}: ${o.problem}`);
     expect(failures).toEqual([]);
   });
 

@@ -4,7 +4,12 @@ import { HttpClient, requestTally } from './support/http-client';
 import { LeakScanner } from './support/leak-scanner';
 import { LoadWorkload, SEARCH_WORDS, type LoadUser } from './support/load-workload';
 import { memoryFigures, sampleMemory, type MemoryFigures } from './support/memory-sampler';
-import { CATEGORIES, startResilienceStack, type Category, type ResilienceStack } from './support/resilience-stack';
+import {
+  CATEGORIES,
+  startResilienceStack,
+  type Category,
+  type ResilienceStack,
+} from './support/resilience-stack';
 import { countByStatus, percentile, runTraffic, type TrafficResult } from './support/traffic';
 
 /**
@@ -22,8 +27,14 @@ const WARM_UP_SECONDS = Math.min(10, Math.max(2, Math.round(SECONDS / 12)));
 const MAX_IN_FLIGHT = 32;
 /** Upper bound of any process's RSS during the run. */
 const RSS_LIMIT_MB = 400;
-/** Last-quarter average RSS may exceed the first-quarter average by at most this much (percent). */
-const RSS_GROWTH_LIMIT_PCT = 25;
+/**
+ * Last-quarter average RSS may exceed the first-quarter average by at most this much (percent). Generous: V8
+ * grows its heap in steps and returns memory late (runs without a leak showed up to ~40% on the gateway, and
+ * the same process dropped back to its start-up size once idle).
+ */
+const RSS_GROWTH_LIMIT_PCT = 60;
+/** The floor of the heap in use (what survives garbage collection) may rise at most this much (percent). */
+const HEAP_FLOOR_GROWTH_LIMIT_PCT = 30;
 const USERS = 6;
 const SEEDS_PER_CATEGORY = 24;
 
@@ -37,7 +48,10 @@ let rawMemory: Record<string, number[]> = {};
 let verification: { keysChecked: number; mismatches: string[] } | undefined;
 
 beforeAll(async () => {
-  env = await startResilienceStack({ name: 'load', env: { RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'info' } });
+  env = await startResilienceStack({
+    name: 'load',
+    env: { RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'info' },
+  });
   scanner.addSecret(env.stack.internalSecret, 'internal secret');
   api = new HttpClient(env.gatewayUrl, scanner);
   const users: LoadUser[] = [];
@@ -50,7 +64,12 @@ beforeAll(async () => {
     items[category] = [];
     for (let i = 0; i < SEEDS_PER_CATEGORY; i++) {
       const word = SEARCH_WORDS[i % SEARCH_WORDS.length];
-      items[category].push(await createEntry(api, users[i % USERS]!.jwt, category, { title: `Seed ${word} ${category} ${i}`, year: 1970 + i }));
+      items[category].push(
+        await createEntry(api, users[i % USERS]!.jwt, category, {
+          title: `Seed ${word} ${category} ${i}`,
+          year: 1970 + i,
+        }),
+      );
     }
   }
   workload = new LoadWorkload(api, users, items);
@@ -70,14 +89,18 @@ afterAll(async () => {
     requests: samples.length,
     skipped_ticks: traffic?.skipped ?? 0,
     by_status: countByStatus(samples),
-    by_operation: samples.reduce<Record<string, number>>((counts, s) => ((counts[s.label] = (counts[s.label] ?? 0) + 1), counts), {}),
+    by_operation: samples.reduce<Record<string, number>>(
+      (counts, s) => ((counts[s.label] = (counts[s.label] ?? 0) + 1), counts),
+      {},
+    ),
     five_xx: samples.filter((s) => s.status >= 500).length,
     unexpected_5xx: samples.filter((s) => s.status >= 500).length,
     no_answer: samples.filter((s) => s.status === 0).length,
     p50_ms: Math.round(percentile(latencies, 50)),
     p99_ms: Math.round(percentile(latencies, 99)),
     writes_acknowledged: workload?.writes.length ?? 0,
-    writes_verified: verification && verification.mismatches.length === 0 ? (workload?.writes.length ?? 0) : null,
+    writes_verified:
+      verification && verification.mismatches.length === 0 ? (workload?.writes.length ?? 0) : null,
     writes_lost: verification?.mismatches.length ?? null,
     keys_read_back: verification?.keysChecked ?? 0,
     anomalies: workload?.anomalies.length ?? null,
@@ -89,24 +112,50 @@ afterAll(async () => {
 
 describe(`${SECONDS} s of mixed traffic at ${RATE} req/s through the gateway`, () => {
   it('answers every request without a 5xx or a hang, at the steady rate', async () => {
-    await runTraffic({ rate: RATE, maxInFlight: MAX_IN_FLIGHT, durationMs: WARM_UP_SECONDS * 1000, next: () => workload.next() });
+    await runTraffic({
+      rate: RATE,
+      maxInFlight: MAX_IN_FLIGHT,
+      durationMs: WARM_UP_SECONDS * 1000,
+      next: () => workload.next(),
+    });
     const sampler = sampleMemory(() => env.stack.processes.filter((p) => p.running));
     try {
-      traffic = await runTraffic({ rate: RATE, maxInFlight: MAX_IN_FLIGHT, durationMs: SECONDS * 1000, next: () => workload.next() });
+      traffic = await runTraffic({
+        rate: RATE,
+        maxInFlight: MAX_IN_FLIGHT,
+        durationMs: SECONDS * 1000,
+        next: () => workload.next(),
+      });
     } finally {
-      const series = sampler.stop();
-      rawMemory = Object.fromEntries([...series].map(([name, s]) => [name, s.samplesMb.map(Math.round)]));
+      const series = await sampler.stop();
+      rawMemory = Object.fromEntries([...series].map(([name, s]) => [name, s.rssMb.map(Math.round)]));
       memory = Object.fromEntries([...series].map(([name, s]) => [name, memoryFigures(s)]));
     }
     const { samples, durationMs, started } = traffic;
     const byStatus = countByStatus(samples);
     process.stdout.write(
-      `\nload: ${samples.length} requests in ${Math.round(durationMs / 1000)} s (${(started / (durationMs / 1000)).toFixed(1)} req/s, ${traffic.skipped} ticks skipped at ${MAX_IN_FLIGHT} in flight); by status ${JSON.stringify(byStatus)}; p50 ${Math.round(percentile(samples.map((s) => s.ms), 50))} ms, p99 ${Math.round(percentile(samples.map((s) => s.ms), 99))} ms\n`,
+      `\nload: ${samples.length} requests in ${Math.round(durationMs / 1000)} s (${(started / (durationMs / 1000)).toFixed(1)} req/s, ${traffic.skipped} ticks skipped at ${MAX_IN_FLIGHT} in flight); by status ${JSON.stringify(byStatus)}; p50 ${Math.round(
+        percentile(
+          samples.map((s) => s.ms),
+          50,
+        ),
+      )} ms, p99 ${Math.round(
+        percentile(
+          samples.map((s) => s.ms),
+          99,
+        ),
+      )} ms\n`,
     );
-    expect(samples.filter((s) => s.status >= 500 || s.status === 0).map((s) => `${s.label}: ${s.status} ${s.code ?? ''}`)).toEqual([]);
+    expect(
+      samples
+        .filter((s) => s.status >= 500 || s.status === 0)
+        .map((s) => `${s.label}: ${s.status} ${s.code ?? ''}`),
+    ).toEqual([]);
     // The mix has no reason for a 4xx: each one is a contradiction of the model or the contract.
     expect(workload.anomalies).toEqual([]);
-    expect(samples.filter((s) => s.status >= 400).map((s) => `${s.label}: ${s.status} ${s.code ?? ''}`)).toEqual([]);
+    expect(
+      samples.filter((s) => s.status >= 400).map((s) => `${s.label}: ${s.status} ${s.code ?? ''}`),
+    ).toEqual([]);
     expect(started / (durationMs / 1000)).toBeGreaterThanOrEqual(RATE * 0.8);
     expect(env.unexpectedExits).toEqual([]);
   });
@@ -121,10 +170,20 @@ describe(`${SECONDS} s of mixed traffic at ${RATE} req/s through the gateway`, (
     process.stdout.write(`memory (MiB): ${JSON.stringify(memory)}\n`);
     if (process.env['RESILIENCE_DEBUG']) process.stdout.write(`${JSON.stringify(rawMemory)}\n`);
     expect(Object.keys(memory).sort()).toEqual(env.stack.processes.map((p) => p.name).sort());
-    for (const [name, figures] of Object.entries(memory)) {
-      expect({ name, max_mb: figures.max_mb <= RSS_LIMIT_MB }).toEqual({ name, max_mb: true });
-      expect({ name, growth_pct: figures.growth_pct <= RSS_GROWTH_LIMIT_PCT }).toEqual({ name, growth_pct: true });
-    }
+    const problems = Object.entries(memory).flatMap(([name, figures]) => [
+      ...(figures.max_mb <= RSS_LIMIT_MB
+        ? []
+        : [`${name}: RSS reached ${figures.max_mb} MiB (limit ${RSS_LIMIT_MB})`]),
+      ...(figures.growth_pct <= RSS_GROWTH_LIMIT_PCT
+        ? []
+        : [`${name}: RSS grew ${figures.growth_pct}% (limit ${RSS_GROWTH_LIMIT_PCT}%)`]),
+      ...(figures.heap_floor_growth_pct <= HEAP_FLOOR_GROWTH_LIMIT_PCT
+        ? []
+        : [
+            `${name}: heap floor grew ${figures.heap_floor_growth_pct}% (limit ${HEAP_FLOOR_GROWTH_LIMIT_PCT}%)`,
+          ]),
+    ]);
+    expect(problems).toEqual([]);
   });
 
   it('leaks no stack trace, hash or secret in any answer or log line', () => {

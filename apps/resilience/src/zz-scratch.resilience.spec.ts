@@ -1,7 +1,6 @@
 import { createEntry, createPat, createUser, type CatalogEntry } from './support/api-fixtures';
 import { HttpClient } from './support/http-client';
 import { LoadWorkload, SEARCH_WORDS, type LoadUser } from './support/load-workload';
-import { rssMb } from './support/memory-sampler';
 import { CATEGORIES, startResilienceStack, type Category, type ResilienceStack } from './support/resilience-stack';
 import { runTraffic } from './support/traffic';
 
@@ -15,12 +14,16 @@ it('scratch', async () => {
   const items = {} as Record<Category, CatalogEntry[]>;
   for (const c of CATEGORIES) { items[c] = []; for (let i = 0; i < 24; i++) items[c].push(await createEntry(api, users[i % 6]!.jwt, c, { title: `Seed ${SEARCH_WORDS[i % 8]} ${c} ${i}`, year: 1970 + i })); }
   const w = new LoadWorkload(api, users, items);
-  const heap = async (name: string) => { const t = await (await fetch(`${env.stack.process(name).url}/metrics`)).text(); return Math.round(Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(t)?.[1]) / 1048576); };
-  const log: string[] = [];
-  const timer = setInterval(async () => { const g = env.stack.process('gateway'); const t = env.stack.process('catalog-tvshows'); log.push(`g rss ${Math.round(rssMb(g.pid)!)} heap ${await heap('gateway')} | tv rss ${Math.round(rssMb(t.pid)!)} heap ${await heap('catalog-tvshows')}`); }, 3000);
-  await runTraffic({ rate: 60, maxInFlight: 32, durationMs: 90_000, next: () => w.next() });
-  log.push('--- idle');
-  await new Promise((r) => setTimeout(r, 20_000));
+  const heap = async () => { const t = await (await fetch(`${env.stack.process('gateway').url}/metrics`)).text(); return { heap: Number(/^nodejs_heap_size_used_bytes\{[^}]*\} (\S+)/m.exec(t)?.[1]) / 1048576, lines: t.split('\n').length }; };
+  const samples: Array<{ heap: number; lines: number }> = [];
+  const timer = setInterval(async () => samples.push(await heap()), 500);
+  const out: string[] = [];
+  for (let round = 0; round < 10; round++) {
+    const before = samples.length;
+    await runTraffic({ rate: 80, maxInFlight: 32, durationMs: 15_000, next: () => w.next() });
+    const win = samples.slice(before);
+    out.push(`round ${round}: floor ${Math.min(...win.map((s) => s.heap)).toFixed(1)} max ${Math.max(...win.map((s) => s.heap)).toFixed(1)} metric lines ${win.at(-1)?.lines}`);
+  }
   clearInterval(timer);
-  console.log(log.join('\n'));
-}, 300_000);
+  console.log(out.join('\n'));
+}, 400_000);

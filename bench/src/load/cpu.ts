@@ -31,13 +31,43 @@ export function childPids(pid: number): number[] {
   return children;
 }
 
-/** CPU used by a set of processes between `start()` and `stop()`, in ms per process name. */
-export function cpuMeter(pids: Record<string, number[]>) {
-  const total = (list: number[]) => list.reduce((sum, pid) => sum + cpuMs(pid), 0);
-  const before = Object.fromEntries(Object.entries(pids).map(([name, list]) => [name, total(list)]));
+/** Processes to meter by name: fixed pids, or found afresh at each measurement (a database's backends come and go). */
+export type WatchList = Record<string, number[] | (() => number[])>;
+
+/** CPU used by a set of processes from now until `stop()`, in ms per name (processes gone by then count 0). */
+export function cpuMeter(watch: WatchList) {
+  const pids = Object.fromEntries(Object.entries(watch).map(([name, list]) => [name, typeof list === 'function' ? list() : list]));
+  const before = new Map(Object.values(pids).flat().map((pid) => [pid, cpuMs(pid)]));
   return {
     stop(): Record<string, number> {
-      return Object.fromEntries(Object.entries(pids).map(([name, list]) => [name, total(list) - before[name]!]));
+      const used = (pid: number) => {
+        const delta = cpuMs(pid) - (before.get(pid) ?? Number.NaN);
+        return Number.isFinite(delta) ? delta : 0;
+      };
+      return Object.fromEntries(Object.entries(pids).map(([name, list]) => [name, list.reduce((sum, pid) => sum + used(pid), 0)]));
     },
   };
 }
+
+/** Processes whose command line matches `pattern` (e.g. the database server, which is not ours to know by pid). */
+export function pidsMatching(pattern: RegExp): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (pattern.test(cmdline)) pids.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * The database's processes on this machine: mongod, or the test sandbox's wire bridge and its PostgreSQL
+ * (every backend). Shared with anyone else using them at the time.
+ */
+export const databasePids = (): number[] => pidsMatching(/(^|\/)mongod(\s|$)|mongo-sandbox\/bridge|^postgres[: ]|\/postgresql\/.*\/bin\/postgres/);
+/** The redis-server listening on `port` (other engineers' private servers run on other ports). */
+export const redisPids = (port: string): number[] => pidsMatching(new RegExp(`^(\\S*/)?redis-server \\S*:${port}(\\s|$)`));

@@ -1,4 +1,5 @@
 import { HttpClient } from '../load/http-client';
+import { databasePids, redisPids } from '../load/cpu';
 import { counterValue, scrape } from '../load/metrics';
 import type { BenchOptions } from '../options';
 import { round } from '../stats';
@@ -24,7 +25,7 @@ export interface AuthResults {
 export async function measureAuthCost(
   gatewayUrl: string,
   credentials: { jwt: string; pat: string },
-  pids: { gateway: number; catalog: number; auth: number },
+  pids: { gateway: number; catalog: number; auth: number; redisPort: string },
   options: BenchOptions,
   log: (text: string) => void,
 ): Promise<AuthResults> {
@@ -50,7 +51,13 @@ export async function measureAuthCost(
   };
   const before = await lookups();
   log(`  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per credential`);
-  const throughput = await compareThroughput(variants, options, log, { gateway: [pids.gateway], catalog: [pids.catalog], auth: [pids.auth] });
+  const throughput = await compareThroughput(variants, options, log, {
+    gateway: [pids.gateway],
+    catalog: [pids.catalog],
+    auth: [pids.auth],
+    database: databasePids,
+    redis: () => redisPids(pids.redisPort),
+  });
   log(`  unloaded latency, ${options.latencyRounds} requests × ${options.repeats} per credential, interleaved`);
   const latency = await compareLatency(
     variants.map((variant) => ({ name: variant.name, url: variant.load.url, request: { headers: variant.load.headers } })),

@@ -1,4 +1,4 @@
-import { cpuMeter } from '../load/cpu';
+import { cpuMeter, type WatchList } from '../load/cpu';
 import { interleavedLatency, type LatencyTarget } from '../load/latency';
 import { runLoad, requireClean, type LoadResult, type LoadSpec } from '../load/throughput';
 import { median, round, type LatencySummary } from '../stats';
@@ -40,7 +40,7 @@ export async function compareThroughput(
   variants: readonly Variant[],
   settings: { repeats: number; durationS: number; connections: number; warmupS?: number },
   log: (text: string) => void,
-  watch: Record<string, number[]> = {},
+  watch: WatchList = {},
 ): Promise<Record<string, ThroughputStats>> {
   const runs = new Map<string, Array<LoadResult & { cpuMs: Record<string, number> }>>(variants.map((variant) => [variant.name, []]));
   for (let rep = 0; rep < settings.repeats; rep++) {

@@ -1,4 +1,4 @@
-import { childPids } from '../load/cpu';
+import { childPids, databasePids, redisPids, type WatchList } from '../load/cpu';
 import type { BenchOptions } from '../options';
 import { findNginx, startNginx, type Nginx } from '../stack/nginx';
 import { round } from '../stats';
@@ -24,7 +24,7 @@ export interface ProxyResults {
  */
 export async function measureProxyOverhead(
   urls: { catalog: string; gateway: string; catalogPort: number },
-  pids: { catalog: number; gateway: number; bench: number },
+  pids: { catalog: number; gateway: number; bench: number; redisPort: string },
   options: BenchOptions,
   log: (text: string) => void,
 ): Promise<ProxyResults> {
@@ -50,7 +50,13 @@ export async function measureProxyOverhead(
       ...(nginx ? [{ name: 'nginx', load: { url: `${nginx.url}${ROUTE_1}` } }] : []),
     ];
     log(`  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per target`);
-    const watch: Record<string, number[]> = { catalog: [pids.catalog], gateway: [pids.gateway], load_generator: [pids.bench] };
+    const watch: WatchList = {
+      catalog: [pids.catalog],
+      gateway: [pids.gateway],
+      load_generator: [pids.bench],
+      database: databasePids,
+      redis: () => redisPids(pids.redisPort),
+    };
     if (nginx) watch['nginx'] = [nginx.pid, ...childPids(nginx.pid)];
     const throughput = await compareThroughput(variants, options, log, watch);
     log(`  unloaded latency, ${options.latencyRounds} requests × ${options.repeats} per target, interleaved`);

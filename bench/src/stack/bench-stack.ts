@@ -44,6 +44,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   const problems: LogLine[] = [];
   const databases = benchDatabases(options.name);
   const profileEnv = (app: AppName): NodeJS.ProcessEnv =>
+    process.env['BENCH_DEV_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_DEV_NODE_OPTIONS'] } :
     options.profileApps?.includes(app) && options.profileDir
       ? {
           NODE_OPTIONS: `--require ${path.join(options.rootDir, 'bench', 'tools', 'cpu-profile-preload.cjs')}`,
@@ -60,7 +61,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     mongoDbNames: { auth: databases.auth, catalog: databases.catalog },
     logLevel: 'warn',
     env: {
-      RATE_LIMIT_PER_MINUTE: '10000000',
+      RATE_LIMIT_PER_MINUTE: process.env['BENCH_DEV_RATE_LIMIT'] ?? '10000000',
       JWT_KEY_DIR: path.join(options.rootDir, 'tmp', 'bench-keys'),
     },
     appEnv: {

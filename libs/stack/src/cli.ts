@@ -1,7 +1,7 @@
 // `npm start`: the whole stack on this machine, one process per service, until Ctrl-C (SIGINT) or SIGTERM.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { describeExit, type ServiceProcess } from './service-process';
+import { describeExit, type ExitInfo, type ServiceProcess } from './service-process';
 import { startStack, type Stack, type StackOptions } from './stack';
 import { APPS, type AppName } from './workspace';
 
@@ -101,7 +101,9 @@ function printSummary(stack: Stack): void {
     say(`  Docs:  ${stack.gatewayUrl}/api/v1/docs`);
   }
   say('  Processes:');
-  for (const s of stack.processes) say(`    ${s.name.padEnd(width)}  ${s.url}  pid ${s.pid}`);
+  const order: AppName[] = ['gateway', 'auth-service', 'registry-service', 'catalog-service'];
+  const sorted = [...stack.processes].sort((a, b) => order.indexOf(a.app) - order.indexOf(b.app) || a.name.localeCompare(b.name));
+  for (const s of sorted) say(`    ${s.name.padEnd(width)}  ${s.url}  pid ${s.pid}`);
   say('Press Ctrl-C to stop.');
   say('');
 }
@@ -157,10 +159,10 @@ async function main(): Promise<number> {
   try {
     stack = await startStack({
       ...args.options,
-      onUnexpectedExit: (service: ServiceProcess) => {
+      onUnexpectedExit: (service: ServiceProcess, exit: ExitInfo) => {
         if (!ready) return; // before that, the failed start-up report names it
         const tail = service.recentOutput().slice(-5);
-        complain(`${service.name} ${describeExit(service.exitInfo!)} unexpectedly${tail.length ? `:\n  ${tail.join('\n  ')}` : ''}`);
+        complain(`${service.name} ${describeExit(exit)} unexpectedly${tail.length ? `:\n  ${tail.join('\n  ')}` : ''}`);
       },
     });
     if (signalled) {

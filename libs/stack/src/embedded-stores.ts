@@ -34,12 +34,20 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms`);
 }
 
+/**
+ * Runs the store under a tiny shell watchdog that holds a pipe from this process: when the pipe closes -
+ * on stop(), or because this process died in any way, even SIGKILL - it stops the store. So a killed test
+ * run or launcher never leaves a redis-server or mongod (or its temporary directory) behind.
+ */
+const WATCHDOG =
+  'dir="$1"; store="$2"; shift 2; "$store" "$@" </dev/null & pid=$!; read -r _; kill $pid 2>/dev/null; wait $pid; rm -rf "$dir"';
+
 function stopChild(child: ChildProcess, dir: string): () => Promise<void> {
   return async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.stdin?.end(); // the watchdog stops the store and waits for it
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
     }
@@ -47,12 +55,27 @@ function stopChild(child: ChildProcess, dir: string): () => Promise<void> {
   };
 }
 
+/** The watchdog leads its own process group, the store included. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 async function startBinary(binary: string, args: (port: number, dir: string) => string[], name: string) {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), `mt-${name}-`));
   // Own process group: a terminal's Ctrl-C must not stop the store before the services have drained.
-  const child = spawn(binary, args(port, dir), { stdio: 'ignore', detached: true });
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, `mt-${name}-watchdog`, dir, binary, ...args(port, dir)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
   child.unref();
+  // The pipe must not keep this process alive: it only has to exist while this process does.
+  (child.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null)?.unref?.();
+  child.stdin?.on('error', () => undefined);
   const stop = stopChild(child, dir);
   let onEarlyExit: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
   const exitedEarly = new Promise<never>((_, reject) => {

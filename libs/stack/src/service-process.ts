@@ -104,7 +104,9 @@ export function spawnService(spec: ServiceSpec): ServiceProcess {
     });
     const current = child;
     for (const stream of ['stdout', 'stderr'] as const) {
-      createInterface({ input: current[stream]!, crlfDelay: Infinity }).on('line', (text) => {
+      const input = current[stream];
+      if (!input) continue;
+      createInterface({ input, crlfDelay: Infinity }).on('line', (text) => {
         keep(text);
         spec.onLog?.(parseLogLine(spec.name, stream, text));
       });

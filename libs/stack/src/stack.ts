@@ -73,6 +73,16 @@ export interface Stack {
 
 const catalogProcessName = (category: string) => `catalog-${category}`;
 
+/**
+ * argon2id allocates ~19 MiB per hash. With glibc's dynamic mmap threshold those blocks soon come from the
+ * malloc arenas and stay resident after a burst of logins (about 19 MiB per libuv thread); a fixed
+ * threshold keeps them mmapped, so each is returned to the OS when its hash is done. The auth-service
+ * Dockerfile sets the same. An operator's own GLIBC_TUNABLES wins.
+ */
+export const AUTH_GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=4194304';
+const authMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
+  env['GLIBC_TUNABLES'] ? {} : { GLIBC_TUNABLES: AUTH_GLIBC_TUNABLES };
+
 const tailOf = (service: ServiceProcess, lines = 8): string => {
   const tail = service.recentOutput().slice(-lines);
   return tail.length ? `; last output:\n    ${tail.join('\n    ')}` : '';
@@ -90,25 +100,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const stores: ProvidedStore[] = [];
   const stopStores = () => Promise.all(stores.map((store) => store.stop().catch(() => undefined)));
-  let mongoUrl: string;
-  let redisUrl: string;
-  try {
-    const [mongo, redis] = await Promise.all([
-      options.mongoUrl ? undefined : provideMongo(baseEnv).then((store) => (stores.push(store), store)),
-      options.redisUrl ? undefined : provideRedis(baseEnv).then((store) => (stores.push(store), store)),
-    ]);
-    mongoUrl = options.mongoUrl ?? mongo!.url;
-    redisUrl = options.redisUrl ?? redis!.url;
-    for (const [name, store] of [['MongoDB', mongo], ['Redis', redis]] as const) {
-      if (store) note(`${name}: ${store.url} (${store.source === 'env' ? 'from the environment' : `started: ${store.source}`})`);
-    }
-  } catch (error) {
+  const provide = async (given: string | undefined, name: string, provider: (env: NodeJS.ProcessEnv) => Promise<ProvidedStore>) => {
+    if (given) return given;
+    const store = await provider(baseEnv);
+    stores.push(store);
+    note(`${name}: ${store.url} (${store.source === 'env' ? 'from the environment' : `started: ${store.source}`})`);
+    return store.url;
+  };
+  // allSettled: when one store fails, the other may still be starting and must be stopped too.
+  const [mongo, redis] = await Promise.allSettled([
+    provide(options.mongoUrl, 'MongoDB', provideMongo),
+    provide(options.redisUrl, 'Redis', provideRedis),
+  ]);
+  if (mongo.status === 'rejected' || redis.status === 'rejected') {
     await stopStores();
-    throw error;
+    throw (mongo.status === 'rejected' ? mongo.reason : (redis as PromiseRejectedResult).reason) as Error;
   }
+  const mongoUrl = mongo.value;
+  const redisUrl = redis.value;
 
-  const choosePort = async (preferred: number | undefined, fallbackDefault: number): Promise<number> => {
-    if (preferred === 0 || options.ports === 'free' && preferred === undefined) return freePort();
+  /** `preferred` (0 = free); else the default port, or a free one in `ports: 'free'` mode or when it is taken. */
+  const choosePort = async (preferred: number | undefined, fallbackDefault: number, isGateway = false): Promise<number> => {
+    if (preferred === 0 || (!isGateway && options.ports === 'free' && preferred === undefined)) return freePort();
     const port = preferred ?? fallbackDefault;
     if (preferred !== undefined || (await portIsFree(port, host))) return port;
     const other = await freePort();
@@ -124,7 +137,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       categories.map((category) => [category, options.mongoDbNames?.catalog?.(category) ?? `catalog_${category}`]),
     ),
   };
-  const gatewayPort = apps.has('gateway') ? await choosePort(options.gatewayPort, DEFAULT_PORTS.gateway) : undefined;
+  const gatewayPort = apps.has('gateway') ? await choosePort(options.gatewayPort, DEFAULT_PORTS.gateway, true) : undefined;
   const authPort = await choosePort(undefined, DEFAULT_PORTS['auth-service']);
   const registryPort = await choosePort(undefined, DEFAULT_PORTS['registry-service']);
   const authUrl = `http://127.0.0.1:${authPort}`;
@@ -173,7 +186,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   try {
     if (apps.has('registry-service')) launch('registry-service', 'registry-service', registryPort, envFor('registry-service', {}));
-    if (apps.has('auth-service')) launch('auth-service', 'auth-service', authPort, envFor('auth-service', { MONGO_DB_NAME: mongoDbNames.auth }));
+    if (apps.has('auth-service')) {
+      launch('auth-service', 'auth-service', authPort, envFor('auth-service', { MONGO_DB_NAME: mongoDbNames.auth, ...authMallocEnv(commonEnv) }));
+    }
     if (apps.has('catalog-service')) {
       for (const category of categories) {
         launchCatalog(category, await choosePort(undefined, DEFAULT_PORTS.catalog[category] ?? 0));

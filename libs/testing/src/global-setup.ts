@@ -1,5 +1,6 @@
 // Jest global setup: provide MongoDB and Redis once per test run and hand their URLs to the workers
 // through the environment. Relative imports: global setup runs outside the module mapper.
+// eslint-disable-next-line @nx/enforce-module-boundaries -- global setup runs outside Jest's module mapper
 import { provideMongo, provideRedis, type ProvidedStore } from '../../stack/src/embedded-stores';
 
 declare global {

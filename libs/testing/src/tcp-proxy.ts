@@ -51,8 +51,12 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   if (url.protocol.startsWith('mongodb')) url.searchParams.set('directConnection', 'true');
   let cut = false;
   const stopRelaying = async () => {
-    const closed = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
-    for (const socket of sockets) socket.resetAndDestroy();
+    const closed = new Promise<void>((resolve) =>
+      server.listening ? server.close(() => resolve()) : resolve(),
+    );
+    // destroy(), not resetAndDestroy(): on a half-closed socket that fails with EINVAL and the socket
+    // never closes (Node 20), which kept Jest running - and spinning - after the tests.
+    for (const socket of sockets) socket.destroy();
     sockets.clear();
     await closed;
   };

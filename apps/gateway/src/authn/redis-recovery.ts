@@ -14,7 +14,11 @@ export interface RedisRecovery {
  * while a PAT cache entry written before the outage still says "active". For a grace period after every
  * reconnect the gateway therefore asks the auth service (cut-offs, introspection) instead of the cache.
  */
-export function watchRedisRecovery(redis: Redis, graceMs = REDIS_RECOVERY_GRACE_MS, now: () => number = Date.now): RedisRecovery {
+export function watchRedisRecovery(
+  redis: Redis,
+  graceMs = REDIS_RECOVERY_GRACE_MS,
+  now: () => number = Date.now,
+): RedisRecovery {
   let lost = false;
   let recoveringUntil = 0;
   redis.on('close', () => (lost = true));

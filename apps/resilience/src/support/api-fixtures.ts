@@ -21,12 +21,17 @@ const unique = () => randomBytes(4).toString('hex');
 
 /** Fails with the whole answer in the message: a fixture that cannot be set up explains why. */
 export function expectStatus<T>(answer: Answer<T>, status: number, what: string): Answer<T> {
-  if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status} ${answer.text.slice(0, 500)}`);
+  if (answer.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${answer.status} ${answer.text.slice(0, 500)}`);
   return answer;
 }
 
 /** Registers and logs in a user; its password and JWT become secrets the leak scan looks for. */
-export async function createUser(api: HttpClient, scanner: LeakScanner | undefined, label: string): Promise<TestUser> {
+export async function createUser(
+  api: HttpClient,
+  scanner: LeakScanner | undefined,
+  label: string,
+): Promise<TestUser> {
   const username = `${label}_${unique()}`;
   const email = `${username}@example.com`;
   const password = `pw-${randomBytes(9).toString('base64url')}`;
@@ -40,9 +45,18 @@ export async function createUser(api: HttpClient, scanner: LeakScanner | undefin
   return { id: registered.body.id, username, email, password, jwt };
 }
 
-export async function login(api: HttpClient, scanner: LeakScanner | undefined, username: string, password: string): Promise<string> {
+export async function login(
+  api: HttpClient,
+  scanner: LeakScanner | undefined,
+  username: string,
+  password: string,
+): Promise<string> {
   const answer = expectStatus(
-    await api.post<{ access_token: string }>('/api/v1/auth/login', { username, password }, { allowTokens: true }),
+    await api.post<{ access_token: string }>(
+      '/api/v1/auth/login',
+      { username, password },
+      { allowTokens: true },
+    ),
     200,
     `login ${username}`,
   );
@@ -59,7 +73,11 @@ export async function createPat(
   scopes?: string[],
 ): Promise<{ id: string; token: string }> {
   const answer = expectStatus(
-    await api.post<{ id: string; token: string }>('/api/v1/auth/tokens', { name, ...(scopes ? { scopes } : {}) }, { token: jwt, allowTokens: true }),
+    await api.post<{ id: string; token: string }>(
+      '/api/v1/auth/tokens',
+      { name, ...(scopes ? { scopes } : {}) },
+      { token: jwt, allowTokens: true },
+    ),
     201,
     `create token ${name}`,
   );
@@ -80,10 +98,24 @@ export async function createEntry(
   category: Category,
   fields: Record<string, unknown>,
 ): Promise<CatalogEntry> {
-  const answer = expectStatus(await api.post<CatalogEntry>(`/api/v1/${category}`, fields, { token }), 201, `create ${category} entry`);
+  const answer = expectStatus(
+    await api.post<CatalogEntry>(`/api/v1/${category}`, fields, { token }),
+    201,
+    `create ${category} entry`,
+  );
   return { id: answer.body.id, title: answer.body.title, year: answer.body.year };
 }
 
-export async function addToList(api: HttpClient, token: string, category: Category, itemId: string, fields: Record<string, unknown> = {}) {
-  expectStatus(await api.post(`/api/v1/${category}/list`, { item_id: itemId, ...fields }, { token }), 201, `add to ${category} list`);
+export async function addToList(
+  api: HttpClient,
+  token: string,
+  category: Category,
+  itemId: string,
+  fields: Record<string, unknown> = {},
+) {
+  expectStatus(
+    await api.post(`/api/v1/${category}/list`, { item_id: itemId, ...fields }, { token }),
+    201,
+    `add to ${category} list`,
+  );
 }

@@ -17,16 +17,27 @@ export interface DatabaseDigest {
  * A fingerprint of every document of every collection of the given databases (read straight from the
  * shared MongoDB, not through the stack's relay): canonical Extended JSON, sorted by _id, hashed.
  */
-export async function digestDatabases(databases: readonly string[], options: DigestOptions = {}): Promise<DatabaseDigest> {
-  const connection = await mongoose.createConnection(testMongoUrl(), { serverSelectionTimeoutMS: 5000 }).asPromise();
+export async function digestDatabases(
+  databases: readonly string[],
+  options: DigestOptions = {},
+): Promise<DatabaseDigest> {
+  const connection = await mongoose
+    .createConnection(testMongoUrl(), { serverSelectionTimeoutMS: 5000 })
+    .asPromise();
   const { EJSON } = mongoose.mongo.BSON;
   const collections: DatabaseDigest['collections'] = {};
   try {
     for (const dbName of databases) {
-      const db = connection.useDb(dbName, { useCache: false }).db!;
-      const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => !n.startsWith('system.')).sort();
+      const db = connection.useDb(dbName, { useCache: false }).db;
+      if (!db) throw new Error(`no handle on database ${dbName}`);
+      const names = (await db.listCollections({}, { nameOnly: true }).toArray())
+        .map((c) => c.name)
+        .filter((n) => !n.startsWith('system.'))
+        .sort();
       for (const name of names) {
-        const ignored = (options.ignoreFields ?? []).filter((path) => path.startsWith(`${name}.`)).map((path) => path.slice(name.length + 1));
+        const ignored = (options.ignoreFields ?? [])
+          .filter((path) => path.startsWith(`${name}.`))
+          .map((path) => path.slice(name.length + 1));
         const hash = createHash('sha256');
         let documents = 0;
         for await (const document of db.collection(name).find({}).sort({ _id: 1 })) {
@@ -51,7 +62,10 @@ export function digestDifferences(before: DatabaseDigest, after: DatabaseDigest)
   for (const name of [...names].sort()) {
     const a = before.collections[name];
     const b = after.collections[name];
-    if (a?.sha256 !== b?.sha256) differences.push(`${name}: ${a?.documents ?? 'absent'} documents before, ${b?.documents ?? 'absent'} after`);
+    if (a?.sha256 !== b?.sha256)
+      differences.push(
+        `${name}: ${a?.documents ?? 'absent'} documents before, ${b?.documents ?? 'absent'} after`,
+      );
   }
   return differences;
 }

@@ -4,7 +4,12 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * Polls `probe` until it returns true, at most `timeoutMs`; fails with the last observation, so a condition
  * that never comes true says what was seen instead.
  */
-export async function eventually(what: string, probe: () => Promise<boolean | string>, timeoutMs: number, intervalMs = 100): Promise<number> {
+export async function eventually(
+  what: string,
+  probe: () => Promise<boolean | string>,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<number> {
   const started = Date.now();
   let last: unknown = 'never checked';
   while (Date.now() - started < timeoutMs) {
@@ -17,5 +22,7 @@ export async function eventually(what: string, probe: () => Promise<boolean | st
     }
     await sleep(intervalMs);
   }
-  throw new Error(`${what}: not within ${timeoutMs} ms (last seen: ${typeof last === 'string' ? last : JSON.stringify(last)})`);
+  throw new Error(
+    `${what}: not within ${timeoutMs} ms (last seen: ${typeof last === 'string' ? last : JSON.stringify(last)})`,
+  );
 }

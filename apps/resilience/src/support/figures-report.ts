@@ -31,7 +31,9 @@ export function formatFigures(figures: Record<string, unknown>): string {
       `                ${num(faults['requests'])} requests, ${num(faults['five_xx'])} 5xx seen while faults were injected (${num(faults['unexpected_5xx'])} not called for by the fault)`,
     );
     for (const fault of (faults['list'] as Section[] | undefined) ?? []) {
-      lines.push(`                - ${String(fault['name'])}: ${fault['survived'] ? 'survived' : 'FAILED'}${fault['note'] ? ` (${String(fault['note'])})` : ''}`);
+      lines.push(
+        `                - ${String(fault['name'])}: ${fault['survived'] ? 'survived' : 'FAILED'}${fault['note'] ? ` (${String(fault['note'])})` : ''}`,
+      );
     }
   }
   const load = section(figures, 'load');
@@ -44,7 +46,7 @@ export function formatFigures(figures: Record<string, unknown>): string {
     const memory = load['memory'] as Record<string, Section> | undefined;
     for (const [name, sample] of Object.entries(memory ?? {})) {
       lines.push(
-        `                RSS ${name}: first quarter ${num(sample['first_quarter_mb'])} MB, last quarter ${num(sample['last_quarter_mb'])} MB, max ${num(sample['max_mb'])} MB`,
+        `                ${name.padEnd(17)} RSS ${num(sample['first_quarter_mb'])} → ${num(sample['last_quarter_mb'])} MiB (${num(sample['growth_pct'])}%), max ${num(sample['max_mb'])}; heap floor ${num(sample['heap_floor_first_quarter_mb'])} → ${num(sample['heap_floor_last_quarter_mb'])} MiB`,
       );
     }
   }
@@ -57,11 +59,18 @@ export function formatFigures(figures: Record<string, unknown>): string {
     if (typeof s?.['five_xx'] === 'number') fiveXx += s['five_xx'] as number;
     if (typeof s?.['unexpected_5xx'] === 'number') unexpected += s['unexpected_5xx'] as number;
   }
-  const leaks = ['hostile_input', 'faults', 'load'].map((name) => section(figures, name)?.['leak_scan'] as Section | undefined).filter(Boolean) as Section[];
-  lines.push(`total         : ${requests} requests sent, ${fiveXx} 5xx seen, ${unexpected} of them unexpected`);
+  const leaks = ['hostile_input', 'faults', 'load']
+    .map((name) => section(figures, name)?.['leak_scan'] as Section | undefined)
+    .filter(Boolean) as Section[];
+  lines.push(
+    `total         : ${requests} requests sent, ${fiveXx} 5xx seen, ${unexpected} of them unexpected`,
+  );
   if (leaks.length) {
-    const sum = (key: string) => leaks.reduce((total, leak) => total + (typeof leak[key] === 'number' ? (leak[key] as number) : 0), 0);
-    lines.push(`leak scan     : ${sum('responses_scanned')} responses and ${sum('log_lines_scanned')} log lines scanned, ${sum('leaks')} leaks`);
+    const sum = (key: string) =>
+      leaks.reduce((total, leak) => total + (typeof leak[key] === 'number' ? (leak[key] as number) : 0), 0);
+    lines.push(
+      `leak scan     : ${sum('responses_scanned')} responses and ${sum('log_lines_scanned')} log lines scanned, ${sum('leaks')} leaks`,
+    );
   }
   return lines.join('\n');
 }

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Where each suite adds its figures; the global teardown prints them (kept out of git: tmp/ is ignored). */
-export const resultsFile = (root: string = findWorkspaceRoot()): string => path.join(root, 'tmp', 'resilience-results.json');
+export const resultsFile = (root: string = findWorkspaceRoot()): string =>
+  path.join(root, 'tmp', 'resilience-results.json');
 
 export type Figures = Record<string, unknown>;
 

@@ -1,6 +1,14 @@
-import { createHmac, createPublicKey, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import {
+  createHmac,
+  createPublicKey,
+  generateKeyPairSync,
+  randomUUID,
+  sign,
+  type KeyObject,
+} from 'node:crypto';
 
-const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64url = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 export interface JwtClaims {
   sub: string;
@@ -19,13 +27,21 @@ export function generateSigningKey(): { privateKey: KeyObject; privatePem: strin
   return { privateKey, privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }
 
-export function es256(header: Record<string, unknown>, claims: Record<string, unknown>, key: KeyObject): string {
+export function es256(
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+  key: KeyObject,
+): string {
   const input = `${b64url({ typ: 'JWT', ...header })}.${b64url(claims)}`;
   const signature = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
   return `${input}.${signature.toString('base64url')}`;
 }
 
-export function hs256(header: Record<string, unknown>, claims: Record<string, unknown>, secret: string | Buffer): string {
+export function hs256(
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+  secret: string | Buffer,
+): string {
   const input = `${b64url({ typ: 'JWT', ...header, alg: 'HS256' })}.${b64url(claims)}`;
   return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
 }
@@ -51,7 +67,9 @@ export function claimsFor(sub: string, overrides: Partial<JwtClaims> = {}): JwtC
 
 /** The published public key as PEM: what an attacker would use as an HS256 secret (algorithm confusion). */
 export function publicPemOfJwk(jwk: Record<string, unknown>): string {
-  return createPublicKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+  return createPublicKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' })
+    .export({ type: 'spki', format: 'pem' })
+    .toString();
 }
 
 /** The same token with its signature altered (one byte of the decoded signature flipped). */

@@ -33,7 +33,10 @@ export const requestTally = {
     this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
   },
   get fiveXx() {
-    return Object.entries(this.byStatus).reduce((sum, [status, n]) => sum + (Number(status) >= 500 ? n : 0), 0);
+    return Object.entries(this.byStatus).reduce(
+      (sum, [status, n]) => sum + (Number(status) >= 500 ? n : 0),
+      0,
+    );
   },
 };
 
@@ -44,7 +47,9 @@ export class NoAnswerError extends Error {
     readonly ms: number,
     cause: unknown,
   ) {
-    super(`${label}: no answer after ${ms} ms (${(cause as Error)?.name ?? 'error'}: ${(cause as Error)?.message ?? String(cause)})`);
+    super(
+      `${label}: no answer after ${ms} ms (${(cause as Error)?.name ?? 'error'}: ${(cause as Error)?.message ?? String(cause)})`,
+    );
     this.name = 'NoAnswerError';
   }
 }
@@ -101,9 +106,12 @@ export class HttpClient {
   }
 
   get = <T = unknown>(path: string, options?: RequestOptions) => this.request<T>('GET', path, options);
-  post = <T = unknown>(path: string, json?: unknown, options?: RequestOptions) => this.request<T>('POST', path, { ...options, json });
-  put = <T = unknown>(path: string, json?: unknown, options?: RequestOptions) => this.request<T>('PUT', path, { ...options, json });
-  patch = <T = unknown>(path: string, json?: unknown, options?: RequestOptions) => this.request<T>('PATCH', path, { ...options, json });
+  post = <T = unknown>(path: string, json?: unknown, options?: RequestOptions) =>
+    this.request<T>('POST', path, { ...options, json });
+  put = <T = unknown>(path: string, json?: unknown, options?: RequestOptions) =>
+    this.request<T>('PUT', path, { ...options, json });
+  patch = <T = unknown>(path: string, json?: unknown, options?: RequestOptions) =>
+    this.request<T>('PATCH', path, { ...options, json });
   delete = <T = unknown>(path: string, options?: RequestOptions) => this.request<T>('DELETE', path, options);
 }
 
@@ -130,25 +138,39 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  * `error`, `status` (= HTTP status), `timestamp`, `code` (the status's code), `request_id` (= X-Request-Id),
  * `details` (a non-empty list of {path, message}) on 400.
  */
-export function errorPayloadProblem(status: number, headers: { get(name: string): string | null }, body: unknown): string | undefined {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return `not a JSON object: ${JSON.stringify(body)?.slice(0, 200)}`;
+export function errorPayloadProblem(
+  status: number,
+  headers: { get(name: string): string | null },
+  body: unknown,
+): string | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return `not a JSON object: ${JSON.stringify(body)?.slice(0, 200)}`;
   const payload = body as Record<string, unknown>;
   const problems: string[] = [];
   if (typeof payload['error'] !== 'string' || payload['error'] === '') problems.push('error missing');
   if (payload['status'] !== status) problems.push(`status ${String(payload['status'])} ≠ ${status}`);
-  if (typeof payload['timestamp'] !== 'string' || !ISO_TIMESTAMP.test(payload['timestamp'])) problems.push('timestamp not ISO 8601 with ms');
+  if (typeof payload['timestamp'] !== 'string' || !ISO_TIMESTAMP.test(payload['timestamp']))
+    problems.push('timestamp not ISO 8601 with ms');
   const expectedCode = CODE_OF_STATUS[status];
   if (payload['code'] !== expectedCode) problems.push(`code ${String(payload['code'])} ≠ ${expectedCode}`);
   const requestId = headers.get('x-request-id');
   if (!requestId) problems.push('no X-Request-Id header');
-  else if (payload['request_id'] !== requestId) problems.push(`request_id ${String(payload['request_id'])} ≠ X-Request-Id ${requestId}`);
+  else if (payload['request_id'] !== requestId)
+    problems.push(`request_id ${String(payload['request_id'])} ≠ X-Request-Id ${requestId}`);
   if (status === 400) {
     const details = payload['details'];
     const wellFormed =
       Array.isArray(details) &&
       details.length > 0 &&
-      details.every((d) => d && typeof d === 'object' && typeof (d as Record<string, unknown>)['path'] === 'string' && typeof (d as Record<string, unknown>)['message'] === 'string');
-    if (!wellFormed) problems.push(`details not a non-empty list of {path, message}: ${JSON.stringify(details)}`);
+      details.every(
+        (d) =>
+          d &&
+          typeof d === 'object' &&
+          typeof (d as Record<string, unknown>)['path'] === 'string' &&
+          typeof (d as Record<string, unknown>)['message'] === 'string',
+      );
+    if (!wellFormed)
+      problems.push(`details not a non-empty list of {path, message}: ${JSON.stringify(details)}`);
   }
   return problems.length ? problems.join('; ') : undefined;
 }

@@ -12,7 +12,10 @@ const STACK_PATTERNS: Array<[string, RegExp]> = [
 
 /** Driver and socket messages: fine in a log line, never in a response. */
 const RESPONSE_ONLY_PATTERNS: Array<[string, RegExp]> = [
-  ['driver message', /Mongo\w*Error|MongooseError|E11000|ECONNREFUSED|ECONNRESET|EPIPE|ioredis|MaxRetriesPerRequest|Connection is closed|buffering timed out/i],
+  [
+    'driver message',
+    /Mongo\w*Error|MongooseError|E11000|ECONNREFUSED|ECONNRESET|EPIPE|ioredis|MaxRetriesPerRequest|Connection is closed|buffering timed out/i,
+  ],
   ['PAT secret', /mtp_[0-9A-Za-z]{38}/],
   ['SHA-256 hex', /(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/],
 ];
@@ -23,7 +26,8 @@ export interface Leak {
   excerpt: string;
 }
 
-const excerptAround = (text: string, index: number) => text.slice(Math.max(0, index - 60), index + 100).replace(/\s+/g, ' ');
+const excerptAround = (text: string, index: number) =>
+  text.slice(Math.max(0, index - 60), index + 100).replace(/\s+/g, ' ');
 
 /**
  * Collects every leak seen in responses (scanned as they arrive) and log lines (scanned at the end, when
@@ -58,7 +62,8 @@ export class LeakScanner {
     if (options.allowTokens) return;
     for (const [secret, kind] of this.secrets) {
       const index = text.indexOf(secret);
-      if (index >= 0) this.leaks.push({ where, kind, excerpt: excerptAround(text, index).replace(secret, '<secret>') });
+      if (index >= 0)
+        this.leaks.push({ where, kind, excerpt: excerptAround(text, index).replace(secret, '<secret>') });
     }
   }
 
@@ -72,7 +77,12 @@ export class LeakScanner {
       }
       for (const [secret, kind] of this.secrets) {
         const index = line.text.indexOf(secret);
-        if (index >= 0) this.leaks.push({ where, kind, excerpt: excerptAround(line.text, index).replace(secret, '<secret>') });
+        if (index >= 0)
+          this.leaks.push({
+            where,
+            kind,
+            excerpt: excerptAround(line.text, index).replace(secret, '<secret>'),
+          });
       }
     }
   }

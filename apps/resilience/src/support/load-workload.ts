@@ -8,7 +8,16 @@ export interface LoadUser extends TestUser {
 }
 
 const STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;
-export const SEARCH_WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'] as const;
+export const SEARCH_WORDS = [
+  'alpha',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+] as const;
 
 /** What the API must show for one list entry, from the acknowledged writes. */
 interface ExpectedEntry {
@@ -31,7 +40,10 @@ export class LoadWorkload {
   private readonly lists = new Map<string, Map<string, ExpectedEntry>>();
   private readonly busy = new Set<string>();
   /** Entries created during the run, with the description their last acknowledged PATCH gave them. */
-  readonly created = new Map<string, { category: Category; id: string; title: string; description: string | null; owner: LoadUser }>();
+  readonly created = new Map<
+    string,
+    { category: Category; id: string; title: string; description: string | null; owner: LoadUser }
+  >();
   readonly writes: WriteRecord[] = [];
   /** Answers that contradict the model (a bulk count that does not match, an unexpected 4xx...). */
   readonly anomalies: string[] = [];
@@ -42,15 +54,21 @@ export class LoadWorkload {
     private readonly users: LoadUser[],
     private readonly items: Record<Category, CatalogEntry[]>,
   ) {
-    for (const user of users) for (const category of CATEGORIES) this.lists.set(`${user.id}|${category}`, new Map());
+    for (const user of users)
+      for (const category of CATEGORIES) this.lists.set(`${user.id}|${category}`, new Map());
   }
 
   private pick<T>(values: readonly T[]): T {
-    return values[Math.floor(Math.random() * values.length)]!;
+    const value = values[Math.floor(Math.random() * values.length)];
+    if (value === undefined) throw new Error('nothing to pick from');
+    return value;
   }
 
-  private listOf(user: LoadUser, category: Category) {
-    return this.lists.get(`${user.id}|${category}`)!;
+  private listOf(user: LoadUser, category: Category): Map<string, ExpectedEntry> {
+    const key = `${user.id}|${category}`;
+    const list = this.lists.get(key) ?? new Map<string, ExpectedEntry>();
+    this.lists.set(key, list);
+    return list;
   }
 
   private credential(user: LoadUser): string {
@@ -58,7 +76,11 @@ export class LoadWorkload {
   }
 
   /** Runs `send` with `keys` held; on an acknowledged answer applies `onSuccess`. */
-  private async guarded(keys: string[], send: () => Promise<Answer>, onSuccess: (answer: Answer) => void): Promise<Answer> {
+  private async guarded(
+    keys: string[],
+    send: () => Promise<Answer>,
+    onSuccess: (answer: Answer) => void,
+  ): Promise<Answer> {
     for (const key of keys) this.busy.add(key);
     try {
       const answer = await send();
@@ -79,10 +101,27 @@ export class LoadWorkload {
     const roll = Math.random() * 100;
     const user = this.pick(this.users);
     const category = this.pick(CATEGORIES);
-    if (roll < 18) return { label: 'catalog read', send: () => this.api.get(`/api/v1/${category}/${this.pick(this.items[category]).id}`) };
-    if (roll < 32) return { label: 'search', send: () => this.api.get(`/api/v1/${category}?q=${this.pick(SEARCH_WORDS)}&limit=10`) };
-    if (roll < 38) return { label: 'catalog page', send: () => this.api.get(`/api/v1/${category}?sort=year&page=${1 + Math.floor(Math.random() * 3)}&limit=10`) };
-    if (roll < 47) return { label: 'list read', send: () => this.api.get(`/api/v1/${category}/list?limit=20`, { token: this.credential(user) }) };
+    if (roll < 18)
+      return {
+        label: 'catalog read',
+        send: () => this.api.get(`/api/v1/${category}/${this.pick(this.items[category]).id}`),
+      };
+    if (roll < 32)
+      return {
+        label: 'search',
+        send: () => this.api.get(`/api/v1/${category}?q=${this.pick(SEARCH_WORDS)}&limit=10`),
+      };
+    if (roll < 38)
+      return {
+        label: 'catalog page',
+        send: () =>
+          this.api.get(`/api/v1/${category}?sort=year&page=${1 + Math.floor(Math.random() * 3)}&limit=10`),
+      };
+    if (roll < 47)
+      return {
+        label: 'list read',
+        send: () => this.api.get(`/api/v1/${category}/list?limit=20`, { token: this.credential(user) }),
+      };
     if (roll < 59) return this.listAdd(user, category) ?? this.fallback(category);
     if (roll < 69) return this.listPatch(user, category) ?? this.fallback(category);
     if (roll < 74) return this.listDelete(user, category) ?? this.fallback(category);
@@ -95,25 +134,39 @@ export class LoadWorkload {
   }
 
   private fallback(category: Category) {
-    return { label: 'catalog read', send: () => this.api.get(`/api/v1/${category}/${this.pick(this.items[category]).id}`) };
+    return {
+      label: 'catalog read',
+      send: () => this.api.get(`/api/v1/${category}/${this.pick(this.items[category]).id}`),
+    };
   }
 
   private freeItems(user: LoadUser, category: Category, onList: boolean): string[] {
     const list = this.listOf(user, category);
-    return this.items[category].map((item) => item.id).filter((id) => list.has(id) === onList && !this.busy.has(`${user.id}|${category}|${id}`));
+    return this.items[category]
+      .map((item) => item.id)
+      .filter((id) => list.has(id) === onList && !this.busy.has(`${user.id}|${category}|${id}`));
   }
 
   private listAdd(user: LoadUser, category: Category) {
     const candidates = this.freeItems(user, category, false);
     if (!candidates.length) return undefined;
     const itemId = this.pick(candidates);
-    const expected: ExpectedEntry = { status: this.pick(STATUSES), score: 1 + Math.floor(Math.random() * 10), notes: `n${++this.sequence}` };
+    const expected: ExpectedEntry = {
+      status: this.pick(STATUSES),
+      score: 1 + Math.floor(Math.random() * 10),
+      notes: `n${++this.sequence}`,
+    };
     return {
       label: 'list add',
       send: () =>
         this.guarded(
           [`${user.id}|${category}|${itemId}`],
-          () => this.api.post(`/api/v1/${category}/list`, { item_id: itemId, ...expected }, { token: this.credential(user) }),
+          () =>
+            this.api.post(
+              `/api/v1/${category}/list`,
+              { item_id: itemId, ...expected },
+              { token: this.credential(user) },
+            ),
           () => this.listOf(user, category).set(itemId, expected),
         ),
     };
@@ -123,13 +176,18 @@ export class LoadWorkload {
     const candidates = this.freeItems(user, category, true);
     if (!candidates.length) return undefined;
     const itemId = this.pick(candidates);
-    const change = { status: this.pick(STATUSES), score: Math.random() < 0.2 ? null : 1 + Math.floor(Math.random() * 10), notes: `p${++this.sequence}` };
+    const change = {
+      status: this.pick(STATUSES),
+      score: Math.random() < 0.2 ? null : 1 + Math.floor(Math.random() * 10),
+      notes: `p${++this.sequence}`,
+    };
     return {
       label: 'list patch',
       send: () =>
         this.guarded(
           [`${user.id}|${category}|${itemId}`],
-          () => this.api.patch(`/api/v1/${category}/list/${itemId}`, change, { token: this.credential(user) }),
+          () =>
+            this.api.patch(`/api/v1/${category}/list/${itemId}`, change, { token: this.credential(user) }),
           (answer) => {
             const body = answer.body as Partial<ExpectedEntry>;
             if (body.status !== change.status || body.score !== change.score || body.notes !== change.notes) {
@@ -158,8 +216,12 @@ export class LoadWorkload {
 
   /** Bulk over a few items, some on the list and some not: the answer's counts are checked on the spot. */
   private bulk(user: LoadUser, category: Category, kind: 'status' | 'delete') {
-    const on = this.freeItems(user, category, true).sort(() => Math.random() - 0.5).slice(0, 3);
-    const off = this.freeItems(user, category, false).sort(() => Math.random() - 0.5).slice(0, 2);
+    const on = this.freeItems(user, category, true)
+      .sort(() => Math.random() - 0.5)
+      .slice(0, 3);
+    const off = this.freeItems(user, category, false)
+      .sort(() => Math.random() - 0.5)
+      .slice(0, 2);
     const ids = [...on, ...off];
     if (!on.length) return undefined;
     const status = this.pick(STATUSES);
@@ -169,18 +231,28 @@ export class LoadWorkload {
       send: () =>
         this.guarded(
           keys,
-          () => this.api.post(`/api/v1/${category}/bulk-${kind}`, kind === 'status' ? { item_ids: ids, status } : { item_ids: ids }, { token: this.credential(user) }),
+          () =>
+            this.api.post(
+              `/api/v1/${category}/bulk-${kind}`,
+              kind === 'status' ? { item_ids: ids, status } : { item_ids: ids },
+              { token: this.credential(user) },
+            ),
           (answer) => {
             const body = answer.body as { updated?: number; deleted?: number; not_found?: string[] };
             const count = kind === 'status' ? body.updated : body.deleted;
             const notFound = [...(body.not_found ?? [])].sort();
             if (count !== on.length || JSON.stringify(notFound) !== JSON.stringify([...off].sort())) {
-              this.anomalies.push(`bulk-${kind}: expected ${on.length} and not_found ${JSON.stringify(off)}, got ${answer.text.slice(0, 300)}`);
+              this.anomalies.push(
+                `bulk-${kind}: expected ${on.length} and not_found ${JSON.stringify(off)}, got ${answer.text.slice(0, 300)}`,
+              );
             }
             const list = this.listOf(user, category);
             for (const id of on) {
               if (kind === 'delete') list.delete(id);
-              else list.set(id, { ...list.get(id)!, status });
+              else {
+                const entry = list.get(id);
+                if (entry) list.set(id, { ...entry, status });
+              }
             }
           },
         ),
@@ -192,9 +264,19 @@ export class LoadWorkload {
     return {
       label: 'catalog create',
       send: async () => {
-        const answer = await this.api.post<{ id: string }>(`/api/v1/${category}`, { title, year: 1990 + (this.sequence % 30) }, { token: this.credential(user) });
+        const answer = await this.api.post<{ id: string }>(
+          `/api/v1/${category}`,
+          { title, year: 1990 + (this.sequence % 30) },
+          { token: this.credential(user) },
+        );
         if (answer.status === 201) {
-          this.created.set(answer.body.id, { category, id: answer.body.id, title, description: null, owner: user });
+          this.created.set(answer.body.id, {
+            category,
+            id: answer.body.id,
+            title,
+            description: null,
+            owner: user,
+          });
           this.writes.push({ key: `catalog|${answer.body.id}` });
         } else if (answer.status < 500) {
           this.anomalies.push(`${answer.status} on a catalog create: ${answer.text.slice(0, 200)}`);
@@ -214,7 +296,12 @@ export class LoadWorkload {
       send: () =>
         this.guarded(
           [`catalog|${entry.id}`],
-          () => this.api.patch(`/api/v1/${entry.category}/${entry.id}`, { description }, { token: entry.owner.jwt }),
+          () =>
+            this.api.patch(
+              `/api/v1/${entry.category}/${entry.id}`,
+              { description },
+              { token: entry.owner.jwt },
+            ),
           () => (entry.description = description),
         ),
     };
@@ -224,7 +311,11 @@ export class LoadWorkload {
     return {
       label: 'login',
       send: async () => {
-        const answer = await this.api.post<{ access_token: string }>('/api/v1/auth/login', { username: user.username, password: user.password }, { allowTokens: true });
+        const answer = await this.api.post<{ access_token: string }>(
+          '/api/v1/auth/login',
+          { username: user.username, password: user.password },
+          { allowTokens: true },
+        );
         if (answer.status === 200) user.jwt = answer.body.access_token;
         return answer;
       },
@@ -243,27 +334,42 @@ export class LoadWorkload {
         const expected = this.listOf(user, category);
         const seen = new Map<string, ExpectedEntry>();
         for (let page = 1; page <= 20; page++) {
-          const answer = await this.api.get<{ data: Array<ExpectedEntry & { item_id: string }>; total_pages: number }>(`/api/v1/${category}/list?limit=100&page=${page}`, { token: user.jwt });
+          const answer = await this.api.get<{
+            data: Array<ExpectedEntry & { item_id: string }>;
+            total_pages: number;
+          }>(`/api/v1/${category}/list?limit=100&page=${page}`, { token: user.jwt });
           if (answer.status !== 200) {
             mismatches.push(`${category} list of ${user.username}: ${answer.status}`);
             break;
           }
-          for (const entry of answer.body.data) seen.set(entry.item_id, { status: entry.status, score: entry.score, notes: entry.notes });
+          for (const entry of answer.body.data)
+            seen.set(entry.item_id, { status: entry.status, score: entry.score, notes: entry.notes });
           if (page >= answer.body.total_pages) break;
         }
         for (const id of new Set([...expected.keys(), ...seen.keys()])) {
           keysChecked++;
           const want = expected.get(id);
           const got = seen.get(id);
-          if (JSON.stringify(want) !== JSON.stringify(got)) mismatches.push(`${category} list of ${user.username}, item ${id}: expected ${JSON.stringify(want)}, found ${JSON.stringify(got)}`);
+          if (JSON.stringify(want) !== JSON.stringify(got))
+            mismatches.push(
+              `${category} list of ${user.username}, item ${id}: expected ${JSON.stringify(want)}, found ${JSON.stringify(got)}`,
+            );
         }
       }
     }
     for (const entry of this.created.values()) {
       keysChecked++;
-      const answer = await this.api.get<{ title: string; description: string | null }>(`/api/v1/${entry.category}/${entry.id}`);
-      if (answer.status !== 200 || answer.body.title !== entry.title || answer.body.description !== entry.description) {
-        mismatches.push(`${entry.category} entry ${entry.id}: expected ${JSON.stringify({ title: entry.title, description: entry.description })}, got ${answer.status} ${answer.text.slice(0, 200)}`);
+      const answer = await this.api.get<{ title: string; description: string | null }>(
+        `/api/v1/${entry.category}/${entry.id}`,
+      );
+      if (
+        answer.status !== 200 ||
+        answer.body.title !== entry.title ||
+        answer.body.description !== entry.description
+      ) {
+        mismatches.push(
+          `${entry.category} entry ${entry.id}: expected ${JSON.stringify({ title: entry.title, description: entry.description })}, got ${answer.status} ${answer.text.slice(0, 200)}`,
+        );
       }
     }
     return { keysChecked, mismatches };

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 
 export interface MemorySeries {
   /** RSS samples in MiB, in time order (one per interval while the process was alive). */
-  samplesMb: number[];
+  rssMb: number[];
+  /** V8 heap in use (nodejs_heap_size_used_bytes of the process's /metrics), in MiB. */
+  heapUsedMb: number[];
 }
 
 /** Resident set size of a process in MiB (VmRSS of /proc/<pid>/status), or undefined when it is gone. */
@@ -16,50 +18,88 @@ export function rssMb(pid: number): number | undefined {
   }
 }
 
-/** Samples the RSS of every named process every `intervalMs` until stopped. */
-export function sampleMemory(processes: () => ReadonlyArray<{ name: string; pid: number }>, intervalMs = 1000) {
+async function heapUsedMb(url: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(900) });
+    const value = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(await response.text())?.[1];
+    return value === undefined ? undefined : Number(value) / 1024 / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples every process's RSS (from /proc) and V8 heap in use (from its /metrics) every `intervalMs`. */
+export function sampleMemory(
+  processes: () => ReadonlyArray<{ name: string; pid: number; url: string }>,
+  intervalMs = 1000,
+) {
   const series = new Map<string, MemorySeries>();
+  const seriesOf = (name: string) => {
+    const entry = series.get(name) ?? { rssMb: [], heapUsedMb: [] };
+    series.set(name, entry);
+    return entry;
+  };
+  let pending = Promise.resolve();
   const take = () => {
-    for (const { name, pid } of processes()) {
-      const mb = rssMb(pid);
-      if (mb === undefined) continue;
-      const entry = series.get(name) ?? { samplesMb: [] };
-      entry.samplesMb.push(mb);
-      series.set(name, entry);
+    for (const { name, pid, url } of processes()) {
+      const rss = rssMb(pid);
+      if (rss !== undefined) seriesOf(name).rssMb.push(rss);
+      pending = pending.then(async () => {
+        const heap = await heapUsedMb(url);
+        if (heap !== undefined) seriesOf(name).heapUsedMb.push(heap);
+      });
     }
   };
   take();
   const timer = setInterval(take, intervalMs);
   return {
-    stop(): Map<string, MemorySeries> {
+    async stop(): Promise<Map<string, MemorySeries>> {
       clearInterval(timer);
-      take();
+      await pending;
       return series;
     },
   };
 }
 
-const average = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+const average = (values: readonly number[]) =>
+  values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
 const round1 = (value: number) => Math.round(value * 10) / 10;
+const quarters = (values: readonly number[]) => {
+  const size = Math.max(1, Math.floor(values.length / 4));
+  return { first: values.slice(0, size), last: values.slice(-size) };
+};
 
 export interface MemoryFigures {
   samples: number;
   first_quarter_mb: number;
   last_quarter_mb: number;
   max_mb: number;
-  /** Last-quarter average over first-quarter average, in percent (negative: it shrank). */
+  /** Last-quarter average RSS over first-quarter average, in percent (negative: it shrank). */
   growth_pct: number;
+  /**
+   * The lowest heap in use of the first and last quarter: what survives garbage collection. RSS follows V8's
+   * heap sizing (it grows in steps and is returned late), so a leak shows first as a rising floor.
+   */
+  heap_floor_first_quarter_mb: number;
+  heap_floor_last_quarter_mb: number;
+  heap_floor_growth_pct: number;
 }
 
-export function memoryFigures({ samplesMb }: MemorySeries): MemoryFigures {
-  const quarter = Math.max(1, Math.floor(samplesMb.length / 4));
-  const first = average(samplesMb.slice(0, quarter));
-  const last = average(samplesMb.slice(-quarter));
+export function memoryFigures(series: MemorySeries): MemoryFigures {
+  const rss = quarters(series.rssMb);
+  const heap = quarters(series.heapUsedMb);
+  const firstRss = average(rss.first);
+  const lastRss = average(rss.last);
+  const firstFloor = Math.min(...heap.first);
+  const lastFloor = Math.min(...heap.last);
   return {
-    samples: samplesMb.length,
-    first_quarter_mb: round1(first),
-    last_quarter_mb: round1(last),
-    max_mb: round1(Math.max(...samplesMb)),
-    growth_pct: round1(((last - first) / first) * 100),
+    samples: series.rssMb.length,
+    first_quarter_mb: round1(firstRss),
+    last_quarter_mb: round1(lastRss),
+    max_mb: round1(Math.max(...series.rssMb)),
+    growth_pct: round1(((lastRss - firstRss) / firstRss) * 100),
+    heap_floor_first_quarter_mb: round1(firstFloor),
+    heap_floor_last_quarter_mb: round1(lastFloor),
+    heap_floor_growth_pct: round1(((lastFloor - firstFloor) / firstFloor) * 100),
   };
 }

@@ -11,7 +11,9 @@ export interface RawAnswer {
 }
 
 /** The first value of a header, with the case-insensitive lookup `Headers` offers. */
-export const rawHeaders = (answer: RawAnswer) => ({ get: (name: string) => answer.headers.get(name.toLowerCase())?.[0] ?? null });
+export const rawHeaders = (answer: RawAnswer) => ({
+  get: (name: string) => answer.headers.get(name.toLowerCase())?.[0] ?? null,
+});
 
 function dechunk(body: Buffer): Buffer {
   const parts: Buffer[] = [];
@@ -37,7 +39,9 @@ export function sendRaw(port: number, bytes: string | Buffer, timeoutMs = 5000):
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no complete answer within ${timeoutMs} ms (got ${Buffer.concat(chunks).length} bytes)`));
+      reject(
+        new Error(`no complete answer within ${timeoutMs} ms (got ${Buffer.concat(chunks).length} bytes)`),
+      );
     }, timeoutMs);
     socket.on('connect', () => socket.write(bytes));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -46,7 +50,10 @@ export function sendRaw(port: number, bytes: string | Buffer, timeoutMs = 5000):
       clearTimeout(timer);
       const wire = Buffer.concat(chunks);
       const headerEnd = wire.indexOf('\r\n\r\n');
-      if (headerEnd < 0) return reject(new Error(`no HTTP answer (got ${JSON.stringify(wire.toString('latin1').slice(0, 200))})`));
+      if (headerEnd < 0)
+        return reject(
+          new Error(`no HTTP answer (got ${JSON.stringify(wire.toString('latin1').slice(0, 200))})`),
+        );
       const [statusLine = '', ...headerLines] = wire.subarray(0, headerEnd).toString('latin1').split('\r\n');
       const headers = new Map<string, string[]>();
       for (const line of headerLines) {
@@ -65,7 +72,13 @@ export function sendRaw(port: number, bytes: string | Buffer, timeoutMs = 5000):
       } catch {
         // not JSON: the caller's check says so
       }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, text, body: parsed, wire: wire.toString('latin1') });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        text,
+        body: parsed,
+        wire: wire.toString('latin1'),
+      });
     });
   });
 }
@@ -74,9 +87,19 @@ export function sendRaw(port: number, bytes: string | Buffer, timeoutMs = 5000):
  * POSTs `bytes` of JSON-looking text in 64 KiB chunks without a Content-Length (chunked encoding), so only
  * the receiving parser can enforce the body limit. Resolves with the first answer, even one sent early.
  */
-export function sendChunked(url: string, path: string, bytes: number, headers: Record<string, string>, timeoutMs = 10_000): Promise<RawAnswer> {
+export function sendChunked(
+  url: string,
+  path: string,
+  bytes: number,
+  headers: Record<string, string>,
+  timeoutMs = 10_000,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json' } });
+    const req = request(`${url}${path}`, {
+      method: 'POST',
+      agent: false,
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     let answered = false;
     req.on('response', (res) => {
@@ -93,7 +116,8 @@ export function sendChunked(url: string, path: string, bytes: number, headers: R
           // the caller's check says so
         }
         const map = new Map<string, string[]>();
-        for (const [name, value] of Object.entries(res.headers)) map.set(name, Array.isArray(value) ? value : [String(value)]);
+        for (const [name, value] of Object.entries(res.headers))
+          map.set(name, Array.isArray(value) ? value : [String(value)]);
         resolve({ status: res.statusCode ?? 0, headers: map, text, body, wire: text });
       };
       res.on('end', finish);

@@ -1,4 +1,6 @@
-import { startStack, type LogLine, type Stack, type StackOptions } from '@mt/stack';
+import { findWorkspaceRoot, startStack, type LogLine, type Stack, type StackOptions } from '@mt/stack';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import {
   deleteRedisPrefix,
   dropTestDatabase,
@@ -49,13 +51,24 @@ export interface ResilienceStackOptions {
  * stack alone. Every log line is kept for the leak scan.
  */
 export async function startResilienceStack(options: ResilienceStackOptions): Promise<ResilienceStack> {
-  const [mongoProxy, redisProxy] = await Promise.all([startTcpProxy(testMongoUrl()), startTcpProxy(testRedisUrl())]);
+  const [mongoProxy, redisProxy] = await Promise.all([
+    startTcpProxy(testMongoUrl()),
+    startTcpProxy(testRedisUrl()),
+  ]);
   const redisKeyPrefix = testRedisPrefix(options.name);
   const authDb = testDbName(`${options.name}_auth`);
-  const catalogDbs = Object.fromEntries(CATEGORIES.map((category) => [category, testDbName(`${options.name}_${category}`)]));
+  const catalogDbs = Object.fromEntries(
+    CATEGORIES.map((category) => [category, testDbName(`${options.name}_${category}`)]),
+  );
   const logs: LogLine[] = [];
   const unexpectedExits: UnexpectedExit[] = [];
   const verbose = process.env['RESILIENCE_VERBOSE'] === '1';
+  const keyDir = path.join(
+    findWorkspaceRoot(),
+    'tmp',
+    'resilience-keys',
+    redisKeyPrefix.replace(/[^A-Za-z0-9]/g, '_'),
+  );
 
   const stack = await startStack({
     ports: 'free',
@@ -63,11 +76,14 @@ export async function startResilienceStack(options: ResilienceStackOptions): Pro
     mongoUrl: mongoProxy.url,
     redisUrl: redisProxy.url,
     redisKeyPrefix,
-    mongoDbNames: { auth: authDb, catalog: (category) => catalogDbs[category] ?? testDbName(`${options.name}_${category}`) },
+    mongoDbNames: {
+      auth: authDb,
+      catalog: (category) => catalogDbs[category] ?? testDbName(`${options.name}_${category}`),
+    },
     logLevel: 'info',
     env: {
       // Tests must not depend on keys left by another run, nor leave theirs in the checkout.
-      JWT_KEY_DIR: `tmp/resilience-keys/${redisKeyPrefix.replace(/[^A-Za-z0-9]/g, '_')}`,
+      JWT_KEY_DIR: keyDir,
       ...options.env,
     },
     appEnv: options.appEnv,
@@ -75,17 +91,20 @@ export async function startResilienceStack(options: ResilienceStackOptions): Pro
       logs.push(line);
       if (verbose) process.stdout.write(`[${line.process}] ${line.text}\n`);
     },
-    onUnexpectedExit: (service, exit) => unexpectedExits.push({ process: service.name, code: exit.code, signal: exit.signal }),
+    onUnexpectedExit: (service, exit) =>
+      unexpectedExits.push({ process: service.name, code: exit.code, signal: exit.signal }),
   });
   const databases = [authDb, ...Object.values(catalogDbs)];
+  const gatewayUrl = stack.gatewayUrl ?? '';
   const cleanUp = async () => {
     await Promise.all([mongoProxy.close(), redisProxy.close()]);
     await deleteRedisPrefix(redisKeyPrefix).catch(() => undefined);
     await Promise.all(databases.map((db) => dropTestDatabase(db).catch(() => undefined)));
+    rmSync(keyDir, { recursive: true, force: true });
   };
   try {
     await stack.waitReady(90_000);
-    await waitForCategories(stack.gatewayUrl!, CATEGORIES.length, 30_000);
+    await waitForCategories(gatewayUrl, CATEGORIES.length, 30_000);
   } catch (error) {
     await stack.stop().catch(() => undefined);
     await cleanUp();
@@ -93,7 +112,7 @@ export async function startResilienceStack(options: ResilienceStackOptions): Pro
   }
   return {
     stack,
-    gatewayUrl: stack.gatewayUrl!,
+    gatewayUrl,
     mongoProxy,
     redisProxy,
     databases,
@@ -123,5 +142,7 @@ export async function waitForCategories(gatewayUrl: string, count: number, timeo
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`the gateway did not list ${count} categories within ${timeoutMs} ms (last: ${last.slice(0, 300)})`);
+  throw new Error(
+    `the gateway did not list ${count} categories within ${timeoutMs} ms (last: ${last.slice(0, 300)})`,
+  );
 }

@@ -53,10 +53,22 @@ export async function runTraffic(options: TrafficOptions): Promise<TrafficResult
     const request: Promise<void> = send()
       .then((answer) => {
         const code = (answer.body as { code?: unknown } | undefined)?.code;
-        samples.push({ label, status: answer.status, ms: answer.ms, at, code: typeof code === 'string' ? code : undefined });
+        samples.push({
+          label,
+          status: answer.status,
+          ms: answer.ms,
+          at,
+          code: typeof code === 'string' ? code : undefined,
+        });
       })
       .catch((error: unknown) => {
-        samples.push({ label, status: 0, ms: error instanceof NoAnswerError ? error.ms : performance.now() - t0 - at, at, code: (error as Error).message });
+        samples.push({
+          label,
+          status: 0,
+          ms: error instanceof NoAnswerError ? error.ms : performance.now() - t0 - at,
+          at,
+          code: (error as Error).message,
+        });
       })
       .finally(() => inFlight.delete(request));
     inFlight.add(request);
@@ -74,5 +86,5 @@ export function countByStatus(samples: readonly TrafficSample[]): Record<string,
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }

@@ -39,7 +39,7 @@ describe('toAppError', () => {
   });
 
   it('maps MongoDB and Redis connectivity failures to 503 without their text', () => {
-    for (const name of ['MongoServerSelectionError', 'MongoNetworkError', 'MongoNotConnectedError', 'MongooseServerSelectionError']) {
+    for (const name of ['MongoServerSelectionError', 'MongoNetworkError', 'MongoNotConnectedError', 'MongooseServerSelectionError', 'MaxRetriesPerRequestError']) {
       expect(toAppError(named(name))).toMatchObject({ status: 503, code: 'service_unavailable', message: 'database unavailable' });
     }
     for (const message of ["Stream isn't writeable and enableOfflineQueue options is false", 'Connection is closed.', 'Command timed out']) {

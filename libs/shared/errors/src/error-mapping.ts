@@ -25,12 +25,14 @@ const DATABASE_UNAVAILABLE = new Set([
   'MongoOperationTimeoutError',
   'MongoPoolClearedError',
   'MongooseServerSelectionError',
+  // ioredis: the connection dropped while the command was pending and its one retry failed too.
+  'MaxRetriesPerRequestError',
 ]);
 
 function isDatabaseUnavailable(error: Error): boolean {
   if (DATABASE_UNAVAILABLE.has(error.name)) return true;
   // ioredis: offline queue disabled, connection closed, or command timeout.
-  return /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED/.test(error.message);
+  return /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET/.test(error.message);
 }
 
 /**
@@ -62,7 +64,7 @@ export function toAppError(error: unknown): AppError {
       if (error instanceof URIError) {
         return errors.validation('malformed request path', [{ path: '', message: 'invalid percent-encoding' }]);
       }
-      if (code === 'validation_failed') return errors.validation(CLIENT_ERROR_MESSAGES[code]!);
+      if (code === 'validation_failed') return errors.validation(CLIENT_ERROR_MESSAGES[code] ?? 'malformed request');
       return new AppError(code, CLIENT_ERROR_MESSAGES[code] ?? 'bad request');
     }
     if (error instanceof Error && isDatabaseUnavailable(error)) {

@@ -33,7 +33,9 @@ export function createMongoConnection(): Connection {
 /** Connects, retrying with backoff until it succeeds or `signal` aborts (start-up never crashes on a late DB). */
 export async function openMongo(connection: Connection, options: MongoOptions, signal?: AbortSignal): Promise<void> {
   const { url, dbName, logger } = options;
-  connection.on('disconnected', () => logger.warn({ db: dbName }, 'mongodb disconnected'));
+  connection.on('disconnected', () => {
+    if (!closing.has(connection)) logger.warn({ db: dbName }, 'mongodb disconnected');
+  });
   connection.on('reconnected', () => logger.info({ db: dbName }, 'mongodb reconnected'));
   for (let attempt = 1; !signal?.aborted; attempt++) {
     try {
@@ -54,6 +56,10 @@ export async function pingMongo(connection: Connection): Promise<void> {
   await db.admin().ping();
 }
 
+/** Connections being closed on purpose: their 'disconnected' event is not worth a warning. */
+const closing = new WeakSet<Connection>();
+
 export async function closeMongo(connection: Connection): Promise<void> {
+  closing.add(connection);
   await connection.close().catch(() => connection.close(true));
 }

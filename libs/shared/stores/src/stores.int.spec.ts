@@ -1,0 +1,125 @@
+import { toAppError } from '@mt/errors';
+import { captureLogger, closedPort, silentLogger, startTcpProxy, testMongoUrl, testRedisUrl } from '@mt/testing';
+import { closeMongo, createMongoConnection, openMongo, pingMongo } from './mongo';
+import { closeRedis, createRedis, pingRedis, waitForRedis } from './redis';
+
+/** The store helpers give up within their bounds when a store is unreachable: no 30 s hangs. */
+
+const elapsedSince = (startedAt: number) => Date.now() - startedAt;
+
+async function failureOf(operation: Promise<unknown>): Promise<Error> {
+  try {
+    await operation;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the operation to fail');
+}
+
+describe('MongoDB helpers', () => {
+  it('connect, ping and close against a real MongoDB', async () => {
+    const connection = createMongoConnection();
+    await openMongo(connection, { url: testMongoUrl(), dbName: 'stores_int', logger: silentLogger() });
+    await expect(pingMongo(connection)).resolves.toBeUndefined();
+    await closeMongo(connection);
+    await expect(pingMongo(connection)).rejects.toThrow('mongodb not connected');
+  });
+
+  it('ping of a connection that was never opened fails at once', async () => {
+    const startedAt = Date.now();
+    await expect(pingMongo(createMongoConnection())).rejects.toThrow('mongodb not connected');
+    expect(elapsedSince(startedAt)).toBeLessThan(100);
+  });
+
+  it('keep retrying an unreachable MongoDB (logging each attempt) until start-up is aborted, then return promptly', async () => {
+    const { logger, lines } = captureLogger();
+    const connection = createMongoConnection();
+    const controller = new AbortController();
+    const opening = openMongo(connection, { url: `mongodb://127.0.0.1:${await closedPort()}`, dbName: 'stores_int', logger }, controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const abortedAt = Date.now();
+    controller.abort();
+    await opening;
+    expect(elapsedSince(abortedAt)).toBeLessThan(2500);
+    expect(lines().filter((line) => line.includes('mongodb not reachable yet')).length).toBeGreaterThanOrEqual(1);
+    await closeMongo(connection);
+  });
+
+  it('fail an operation within ~2 s once MongoDB is gone (no buffering), as a 503', async () => {
+    const proxy = await startTcpProxy(testMongoUrl());
+    const connection = createMongoConnection();
+    await openMongo(connection, { url: proxy.url, dbName: 'stores_int', logger: silentLogger() });
+    try {
+      await connection.db!.collection('things').findOne({});
+      await proxy.cut();
+      const startedAt = Date.now();
+      const error = await failureOf(connection.db!.collection('things').findOne({}));
+      expect(elapsedSince(startedAt)).toBeLessThan(2500);
+      expect(toAppError(error)).toMatchObject({ status: 503, code: 'service_unavailable' });
+      const pingStartedAt = Date.now();
+      await expect(pingMongo(connection)).rejects.toThrow();
+      expect(elapsedSince(pingStartedAt)).toBeLessThan(2500);
+    } finally {
+      await closeMongo(connection);
+      await proxy.close();
+    }
+  });
+});
+
+describe('Redis helpers', () => {
+  it('connect, ping and close against a real Redis', async () => {
+    const redis = createRedis({ url: testRedisUrl(), logger: silentLogger(), name: 'stores-int' });
+    await waitForRedis(redis);
+    await expect(pingRedis(redis)).resolves.toBeUndefined();
+    await closeRedis(redis);
+    await expect(pingRedis(redis)).rejects.toThrow();
+  });
+
+  it('fail commands at once while Redis is unreachable (no offline queue), as a 503', async () => {
+    const redis = createRedis({ url: `redis://127.0.0.1:${await closedPort()}`, logger: silentLogger(), name: 'stores-int-down' });
+    try {
+      const startedAt = Date.now();
+      const error = await failureOf(redis.get('anything'));
+      expect(elapsedSince(startedAt)).toBeLessThan(500);
+      expect(toAppError(error)).toMatchObject({ status: 503, code: 'service_unavailable' });
+      await expect(pingRedis(redis)).rejects.toThrow('redis not connected');
+    } finally {
+      await closeRedis(redis);
+    }
+  });
+
+  it('wait for an unreachable Redis only until start-up is aborted', async () => {
+    const redis = createRedis({ url: `redis://127.0.0.1:${await closedPort()}`, logger: silentLogger(), name: 'stores-int-wait' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const startedAt = Date.now();
+    await waitForRedis(redis, controller.signal);
+    expect(elapsedSince(startedAt)).toBeLessThan(1000);
+    expect(redis.status).not.toBe('ready');
+    const closingAt = Date.now();
+    await closeRedis(redis);
+    expect(elapsedSince(closingAt)).toBeLessThan(300);
+  });
+
+  it('fail within the 1.5 s command timeout when Redis goes away, and reconnect when it is back', async () => {
+    const proxy = await startTcpProxy(testRedisUrl());
+    const { logger, lines } = captureLogger();
+    const redis = createRedis({ url: proxy.url, logger, name: 'stores-int-cut' });
+    try {
+      await waitForRedis(redis);
+      await proxy.cut();
+      const startedAt = Date.now();
+      const error = await failureOf(redis.get('anything'));
+      expect(elapsedSince(startedAt)).toBeLessThan(2000);
+      expect(toAppError(error)).toMatchObject({ status: 503, code: 'service_unavailable' });
+
+      await proxy.restore();
+      await waitForRedis(redis, AbortSignal.timeout(5000));
+      await expect(pingRedis(redis)).resolves.toBeUndefined();
+      expect(lines().some((line) => line.includes('redis reconnected'))).toBe(true);
+    } finally {
+      await closeRedis(redis);
+      await proxy.close();
+    }
+  });
+});

@@ -1,0 +1,226 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from './free-port';
+import { httpGet } from './http-probe';
+import type { LogLine } from './log-format';
+import { spawnService } from './service-process';
+import { startStack, type Stack } from './stack';
+import { APPS } from './workspace';
+
+/**
+ * The launcher's mechanics against small stand-in apps (real processes, real HTTP) in a temporary
+ * workspace, so they are tested whatever state the real apps are in; apps/e2e runs the real ones.
+ */
+const FAKE_APP = `
+const http = require('node:http');
+const app = require('node:path').basename(__dirname);
+const name = process.env.CATEGORY ? 'catalog-' + process.env.CATEGORY : app;
+const log = (level, msg, extra) =>
+  process.stdout.write(JSON.stringify({ level, time: new Date().toISOString(), service: app, msg, ...extra }) + '\\n');
+if (process.env.FAKE_CRASH === app) {
+  process.stderr.write('Invalid configuration:\\n  - FAKE_SETTING: must be a number\\n');
+  process.exit(1);
+}
+const ready = process.env.FAKE_NEVER_READY !== app;
+const server = http.createServer((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/readyz') {
+    res.statusCode = ready ? 200 : 503;
+    return res.end(JSON.stringify(ready ? { status: 'healthy' } : { status: 'unhealthy', error: 'starting' }));
+  }
+  if (req.url === '/env') return res.end(JSON.stringify(process.env));
+  log('info', 'request', { method: req.method, path: req.url, status: 404, duration_ms: 0.5 });
+  res.statusCode = 404;
+  res.end('{}');
+});
+server.listen(Number(process.env.PORT), process.env.HOST, () => log('info', name + ' listening', { port: Number(process.env.PORT) }));
+process.on('SIGTERM', () => {
+  if (process.env.FAKE_IGNORE_SIGTERM === app) return log('warn', 'ignoring SIGTERM');
+  log('info', name + ' stopping');
+  server.close(() => process.exit(0));
+});
+`;
+
+let rootDir: string;
+beforeAll(() => {
+  rootDir = mkdtempSync(path.join(tmpdir(), 'mt-stack-spec-'));
+  for (const app of APPS) {
+    mkdirSync(path.join(rootDir, 'dist/apps', app), { recursive: true });
+    writeFileSync(path.join(rootDir, 'dist/apps', app, 'main.js'), FAKE_APP);
+  }
+});
+afterAll(() => rmSync(rootDir, { recursive: true, force: true }));
+
+const envOf = async (url: string) => JSON.parse((await httpGet(`${url}/env`)).body) as Record<string, string>;
+
+describe('startStack', () => {
+  let stack: Stack | undefined;
+  let lines: LogLine[];
+  const start = (env: NodeJS.ProcessEnv = {}) => {
+    lines = [];
+    return startStack({
+      rootDir,
+      gatewayPort: 0,
+      ports: 'free',
+      mongoUrl: 'mongodb://127.0.0.1:1',
+      redisUrl: 'redis://127.0.0.1:2',
+      onLog: (line) => lines.push(line),
+      baseEnv: { ...process.env, PORT: '9999', CATEGORY: 'leaked', MONGO_DB_NAME: 'leaked', ...env },
+    });
+  };
+  afterEach(async () => {
+    await stack?.stop();
+    stack = undefined;
+  });
+
+  it('starts gateway, auth, registry and one catalog per category, each with its own environment', async () => {
+    stack = await startStack({
+      rootDir,
+      gatewayPort: 0,
+      ports: 'free',
+      mongoUrl: 'mongodb://127.0.0.1:1',
+      redisUrl: 'redis://127.0.0.1:2',
+      redisKeyPrefix: 't:stack:',
+      mongoDbNames: { auth: 't_auth', catalog: (category) => `t_catalog_${category}` },
+      appEnv: { gateway: { RATE_LIMIT_PER_MINUTE: '0' } },
+      onLog: () => undefined,
+      baseEnv: { ...process.env, PORT: '9999', CATEGORY: 'leaked', MONGO_DB_NAME: 'leaked' },
+    });
+    await stack.waitReady(10_000);
+
+    expect(stack.processes.map((p) => p.name).sort()).toEqual(
+      ['auth-service', 'catalog-books', 'catalog-movies', 'catalog-tvshows', 'gateway', 'registry-service'],
+    );
+    expect(new Set(stack.processes.map((p) => p.port)).size).toBe(6);
+    const env = Object.fromEntries(await Promise.all(stack.processes.map(async (p) => [p.name, await envOf(p.url)] as const)));
+    const auth = stack.process('auth-service');
+    const registry = stack.process('registry-service');
+
+    expect(stack.internalSecret.length).toBeGreaterThanOrEqual(32);
+    for (const [name, vars] of Object.entries(env)) {
+      expect({ name, ...pick(vars, ['INTERNAL_SECRET', 'MONGO_URL', 'REDIS_URL', 'REDIS_KEY_PREFIX', 'AUTH_URL', 'REGISTRY_URL', 'HOST']) }).toEqual({
+        name,
+        INTERNAL_SECRET: stack.internalSecret,
+        MONGO_URL: 'mongodb://127.0.0.1:1',
+        REDIS_URL: 'redis://127.0.0.1:2',
+        REDIS_KEY_PREFIX: 't:stack:',
+        AUTH_URL: auth.url,
+        REGISTRY_URL: registry.url,
+        HOST: '127.0.0.1',
+      });
+      expect(vars['PORT']).toBe(String(stack.process(name).port));
+    }
+    for (const category of ['movies', 'tvshows', 'books']) {
+      const catalog = stack.process(`catalog-${category}`);
+      expect(pick(env[catalog.name]!, ['CATEGORY', 'ADVERTISED_URL', 'MONGO_DB_NAME'])).toEqual({
+        CATEGORY: category,
+        ADVERTISED_URL: catalog.url,
+        MONGO_DB_NAME: `t_catalog_${category}`,
+      });
+    }
+    expect(env['auth-service']!['MONGO_DB_NAME']).toBe('t_auth');
+    expect(env['gateway']!['RATE_LIMIT_PER_MINUTE']).toBe('0');
+    expect(env['gateway']).not.toHaveProperty('CATEGORY');
+    expect(env['registry-service']).not.toHaveProperty('MONGO_DB_NAME');
+    expect(stack.gatewayUrl).toBe(stack.process('gateway').url);
+  });
+
+  it('passes output lines to the sink, parsed, and stops the front first and the registry last, all exiting 0', async () => {
+    stack = await start();
+    await stack.waitReady(10_000);
+    await httpGet(`${stack.gatewayUrl}/api/v1/movies`);
+    const processes = [...stack.processes];
+    await stack.stop();
+
+    expect(lines).toContainEqual(
+      expect.objectContaining({ process: 'gateway', stream: 'stdout', json: expect.objectContaining({ msg: 'request', path: '/api/v1/movies' }) }),
+    );
+    const stopping = lines.filter((l) => String(l.json?.['msg']).endsWith('stopping')).map((l) => l.process);
+    expect(stopping[0]).toBe('gateway');
+    expect(stopping.at(-1)).toBe('registry-service');
+    expect(stopping).toHaveLength(6);
+    for (const p of processes) expect(p.exitInfo).toEqual({ code: 0, signal: null });
+  });
+
+  it('names the process that crashed at start-up, with its output, without waiting for the timeout', async () => {
+    stack = await start({ FAKE_CRASH: 'auth-service' });
+    const startedAt = Date.now();
+    const failure = await stack.waitReady(20_000).then(
+      () => 'ready',
+      (error: Error) => error.message,
+    );
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect(failure).toContain('auth-service exited with code 1 before the stack was ready');
+    expect(failure).toContain('FAKE_SETTING: must be a number');
+  });
+
+  it('names every process that is not ready in time, with its last /readyz answer', async () => {
+    stack = await start({ FAKE_NEVER_READY: 'registry-service' });
+    await expect(stack.waitReady(800)).rejects.toThrow(/registry-service was not ready within 800 ms \(last \/readyz: 503 .*starting/);
+  });
+
+  it('starts a second catalog instance of a category on its own port', async () => {
+    stack = await start();
+    const second = await stack.startCatalogInstance('movies');
+    await second.waitReady(10_000);
+    expect(second.name).toBe('catalog-movies-2');
+    expect(second.port).not.toBe(stack.process('catalog-movies').port);
+    expect(pick(await envOf(second.url), ['CATEGORY', 'ADVERTISED_URL', 'MONGO_DB_NAME'])).toEqual({
+      CATEGORY: 'movies',
+      ADVERTISED_URL: second.url,
+      MONGO_DB_NAME: 'catalog_movies',
+    });
+    expect(stack.processes).toContain(second);
+  });
+
+  it('starts only the apps asked for', async () => {
+    stack = await start();
+    await stack.stop();
+    stack = await startStack({ rootDir, apps: ['registry-service'], ports: 'free', mongoUrl: 'mongodb://x:1', redisUrl: 'redis://x:2', onLog: () => undefined });
+    expect(stack.processes.map((p) => p.name)).toEqual(['registry-service']);
+    expect(stack.gatewayUrl).toBeUndefined();
+  });
+});
+
+describe('spawnService', () => {
+  it('kills a process that ignores SIGTERM once the grace period is over', async () => {
+    const service = spawnService({
+      name: 'registry-service',
+      app: 'registry-service',
+      port: await freePort(),
+      rootDir,
+      env: { ...process.env, FAKE_IGNORE_SIGTERM: 'registry-service' },
+    });
+    await service.waitReady(10_000);
+    const startedAt = Date.now();
+    expect(await service.stop(300)).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(Date.now() - startedAt).toBeLessThan(3000);
+    expect(service.running).toBe(false);
+  });
+
+  it('restarts on the same port with a new pid', async () => {
+    const port = await freePort();
+    const service = spawnService({ name: 'registry-service', app: 'registry-service', port, rootDir, env: { ...process.env } });
+    try {
+      await service.waitReady(10_000);
+      const firstPid = service.pid;
+      await service.restart({ env: { EXTRA: 'yes' } });
+      expect(service.pid).not.toBe(firstPid);
+      expect(service.port).toBe(port);
+      expect((await envOf(service.url))['EXTRA']).toBe('yes');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('refuses to start an app that has not been built', () => {
+    expect(() => spawnService({ name: 'x', app: 'gateway', port: 1, rootDir: tmpdir(), env: {} })).toThrow(
+      /dist\/apps\/gateway\/main\.js does not exist; build it first/,
+    );
+  });
+});
+
+function pick(vars: Record<string, string>, names: string[]): Record<string, string | undefined> {
+  return Object.fromEntries(names.map((name) => [name, vars[name]]));
+}

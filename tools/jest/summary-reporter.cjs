@@ -1,0 +1,33 @@
+// Writes one small JSON summary per Jest run (one per Nx project) into $MT_TEST_RESULTS_DIR, so
+// .ci/run can print the overall "N passed, M failed" line. Does nothing when the variable is unset.
+const { mkdirSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
+
+class SummaryReporter {
+  constructor(globalConfig) {
+    this.globalConfig = globalConfig;
+    this.dir = process.env.MT_TEST_RESULTS_DIR;
+  }
+
+  onRunComplete(contexts, results) {
+    if (!this.dir) return;
+    const [context] = [...contexts];
+    const displayName = context?.config?.displayName?.name ?? path.basename(context?.config?.rootDir ?? 'jest');
+    const summary = {
+      project: displayName,
+      passed: results.numPassedTests,
+      failed: results.numFailedTests,
+      pending: results.numPendingTests + results.numTodoTests,
+      suites: results.numTotalTestSuites,
+      // Suites that could not run at all (syntax error, failing beforeAll...) count no failed test themselves.
+      brokenSuites: results.numRuntimeErrorTestSuites,
+      failedSuites: results.testResults.filter((suite) => suite.numFailingTests > 0 || suite.testExecError).map((suite) => path.relative(process.cwd(), suite.testFilePath)),
+      // (results.success is not final yet when reporters run)
+      success: results.numFailedTests === 0 && results.numFailedTestSuites === 0 && results.numRuntimeErrorTestSuites === 0,
+    };
+    mkdirSync(this.dir, { recursive: true });
+    writeFileSync(path.join(this.dir, `${displayName}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+  }
+}
+
+module.exports = SummaryReporter;
