@@ -8,7 +8,7 @@ import mongoose from 'mongoose';
 import { choosePrefixes, generateMovies } from './data/movies';
 import { cpuMeter } from './load/cpu';
 import { HttpClient } from './load/http-client';
-import { readOptions, type BenchOptions } from './options';
+import { readOptions, SCENARIOS, type BenchOptions } from './options';
 import { renderConsole, renderMarkdown } from './report/render';
 import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
@@ -82,9 +82,11 @@ async function loginAndCreatePat(gatewayUrl: string, username: string, password:
   }
 }
 
+/** A complete run goes to bench/results (committed); a quick or partial one to tmp/bench (ignored). */
 function resultFiles(rootDir: string, options: BenchOptions) {
-  const dir = path.join(rootDir, 'bench', 'results');
-  const base = options.quick || options.scenarios.size < 6 ? 'latest-partial' : 'latest';
+  const complete = !options.quick && options.scenarios.size === SCENARIOS.length;
+  const dir = complete ? path.join(rootDir, 'bench', 'results') : path.join(rootDir, 'tmp', 'bench');
+  const base = complete ? 'latest' : 'latest-partial';
   return { dir, json: path.join(dir, `${base}.json`), markdown: path.join(dir, `${base}.md`) };
 }
 
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   if (missing.length) throw new Error(`build first (npm run build): missing ${missing.map((app) => appEntry(rootDir, app)).join(', ')}`);
   const runStarted = performance.now();
   const files = resultFiles(rootDir, options);
-  const profileDir = path.join(files.dir, 'profiles');
+  const profileDir = path.join(rootDir, 'tmp', 'bench', 'profiles');
   if (options.profileApps.length) mkdirSync(profileDir, { recursive: true });
 
   const stores: ProvidedStore[] = [];
@@ -276,7 +278,7 @@ async function main(): Promise<void> {
 
     if (options.profileApps.length) {
       const profiles = readdirSync(profileDir).filter((file) => file.endsWith('.cpuprofile'));
-      results.meta.notes.push(`CPU profiles of ${options.profileApps.join(', ')} in bench/results/profiles (${profiles.length} files; the profiler itself slows those processes)`);
+      results.meta.notes.push(`CPU profiles of ${options.profileApps.join(', ')} in tmp/bench/profiles (${profiles.length} files; the profiler itself slows those processes)`);
     }
     results.meta.notes.push(
       'The services ran with LOG_LEVEL=warn (no request log lines) and RATE_LIMIT_PER_MINUTE=10000000 (the limiter still counts every request in Redis); nginx ran with one worker and no access log.',

@@ -10,6 +10,8 @@ export interface BenchStackOptions {
   /** Names the Redis prefix and the databases: `<name>:` and `<name>_auth`, `<name>_catalog_<category>`. */
   name: string;
   rootDir: string;
+  /** Default: all of them. */
+  apps?: readonly AppName[];
   /** Apps profiled with the inspector (bench/tools/cpu-profile-preload.cjs); profiles land in `profileDir` at exit. */
   profileApps?: readonly AppName[];
   profileDir?: string;
@@ -53,6 +55,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       : {};
   const stack = await startStack({
     rootDir: options.rootDir,
+    apps: options.apps,
     ports: 'free',
     gatewayPort: 0,
     mongoUrl: options.mongoUrl,

@@ -4,13 +4,13 @@ export interface TcpProxy {
   /** The store URL with host and port replaced by the proxy's (MongoDB URLs get `directConnection=true`). */
   readonly url: string;
   readonly port: number;
-  /** The outage: resets every open connection and refuses new ones. */
+  /** The outage: resets every open connection, and every new one as soon as it is accepted. */
   cut(): Promise<void>;
-  /** Ends the outage: listens again on the same port, so clients reconnect to the same URL. */
+  /** Ends the outage: new connections are relayed again, on the same URL. */
   restore(): Promise<void>;
   /** True between `cut()` and `restore()`. */
   readonly isCut: boolean;
-  /** Stops the relay for good (the outage, without a way back): for test clean-up. */
+  /** Stops listening and resets every connection: for test clean-up. */
   close(): Promise<void>;
 }
 
@@ -18,12 +18,20 @@ export interface TcpProxy {
  * A TCP relay in front of a real store, so one test can take "the database" down (`cut()`) and bring it back
  * (`restore()`) without stopping the MongoDB or Redis other tests share. MongoDB URLs are rewritten with
  * `directConnection=true`: otherwise the driver would discover the real member address and bypass the proxy.
+ * During a cut the port stays bound (connections are reset as they arrive), so no other socket can take it
+ * and `restore()` cannot fail; the listener never keeps the process alive on its own.
  */
 export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const target = new URL(targetUrl);
   const targetPort = Number(target.port || (target.protocol.startsWith('redis') ? 6379 : 27017));
   const sockets = new Set<Socket>();
+  let isCut = false;
   const server = createServer((client) => {
+    if (isCut) {
+      client.on('error', () => undefined);
+      client.resetAndDestroy();
+      return;
+    }
     const upstream = connect(targetPort, target.hostname);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -34,47 +42,38 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  await listen(0);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = new URL(targetUrl);
   url.hostname = '127.0.0.1';
   url.port = String(port);
   if (url.protocol.startsWith('mongodb')) url.searchParams.set('directConnection', 'true');
-  let cut = false;
-  const stopRelaying = async () => {
-    const closed = new Promise<void>((resolve) =>
-      server.listening ? server.close(() => resolve()) : resolve(),
-    );
-    // destroy(), not resetAndDestroy(): on a half-closed socket that fails with EINVAL and the socket
-    // never closes (Node 20), which kept Jest running - and spinning - after the tests.
-    for (const socket of sockets) socket.destroy();
+  const resetAll = () => {
+    for (const socket of sockets) socket.resetAndDestroy();
     sockets.clear();
-    await closed;
   };
   return {
     url: url.toString(),
     port,
     get isCut() {
-      return cut;
+      return isCut;
     },
     cut: async () => {
-      cut = true;
-      await stopRelaying();
+      isCut = true;
+      resetAll();
     },
     restore: async () => {
-      if (server.listening) return;
-      await listen(port);
-      cut = false;
+      isCut = false;
     },
-    close: stopRelaying,
+    close: async () => {
+      isCut = true;
+      const closed = new Promise<void>((resolve) =>
+        server.listening ? server.close(() => resolve()) : resolve(),
+      );
+      resetAll();
+      await closed;
+    },
   };
 }

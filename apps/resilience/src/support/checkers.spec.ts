@@ -70,7 +70,7 @@ describe('LeakScanner', () => {
 });
 
 describe('memoryFigures', () => {
-  it('reports growth of the average RSS and of the heap floor between the first and last quarter', () => {
+  it('reports growth of the average RSS and of the heap floor (first against second half)', () => {
     const figures = memoryFigures({
       rssMb: [100, 100, 100, 100, 150, 150, 150, 150],
       heapUsedMb: [20, 30, 20, 30, 40, 50, 40, 50],
@@ -80,7 +80,7 @@ describe('memoryFigures', () => {
       last_quarter_mb: 150,
       growth_pct: 50,
       heap_floor_first_quarter_mb: 20,
-      heap_floor_last_quarter_mb: 40,
+      heap_floor_second_half_mb: 40,
     });
   });
 });

@@ -77,21 +77,22 @@ export interface MemoryFigures {
   /** Last-quarter average RSS over first-quarter average, in percent (negative: it shrank). */
   growth_pct: number;
   /**
-   * The lowest heap in use of the first and last quarter: what survives garbage collection. RSS follows V8's
-   * heap sizing (it grows in steps and is returned late), so a leak shows first as a rising floor.
+   * The lowest heap in use in the first quarter and in the second half: what survives garbage collection.
+   * RSS follows V8's heap sizing (it grows in steps and is returned late), so a leak shows as a rising floor.
+   * The second half is the longer window because V8 spaces its full collections out as the heap grows (runs
+   * without a leak had single 15 s windows without one); a leak raises the floor in all of it.
    */
   heap_floor_first_quarter_mb: number;
-  heap_floor_last_quarter_mb: number;
+  heap_floor_second_half_mb: number;
   heap_floor_growth_pct: number;
 }
 
 export function memoryFigures(series: MemorySeries): MemoryFigures {
   const rss = quarters(series.rssMb);
-  const heap = quarters(series.heapUsedMb);
   const firstRss = average(rss.first);
   const lastRss = average(rss.last);
-  const firstFloor = Math.min(...heap.first);
-  const lastFloor = Math.min(...heap.last);
+  const firstFloor = Math.min(...quarters(series.heapUsedMb).first);
+  const lastFloor = Math.min(...series.heapUsedMb.slice(Math.floor(series.heapUsedMb.length / 2)));
   return {
     samples: series.rssMb.length,
     first_quarter_mb: round1(firstRss),
@@ -99,7 +100,7 @@ export function memoryFigures(series: MemorySeries): MemoryFigures {
     max_mb: round1(Math.max(...series.rssMb)),
     growth_pct: round1(((lastRss - firstRss) / firstRss) * 100),
     heap_floor_first_quarter_mb: round1(firstFloor),
-    heap_floor_last_quarter_mb: round1(lastFloor),
+    heap_floor_second_half_mb: round1(lastFloor),
     heap_floor_growth_pct: round1(((lastFloor - firstFloor) / firstFloor) * 100),
   };
 }

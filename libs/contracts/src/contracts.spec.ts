@@ -1,0 +1,63 @@
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { buildErrorPayload } from '@mt/errors';
+import { ErrorPayloadSchema } from './error-payload.schema';
+import { generateFragment } from './openapi-fragment';
+import { redisKeys } from './redis-keys';
+import { COMMON_ERROR_STATUSES, responses } from './responses';
+import { bearerSecurity, registerBearerAuth } from './security';
+import { z } from './zod';
+
+describe('contracts', () => {
+  it('puts every shared Redis key, channel and stream under the configured prefix', () => {
+    const keys = redisKeys('stack-a:');
+    const names = [
+      keys.jwtCutoff('u1'),
+      keys.patCache('h'),
+      keys.loginFailures('alice'),
+      keys.patLastUsed('t1'),
+      keys.rateLimit('user:u1', 42),
+      keys.userEvents(),
+      keys.registryInstances(),
+      keys.registryInstance('movies-1'),
+      keys.registryChanges(),
+    ];
+    expect(names.every((name) => name.startsWith('stack-a:'))).toBe(true);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('documents the success and every listed error status, plus the errors any proxied request can meet', () => {
+    const documented = responses({ 200: { description: 'ok', schema: z.object({ id: z.string() }) } }, [400, 404]);
+    expect(Object.keys(documented).map(Number).sort((a, b) => a - b)).toEqual(
+      [200, 400, 404, ...COMMON_ERROR_STATUSES].sort((a, b) => a - b),
+    );
+    expect(documented[404]?.content?.['application/json']?.schema).toBe(ErrorPayloadSchema);
+  });
+
+  it('accepts the payload the error middleware renders', () => {
+    const payload = buildErrorPayload({
+      message: 'duplicate',
+      status: 409,
+      code: 'conflict',
+      requestId: 'req-1',
+      extra: { existing_id: 'a'.repeat(24) },
+    });
+    expect(ErrorPayloadSchema.safeParse(payload).success).toBe(true);
+    expect(ErrorPayloadSchema.safeParse({ ...payload, code: 'teapot' }).success).toBe(false);
+  });
+
+  it('generates an OpenAPI fragment with the paths and the components they use', () => {
+    const registry = new OpenAPIRegistry();
+    registerBearerAuth(registry);
+    const Thing = registry.register('Thing', z.object({ id: z.string() }));
+    registry.registerPath({
+      method: 'get',
+      path: '/api/v1/things',
+      security: bearerSecurity,
+      responses: responses({ 200: { description: 'a thing', schema: Thing } }, [401]),
+    });
+    const fragment = generateFragment(registry);
+    expect(Object.keys(fragment.paths)).toEqual(['/api/v1/things']);
+    expect(Object.keys(fragment.components['schemas'] ?? {})).toEqual(expect.arrayContaining(['Thing', 'Error']));
+    expect(fragment.components['securitySchemes']).toHaveProperty('bearerAuth');
+  });
+});
