@@ -52,8 +52,7 @@ async function main(): Promise<void> {
   const bench = await startBenchStack({
     ...stores,
     name,
-    // A copy of the workspace's dist (patched builds of the gateway, for experiments).
-    rootDir: process.env['BENCH_DEV_ROOT'] ?? rootDir,
+    rootDir,
     apps: ['registry-service', 'gateway'],
     profileApps: options.profileApps,
     profileDir: path.join(rootDir, 'tmp', 'bench', 'profiles'),

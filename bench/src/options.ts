@@ -45,7 +45,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
   for (const arg of argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!match) throw new Error(`unknown argument '${arg}' (use --quick, --only=proxy,auth, --profile=gateway, --keep-data)`);
-    args.set(match[1]!, match[2] ?? 'true');
+    args.set(match[1] ?? '', match[2] ?? 'true');
   }
   const get = (name: string, envName: string) => args.get(name) ?? env[envName];
   const quick = ['1', 'true'].includes(get('quick', 'BENCH_QUICK') ?? '');
@@ -63,7 +63,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     quick,
     sizes: chosenSizes,
     users: intOption('users', get('users', 'BENCH_USERS'), quick ? 100 : 1000, 10),
-    listEntries: Math.min(chosenSizes[chosenSizes.length - 1]!, intOption('list', get('list', 'BENCH_LIST_ENTRIES'), quick ? 1000 : 10_000, 500)),
+    listEntries: Math.min(Math.max(...chosenSizes), intOption('list', get('list', 'BENCH_LIST_ENTRIES'), quick ? 1000 : 10_000, 500)),
     repeats: intOption('repeats', get('repeats', 'BENCH_REPEATS'), quick ? 1 : 3, 1),
     durationS: intOption('duration', get('duration', 'BENCH_DURATION_S'), quick ? 2 : 5, 1),
     connections: intOption('connections', get('connections', 'BENCH_CONNECTIONS'), 16, 1),

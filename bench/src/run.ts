@@ -254,7 +254,6 @@ async function main(): Promise<void> {
     }
     // RSS over the first seconds of idleness after the load: V8 and the allocator give memory back lazily.
     const series: Array<{ idle_s: number; rss_mb: Record<string, number> }> = [];
-    if (process.env['BENCH_DEV_NODE_OPTIONS']) { process.kill(catalog.pid, 'SIGUSR2'); process.kill(auth.pid, 'SIGUSR2'); }
     for (const at of [2, 5, 10, 15]) {
       await sleep((at - (series[series.length - 1]?.idle_s ?? 0)) * 1000);
       series.push({ idle_s: at, rss_mb: roundAll(stackRss(bench.stack)) });
@@ -281,7 +280,7 @@ async function main(): Promise<void> {
       results.meta.notes.push(`CPU profiles of ${options.profileApps.join(', ')} in tmp/bench/profiles (${profiles.length} files; the profiler itself slows those processes)`);
     }
     results.meta.notes.push(
-      'The services ran with LOG_LEVEL=warn (no request log lines) and RATE_LIMIT_PER_MINUTE=10000000 (the limiter still counts every request in Redis); nginx ran with one worker and no access log.',
+      'The services ran with LOG_LEVEL=warn (no request log lines) and RATE_LIMIT_PER_MINUTE=10000000 (the limiter still counts every request); nginx ran with one worker and no access log.',
       'Load generator, services, nginx, Redis and the database share the same cores; absolute figures move with whatever else the machine is doing, ratios much less (the compared targets take turns).',
     );
     results.targets = evaluateTargets(results);

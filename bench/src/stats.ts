@@ -3,7 +3,8 @@ export function median(values: readonly number[]): number {
   if (!values.length) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  const at = (index: number) => sorted[index] ?? Number.NaN;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 }
 
 /** The p-th percentile (0–100) by the nearest-rank method: a value that was actually observed. */
@@ -11,7 +12,7 @@ export function percentile(values: readonly number[], p: number): number {
   if (!values.length) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1]!;
+  return sorted[rank - 1] ?? Number.NaN;
 }
 
 export interface LatencySummary {

@@ -8,6 +8,7 @@ import { createApp } from './app';
 import { createAuthModule } from './auth-module';
 import { loadAuthConfig } from './config';
 import { JwtKeyError, loadJwtKeys } from './jwt/key-store';
+import { lowerHelperThreadPriority } from './shared/thread-priority';
 
 /** Start-up waits this long for Redis, then goes on without it (MongoDB is the auth service's own store). */
 const REDIS_STARTUP_WAIT_MS = 5000;
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
       await openMongo(connection, { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME, logger, appName: 'auth-service' }, signal);
       if (signal.aborted) return;
       await auth.prepare();
+      // The warm-up hash has started libuv's thread pool: from now on hashing yields to the event loop.
+      lowerHelperThreadPriority(logger);
       // Redis is not needed to serve (lockout fails open, changes wait in the outbox), but the first
       // re-mirror of cut-offs is better done before traffic arrives.
       for (const deadline = Date.now() + REDIS_STARTUP_WAIT_MS; redis.status !== 'ready' && Date.now() < deadline && !signal.aborted; ) {

@@ -28,7 +28,6 @@ let api: HttpClient;
 let fx: HostileFixtures;
 let cases: HostileCase[] = [];
 let digestBefore: DatabaseDigest;
-let logsScanned = false;
 const outcomes: Array<{ c: HostileCase; status: number; problem?: string }> = [];
 
 /** Rewritten by legitimate use of a valid credential (at most once a minute), never by a hostile request. */
@@ -114,8 +113,13 @@ afterAll(async () => {
   const after = env
     ? await digestDatabases(env.databases, { ignoreFields: DIGEST_IGNORES }).catch(() => undefined)
     : undefined;
-  await env?.stop();
-  if (env && !logsScanned) scanner.scanLogs(env.logs);
+  const stopProblem = env
+    ? await env.stop().then(
+        () => undefined,
+        (error: Error) => error.message,
+      )
+    : undefined;
+  if (env) scanner.scanLogs(env.logs);
   const fiveXx = outcomes.filter((o) => o.status >= 500 || o.status === 0).length;
   recordFigures('hostile_input', {
     requests: outcomes.length,
@@ -129,7 +133,9 @@ afterAll(async () => {
     collections_compared: digestBefore ? Object.keys(digestBefore.collections).length : 0,
     process_exits: env?.unexpectedExits.length ?? null,
     leak_scan: scanner.summary(),
+    stop_problem: stopProblem ?? null,
   });
+  if (stopProblem) throw new Error(`stopping the stack failed: ${stopProblem}`);
 });
 
 interface Outcome {
@@ -256,7 +262,6 @@ describe('hostile input through the gateway and straight at the services', () =>
   it('leaks no stack trace, hash or secret in any answer or log line', async () => {
     await env.stack.stop(); // the shutdown lines are scanned too
     scanner.scanLogs(env.logs);
-    logsScanned = true;
     expect(scanner.leaks).toEqual([]);
     expect(scanner.summary().log_lines_scanned).toBeGreaterThan(0);
   });

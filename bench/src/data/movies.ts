@@ -1,7 +1,4 @@
-import { getCategory } from '../../../apps/catalog-service/src/categories/categories';
-import { catalogSchemas, type EntryFieldsInput } from '../../../apps/catalog-service/src/catalog/catalog.schemas';
-import { newEntryDocument, type EntryDocument } from '../../../apps/catalog-service/src/catalog/entry.document';
-import { titleKey, titleWords } from '../../../apps/catalog-service/src/search/text-folding';
+import { catalogSchemas, getCategory, newEntryDocument, titleKey, titleWords, type EntryDocument, type EntryFieldsInput } from '../service-code';
 import { Random } from './random';
 import { buildVocabulary, TitleGenerator } from './titles';
 

@@ -36,7 +36,7 @@ export class Random {
       left -= weight;
       if (left < 0) return item;
     }
-    return items[items.length - 1]![0];
+    return items[items.length - 1]?.[0] as T;
   }
 }
 
@@ -54,7 +54,7 @@ export class ZipfSampler {
       sum += 1 / Math.pow(rank + 1 + shift, exponent);
       this.cumulative[rank] = sum;
     }
-    for (let rank = 0; rank < size; rank++) this.cumulative[rank]! /= sum;
+    for (let rank = 0; rank < size; rank++) this.cumulative[rank] = (this.cumulative[rank] ?? 0) / sum;
   }
 
   sample(random: Random): number {
@@ -63,7 +63,7 @@ export class ZipfSampler {
     let high = this.cumulative.length - 1;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (this.cumulative[middle]! < target) low = middle + 1;
+      if ((this.cumulative[middle] ?? 1) < target) low = middle + 1;
       else high = middle;
     }
     return low;

@@ -36,7 +36,8 @@ function madeUpWord(random: Random): string {
     if (positions.length) {
       const index = random.pick(positions);
       const chars = [...word];
-      chars[index] = random.pick(ACCENTED_VOWELS[chars[index]!]!);
+      const accented = ACCENTED_VOWELS[chars[index] ?? ''];
+      if (accented) chars[index] = random.pick(accented);
       word = chars.join('');
     }
   } else if (random.chance(0.01)) {
@@ -76,7 +77,7 @@ export class TitleGenerator {
   title(): string {
     const length = this.random.weighted([[1, 12], [2, 30], [3, 27], [4, 16], [5, 10], [6, 5]] as const);
     const words: string[] = [];
-    for (let i = 0; i < length; i++) words.push(this.vocabulary[this.zipf.sample(this.random)]!);
+    for (let i = 0; i < length; i++) words.push(this.vocabulary[this.zipf.sample(this.random)] ?? 'the');
     let title = words.map((word, index) => (index > 0 && SMALL_WORDS.has(word) ? word : capitalise(word))).join(' ');
     if (length >= 2 && this.random.chance(0.04)) title = title.replace(' ', `'s `);
     if (this.random.chance(0.05)) title += this.random.pick([' 2', ' 3', ' II', ' III', ': Part Two', ': The Return']);

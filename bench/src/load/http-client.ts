@@ -75,7 +75,7 @@ export async function mapLimit<T, R>(items: readonly T[], concurrency: number, t
   const worker = async () => {
     while (next < items.length) {
       const index = next++;
-      results[index] = await task(items[index]!, index);
+      results[index] = await task(items[index] as T, index);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));

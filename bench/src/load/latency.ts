@@ -1,5 +1,6 @@
 import { summarise, type LatencySummary } from '../stats';
 import { HttpClient, type HttpRequest } from './http-client';
+import { required } from '../required';
 
 export interface LatencyTarget {
   name: string;
@@ -20,18 +21,18 @@ export async function interleavedLatency(targets: readonly LatencyTarget[], roun
   try {
     for (let round = 0; round < warmupRounds + rounds; round++) {
       for (let i = 0; i < targets.length; i++) {
-        const target = targets[(round + i) % targets.length]!;
+        const target = required(targets[(round + i) % targets.length], 'latency target');
         const answer = await client.send(target.url, target.request);
         if (answer.status !== (target.expectStatus ?? 200)) {
           throw new Error(`${target.name}: ${answer.status} ${answer.body.slice(0, 200)}`);
         }
-        if (round >= warmupRounds) samples.get(target.name)!.push(answer.ms);
+        if (round >= warmupRounds) samples.get(target.name)?.push(answer.ms);
       }
     }
   } finally {
     client.close();
   }
-  return Object.fromEntries(targets.map((target) => [target.name, summarise(samples.get(target.name)!)]));
+  return Object.fromEntries(targets.map((target) => [target.name, summarise(samples.get(target.name) ?? [])]));
 }
 
 /** Samples GET `url` every `intervalMs` (one at a time) until stopped; returns every latency in ms. */

@@ -1,7 +1,6 @@
 import type { Logger } from '@mt/logging';
 import mongoose, { type Connection } from 'mongoose';
-import { createCatalogModule, type CatalogModule } from '../../../apps/catalog-service/src/catalog-module';
-import type { EntryDocument } from '../../../apps/catalog-service/src/catalog/entry.document';
+import { createCatalogModule, type CatalogModule, type EntryDocument } from '../service-code';
 import { mapLimit } from '../load/http-client';
 import { MOVIES } from '../data/movies';
 

@@ -1,5 +1,5 @@
 import type { mongo } from 'mongoose';
-import type { ListStatus } from '../../../apps/catalog-service/src/lists/list.schemas';
+import type { ListStatus } from '../service-code';
 import { mapLimit } from '../load/http-client';
 import { Random } from '../data/random';
 import type { CatalogSeeder } from './catalog-seeder';

@@ -1,7 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_TIME_COST } from '../../../apps/auth-service/src/config';
-import { PasswordHasher } from '../../../apps/auth-service/src/users/password-hasher';
-import { UsersRepository } from '../../../apps/auth-service/src/users/users.repository';
+import { ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_TIME_COST, PasswordHasher, UsersRepository } from '../service-code';
 import { HttpClient, mapLimit } from '../load/http-client';
 
 export interface BenchUser {

@@ -39,14 +39,13 @@ const PROBLEM_LEVELS = new Set(['warn', 'error', 'fatal', 40, 50, 60]);
  * own Redis prefix and databases. Settings that differ from `npm start`, and why:
  * - LOG_LEVEL=warn: every request line would otherwise travel through a pipe into this process and be
  *   parsed here, on the same two cores as the load; nginx runs without an access log likewise.
- * - RATE_LIMIT_PER_MINUTE=10000000: the limiter still runs (one Redis script call per request, part of the
- *   gateway's cost) but a benchmark client hammering from one IP must not be limited.
+ * - RATE_LIMIT_PER_MINUTE=10000000: the limiter still counts every request (part of the gateway's cost),
+ *   but a benchmark client hammering from one IP must not be limited.
  */
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
   const problems: LogLine[] = [];
   const databases = benchDatabases(options.name);
   const profileEnv = (app: AppName): NodeJS.ProcessEnv =>
-    process.env['BENCH_DEV_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_DEV_NODE_OPTIONS'] } :
     options.profileApps?.includes(app) && options.profileDir
       ? {
           NODE_OPTIONS: `--require ${path.join(options.rootDir, 'bench', 'tools', 'cpu-profile-preload.cjs')}`,
@@ -64,7 +63,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     mongoDbNames: { auth: databases.auth, catalog: databases.catalog },
     logLevel: 'warn',
     env: {
-      RATE_LIMIT_PER_MINUTE: process.env['BENCH_DEV_RATE_LIMIT'] ?? '10000000',
+      RATE_LIMIT_PER_MINUTE: '10000000',
       JWT_KEY_DIR: path.join(options.rootDir, 'tmp', 'bench-keys'),
     },
     appEnv: {

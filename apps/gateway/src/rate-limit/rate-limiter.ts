@@ -1,6 +1,8 @@
 import type { RateLimitRepository } from './rate-limit.repository';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
+/** How long hits counted locally wait before they are added to the shared counter in Redis. */
+export const RATE_LIMIT_SYNC_INTERVAL_MS = 100;
 
 export interface RateLimitVerdict {
   limit: number;
@@ -10,25 +12,108 @@ export interface RateLimitVerdict {
   allowed: boolean;
 }
 
+export interface RateLimiterOptions {
+  now?: () => number;
+  syncIntervalMs?: number;
+}
+
+/** One subject's window as this gateway sees it. */
+interface WindowCount {
+  subject: string;
+  window: number;
+  /** The shared counter as Redis last returned it (every gateway's hits, ours included up to then). */
+  shared: number;
+  /** Hits counted here since, not yet added in Redis. */
+  pending: number;
+}
+
 /**
  * Fixed one-minute windows aligned to the clock: each subject (user or client IP) may make `limitPerMinute`
  * requests per window. Simple and O(1) in Redis; a client can burst up to twice the limit across a window
  * boundary, which is acceptable for a generous abuse limit.
+ *
+ * The counter lives in Redis, shared by every gateway. To keep a Redis round trip off every request, only
+ * a subject's first request of a window waits for Redis; later ones are counted here against the last
+ * shared count and added to Redis in one INCRBY every `syncIntervalMs` (which also brings back the other
+ * gateways' hits). One gateway is therefore exact; with several, a subject can exceed the limit by what
+ * the others admit within one sync interval. When a sync fails, the local counts are dropped and every
+ * request asks Redis again, so an outage shows up at once (the middleware then fails open).
  */
-export function createRateLimiter(repository: RateLimitRepository, limitPerMinute: number, now: () => number = Date.now) {
+export function createRateLimiter(repository: RateLimitRepository, limitPerMinute: number, options: RateLimiterOptions = {}) {
+  const now = options.now ?? Date.now;
+  const syncIntervalMs = options.syncIntervalMs ?? RATE_LIMIT_SYNC_INTERVAL_MS;
+  const counts = new Map<string, WindowCount>();
+  let syncTimer: NodeJS.Timeout | undefined;
+  let syncing: Promise<void> | undefined;
+
+  // The key outlives its window a little, so a slow clock on another gateway still finds it.
+  const ttlFor = (window: number, at: number) => (window + 1) * RATE_LIMIT_WINDOW_MS - at + 5_000;
+
+  const verdict = (count: number, window: number, at: number): RateLimitVerdict => ({
+    limit: limitPerMinute,
+    remaining: Math.max(0, limitPerMinute - count),
+    resetSeconds: Math.max(1, Math.ceil(((window + 1) * RATE_LIMIT_WINDOW_MS - at) / 1000)),
+    allowed: count <= limitPerMinute,
+  });
+
+  async function syncAll(): Promise<void> {
+    syncTimer = undefined;
+    const at = now();
+    const current = Math.floor(at / RATE_LIMIT_WINDOW_MS);
+    const batch: Array<[WindowCount, number]> = [];
+    for (const [key, entry] of counts) {
+      if (entry.pending > 0) {
+        batch.push([entry, entry.pending]);
+        entry.pending = 0;
+      } else if (entry.window < current) {
+        counts.delete(key); // a past window with nothing left to add
+      }
+    }
+    try {
+      await Promise.all(
+        batch.map(async ([entry, hits]) => {
+          entry.shared = await repository.add(entry.subject, entry.window, hits, ttlFor(entry.window, now()));
+        }),
+      );
+    } catch {
+      // Redis cannot count: forget the local state so the next requests find out (and fail open) themselves.
+      counts.clear();
+    }
+  }
+
+  function scheduleSync(): void {
+    if (syncTimer) return;
+    syncTimer = setTimeout(() => {
+      syncing = syncAll().finally(() => (syncing = undefined));
+    }, syncIntervalMs);
+    syncTimer.unref();
+  }
+
   return {
+    /** Counts one request of `subject`; rejects when Redis cannot count (only ever on a window's first request). */
     async hit(subject: string): Promise<RateLimitVerdict> {
       const at = now();
       const window = Math.floor(at / RATE_LIMIT_WINDOW_MS);
-      const windowEndsAt = (window + 1) * RATE_LIMIT_WINDOW_MS;
-      // The key outlives its window a little, so a slow clock on another gateway still finds it.
-      const count = await repository.hit(subject, window, windowEndsAt - at + 5_000);
-      return {
-        limit: limitPerMinute,
-        remaining: Math.max(0, limitPerMinute - count),
-        resetSeconds: Math.max(1, Math.ceil((windowEndsAt - at) / 1000)),
-        allowed: count <= limitPerMinute,
-      };
+      const key = `${window}:${subject}`;
+      const known = counts.get(key);
+      if (known) {
+        known.pending += 1;
+        scheduleSync();
+        return verdict(known.shared + known.pending, window, at);
+      }
+      const shared = await repository.add(subject, window, 1, ttlFor(window, at));
+      // A concurrent first request may have created the entry meanwhile: keep its local hits.
+      const entry = counts.get(key) ?? { subject, window, shared, pending: 0 };
+      entry.shared = Math.max(entry.shared, shared);
+      counts.set(key, entry);
+      return verdict(shared + entry.pending, window, at);
+    },
+
+    /** Adds every locally counted hit to Redis now (shutdown, tests). */
+    async flush(): Promise<void> {
+      clearTimeout(syncTimer);
+      await syncing;
+      await syncAll();
     },
   };
 }

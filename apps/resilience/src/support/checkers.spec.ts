@@ -70,17 +70,18 @@ describe('LeakScanner', () => {
 });
 
 describe('memoryFigures', () => {
-  it('reports growth of the average RSS and of the heap floor (first against second half)', () => {
+  it('reports the growth of the average RSS and live heap between the first and the last quarter', () => {
     const figures = memoryFigures({
       rssMb: [100, 100, 100, 100, 150, 150, 150, 150],
-      heapUsedMb: [20, 30, 20, 30, 40, 50, 40, 50],
+      liveHeapMb: [20, 20, 25, 30, 30, 30, 40, 40],
     });
     expect(figures).toMatchObject({
       first_quarter_mb: 100,
       last_quarter_mb: 150,
       growth_pct: 50,
-      heap_floor_first_quarter_mb: 20,
-      heap_floor_second_half_mb: 40,
+      live_heap_first_quarter_mb: 20,
+      live_heap_last_quarter_mb: 40,
+      live_heap_growth_pct: 100,
     });
   });
 });

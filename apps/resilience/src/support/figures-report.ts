@@ -46,7 +46,7 @@ export function formatFigures(figures: Record<string, unknown>): string {
     const memory = load['memory'] as Record<string, Section> | undefined;
     for (const [name, sample] of Object.entries(memory ?? {})) {
       lines.push(
-        `                ${name.padEnd(17)} RSS ${num(sample['first_quarter_mb'])} → ${num(sample['last_quarter_mb'])} MiB (${num(sample['growth_pct'])}%), max ${num(sample['max_mb'])}; heap floor ${num(sample['heap_floor_first_quarter_mb'])} → ${num(sample['heap_floor_second_half_mb'])} MiB`,
+        `                ${name.padEnd(17)} RSS ${num(sample['first_quarter_mb'])} → ${num(sample['last_quarter_mb'])} MiB (${num(sample['growth_pct'])}%), max ${num(sample['max_mb'])}; live heap ${num(sample['live_heap_first_quarter_mb'])} → ${num(sample['live_heap_last_quarter_mb'])} MiB (${num(sample['live_heap_growth_pct'])}%)`,
       );
     }
   }

@@ -37,6 +37,7 @@ const excerptAround = (text: string, index: number) =>
  */
 export class LeakScanner {
   private readonly secrets = new Map<string, string>();
+  private readonly scannedLines = new WeakSet<LogLine>();
   readonly leaks: Leak[] = [];
   responsesScanned = 0;
   logLinesScanned = 0;
@@ -69,6 +70,8 @@ export class LeakScanner {
 
   scanLogs(lines: readonly LogLine[]): void {
     for (const line of lines) {
+      if (this.scannedLines.has(line)) continue; // scanned before the shutdown, and again after it
+      this.scannedLines.add(line);
       this.logLinesScanned++;
       const where = `log of ${line.process}`;
       for (const [kind, pattern] of STACK_PATTERNS) {

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 export interface MemorySeries {
   /** RSS samples in MiB, in time order (one per interval while the process was alive). */
   rssMb: number[];
-  /** V8 heap in use (nodejs_heap_size_used_bytes of the process's /metrics), in MiB. */
-  heapUsedMb: number[];
+  /** V8 heap in use right after a full garbage collection (the live heap), in MiB. */
+  liveHeapMb: number[];
 }
 
 /** Resident set size of a process in MiB (VmRSS of /proc/<pid>/status), or undefined when it is gone. */
@@ -28,34 +28,62 @@ async function heapUsedMb(url: string): Promise<number | undefined> {
   }
 }
 
-/** Samples every process's RSS (from /proc) and V8 heap in use (from its /metrics) every `intervalMs`. */
+export interface SampledProcess {
+  name: string;
+  pid: number;
+  url: string;
+}
+
+/**
+ * Samples every process's RSS (from /proc) every `intervalMs`, and every `heapEveryMs` its live heap: a full
+ * garbage collection is triggered with SIGUSR2 (the processes must run with test/gc-on-signal.cjs preloaded),
+ * then nodejs_heap_size_used_bytes is read from the process's /metrics.
+ */
 export function sampleMemory(
-  processes: () => ReadonlyArray<{ name: string; pid: number; url: string }>,
+  processes: () => readonly SampledProcess[],
   intervalMs = 1000,
+  heapEveryMs = 5000,
 ) {
   const series = new Map<string, MemorySeries>();
   const seriesOf = (name: string) => {
-    const entry = series.get(name) ?? { rssMb: [], heapUsedMb: [] };
+    const entry = series.get(name) ?? { rssMb: [], liveHeapMb: [] };
     series.set(name, entry);
     return entry;
   };
-  let pending = Promise.resolve();
-  const take = () => {
-    for (const { name, pid, url } of processes()) {
+  const sampleRss = () => {
+    for (const { name, pid } of processes()) {
       const rss = rssMb(pid);
       if (rss !== undefined) seriesOf(name).rssMb.push(rss);
-      pending = pending.then(async () => {
-        const heap = await heapUsedMb(url);
-        if (heap !== undefined) seriesOf(name).heapUsedMb.push(heap);
-      });
     }
   };
-  take();
-  const timer = setInterval(take, intervalMs);
+  let heapRound = Promise.resolve();
+  const sampleLiveHeap = () => {
+    heapRound = heapRound.then(async () => {
+      const targets = processes();
+      for (const { pid } of targets) {
+        try {
+          process.kill(pid, 'SIGUSR2');
+        } catch {
+          // gone: no sample
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const { name, url } of targets) {
+        const heap = await heapUsedMb(url);
+        if (heap !== undefined) seriesOf(name).liveHeapMb.push(heap);
+      }
+    });
+  };
+  sampleRss();
+  sampleLiveHeap();
+  const rssTimer = setInterval(sampleRss, intervalMs);
+  const heapTimer = setInterval(sampleLiveHeap, heapEveryMs);
   return {
     async stop(): Promise<Map<string, MemorySeries>> {
-      clearInterval(timer);
-      await pending;
+      clearInterval(rssTimer);
+      clearInterval(heapTimer);
+      sampleLiveHeap();
+      await heapRound;
       return series;
     },
   };
@@ -76,31 +104,27 @@ export interface MemoryFigures {
   max_mb: number;
   /** Last-quarter average RSS over first-quarter average, in percent (negative: it shrank). */
   growth_pct: number;
-  /**
-   * The lowest heap in use in the first quarter and in the second half: what survives garbage collection.
-   * RSS follows V8's heap sizing (it grows in steps and is returned late), so a leak shows as a rising floor.
-   * The second half is the longer window because V8 spaces its full collections out as the heap grows (runs
-   * without a leak had single 15 s windows without one); a leak raises the floor in all of it.
-   */
-  heap_floor_first_quarter_mb: number;
-  heap_floor_second_half_mb: number;
-  heap_floor_growth_pct: number;
+  /** Live heap (after a full garbage collection): first-quarter and last-quarter averages, and the growth. */
+  live_heap_first_quarter_mb: number;
+  live_heap_last_quarter_mb: number;
+  live_heap_growth_pct: number;
 }
 
 export function memoryFigures(series: MemorySeries): MemoryFigures {
   const rss = quarters(series.rssMb);
+  const heap = quarters(series.liveHeapMb);
   const firstRss = average(rss.first);
   const lastRss = average(rss.last);
-  const firstFloor = Math.min(...quarters(series.heapUsedMb).first);
-  const lastFloor = Math.min(...series.heapUsedMb.slice(Math.floor(series.heapUsedMb.length / 2)));
+  const firstHeap = average(heap.first);
+  const lastHeap = average(heap.last);
   return {
     samples: series.rssMb.length,
     first_quarter_mb: round1(firstRss),
     last_quarter_mb: round1(lastRss),
     max_mb: round1(Math.max(...series.rssMb)),
     growth_pct: round1(((lastRss - firstRss) / firstRss) * 100),
-    heap_floor_first_quarter_mb: round1(firstFloor),
-    heap_floor_second_half_mb: round1(lastFloor),
-    heap_floor_growth_pct: round1(((lastFloor - firstFloor) / firstFloor) * 100),
+    live_heap_first_quarter_mb: round1(firstHeap),
+    live_heap_last_quarter_mb: round1(lastHeap),
+    live_heap_growth_pct: round1(((lastHeap - firstHeap) / firstHeap) * 100),
   };
 }
