@@ -22,17 +22,39 @@ const DATABASE_UNAVAILABLE = new Set([
   'MongoNetworkTimeoutError',
   'MongoNotConnectedError',
   'MongoTopologyClosedError',
+  'MongoServerClosedError',
   'MongoOperationTimeoutError',
   'MongoPoolClearedError',
+  'MongoPoolClosedError',
+  'PoolClearedOnNetworkError',
+  'MongoWaitQueueTimeoutError',
+  'MongoStalePrimaryError',
   'MongooseServerSelectionError',
   // ioredis: the connection dropped while the command was pending and its one retry failed too.
   'MaxRetriesPerRequestError',
 ]);
 
-function isDatabaseUnavailable(error: Error): boolean {
+/** Server-side codes that mean "not available right now" (host unreachable, shutting down, no primary...). */
+const UNAVAILABLE_SERVER_CODES = new Set([6, 7, 89, 91, 189, 10107, 11600, 11602, 13435, 13436]);
+
+const UNAVAILABLE_MESSAGE =
+  /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|connection .* closed/i;
+
+const isErrorLike = (value: unknown): value is Error =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Error).message === 'string' &&
+  typeof (value as Error).name === 'string';
+
+/** Walks the error and its causes: drivers wrap the network error that really happened. */
+function isDatabaseUnavailable(error: Error, depth = 0): boolean {
+  const code = (error as Error & { code?: unknown }).code;
   if (DATABASE_UNAVAILABLE.has(error.name)) return true;
-  // ioredis: offline queue disabled, connection closed, or command timeout.
-  return /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET/.test(error.message);
+  if (error.name === 'MongoServerError' && typeof code === 'number' && UNAVAILABLE_SERVER_CODES.has(code))
+    return true;
+  // ioredis: offline queue disabled, connection closed, or command timeout; node: sockets reset.
+  if (UNAVAILABLE_MESSAGE.test(error.message)) return true;
+  return depth < 3 && isErrorLike(error.cause) && isDatabaseUnavailable(error.cause, depth + 1);
 }
 
 /**
@@ -62,12 +84,17 @@ export function toAppError(error: unknown): AppError {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const code = codeForStatus(status);
       if (error instanceof URIError) {
-        return errors.validation('malformed request path', [{ path: '', message: 'invalid percent-encoding' }]);
+        return errors.validation('malformed request path', [
+          { path: '', message: 'invalid percent-encoding' },
+        ]);
       }
-      if (code === 'validation_failed') return errors.validation(CLIENT_ERROR_MESSAGES[code] ?? 'malformed request');
+      if (code === 'validation_failed')
+        return errors.validation(CLIENT_ERROR_MESSAGES[code] ?? 'malformed request');
       return new AppError(code, CLIENT_ERROR_MESSAGES[code] ?? 'bad request');
     }
-    if (error instanceof Error && isDatabaseUnavailable(error)) {
+    // Duck-typed rather than `instanceof Error`: errors from another realm (vm contexts, test runners)
+    // are still errors.
+    if (isErrorLike(error) && isDatabaseUnavailable(error)) {
       return errors.serviceUnavailable('database unavailable');
     }
   }

@@ -1,5 +1,12 @@
 import { toAppError } from '@mt/errors';
-import { captureLogger, closedPort, silentLogger, startTcpProxy, testMongoUrl, testRedisUrl } from '@mt/testing';
+import {
+  captureLogger,
+  closedPort,
+  silentLogger,
+  startTcpProxy,
+  testMongoUrl,
+  testRedisUrl,
+} from '@mt/testing';
 import { closeMongo, createMongoConnection, openMongo, pingMongo } from './mongo';
 import { closeRedis, createRedis, pingRedis, waitForRedis } from './redis';
 
@@ -35,13 +42,19 @@ describe('MongoDB helpers', () => {
     const { logger, lines } = captureLogger();
     const connection = createMongoConnection();
     const controller = new AbortController();
-    const opening = openMongo(connection, { url: `mongodb://127.0.0.1:${await closedPort()}`, dbName: 'stores_int', logger }, controller.signal);
+    const opening = openMongo(
+      connection,
+      { url: `mongodb://127.0.0.1:${await closedPort()}`, dbName: 'stores_int', logger },
+      controller.signal,
+    );
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const abortedAt = Date.now();
     controller.abort();
     await opening;
     expect(elapsedSince(abortedAt)).toBeLessThan(2500);
-    expect(lines().filter((line) => line.includes('mongodb not reachable yet')).length).toBeGreaterThanOrEqual(1);
+    expect(
+      lines().filter((line) => line.includes('mongodb not reachable yet')).length,
+    ).toBeGreaterThanOrEqual(1);
     await closeMongo(connection);
   });
 
@@ -55,7 +68,16 @@ describe('MongoDB helpers', () => {
       const startedAt = Date.now();
       const error = await failureOf(connection.db!.collection('things').findOne({}));
       expect(elapsedSince(startedAt)).toBeLessThan(2500);
-      expect(toAppError(error)).toMatchObject({ status: 503, code: 'service_unavailable' });
+      // The driver error is part of the compared object, so a failure names the error that was not mapped.
+      const mapped = toAppError(error);
+      expect({
+        driverError: `${(error as Error).name}: ${(error as Error).message}`,
+        status: mapped.status,
+        code: mapped.code,
+      }).toMatchObject({
+        status: 503,
+        code: 'service_unavailable',
+      });
       const pingStartedAt = Date.now();
       await expect(pingMongo(connection)).rejects.toThrow();
       expect(elapsedSince(pingStartedAt)).toBeLessThan(2500);
@@ -76,12 +98,25 @@ describe('Redis helpers', () => {
   });
 
   it('fail commands at once while Redis is unreachable (no offline queue), as a 503', async () => {
-    const redis = createRedis({ url: `redis://127.0.0.1:${await closedPort()}`, logger: silentLogger(), name: 'stores-int-down' });
+    const redis = createRedis({
+      url: `redis://127.0.0.1:${await closedPort()}`,
+      logger: silentLogger(),
+      name: 'stores-int-down',
+    });
     try {
       const startedAt = Date.now();
       const error = await failureOf(redis.get('anything'));
       expect(elapsedSince(startedAt)).toBeLessThan(500);
-      expect(toAppError(error)).toMatchObject({ status: 503, code: 'service_unavailable' });
+      // The driver error is part of the compared object, so a failure names the error that was not mapped.
+      const mapped = toAppError(error);
+      expect({
+        driverError: `${(error as Error).name}: ${(error as Error).message}`,
+        status: mapped.status,
+        code: mapped.code,
+      }).toMatchObject({
+        status: 503,
+        code: 'service_unavailable',
+      });
       await expect(pingRedis(redis)).rejects.toThrow('redis not connected');
     } finally {
       await closeRedis(redis);
@@ -89,7 +124,11 @@ describe('Redis helpers', () => {
   });
 
   it('wait for an unreachable Redis only until start-up is aborted', async () => {
-    const redis = createRedis({ url: `redis://127.0.0.1:${await closedPort()}`, logger: silentLogger(), name: 'stores-int-wait' });
+    const redis = createRedis({
+      url: `redis://127.0.0.1:${await closedPort()}`,
+      logger: silentLogger(),
+      name: 'stores-int-wait',
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const startedAt = Date.now();
@@ -111,7 +150,16 @@ describe('Redis helpers', () => {
       const startedAt = Date.now();
       const error = await failureOf(redis.get('anything'));
       expect(elapsedSince(startedAt)).toBeLessThan(2000);
-      expect(toAppError(error)).toMatchObject({ status: 503, code: 'service_unavailable' });
+      // The driver error is part of the compared object, so a failure names the error that was not mapped.
+      const mapped = toAppError(error);
+      expect({
+        driverError: `${(error as Error).name}: ${(error as Error).message}`,
+        status: mapped.status,
+        code: mapped.code,
+      }).toMatchObject({
+        status: 503,
+        code: 'service_unavailable',
+      });
 
       await proxy.restore();
       await waitForRedis(redis, AbortSignal.timeout(5000));
