@@ -9,6 +9,7 @@ import { compareLatency, compareThroughput, type Variant } from './scenarios/com
 import { startBenchStack, waitAllReady, waitForCategories } from './stack/bench-stack';
 import { dropBenchData } from './stack/bench-data';
 import { findNginx, startNginx } from './stack/nginx';
+import { required } from './required';
 
 /**
  * The gateway's own cost, isolated: it proxies to a stub upstream that answers every request with the same
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   const bench = await startBenchStack({
     ...stores,
     name,
-    rootDir,
+    rootDir: process.env['GW_ONLY_ROOT'] ?? rootDir,
     apps: ['registry-service', 'gateway'],
     profileApps: options.profileApps,
     profileDir: path.join(rootDir, 'tmp', 'bench', 'profiles'),
@@ -66,7 +67,14 @@ async function main(): Promise<void> {
         method: 'PUT',
         headers: { 'x-mt-internal-secret': bench.stack.internalSecret },
         json: {
-          category: { id: 'movies', name: 'movies', display_name: 'Movies', description: 'stub', endpoint: '/api/v1/movies', icon: 'film' },
+          category: {
+            id: 'movies',
+            name: 'movies',
+            display_name: 'Movies',
+            description: 'stub',
+            endpoint: '/api/v1/movies',
+            icon: 'film',
+          },
           base_url: stubUrl,
           version: 'stub',
           openapi: { paths: {}, components: {} },
@@ -76,7 +84,9 @@ async function main(): Promise<void> {
     const heartbeat = setInterval(() => void register().catch(() => undefined), 8000);
     await waitForCategories(bench.gatewayUrl, 1);
     const nginxBinary = findNginx();
-    const nginx = nginxBinary ? await startNginx(nginxBinary, stubPort, '/api/v1/movies?limit=20') : undefined;
+    const nginx = nginxBinary
+      ? await startNginx(nginxBinary, stubPort, '/api/v1/movies?limit=20')
+      : undefined;
     try {
       const route = '/api/v1/movies?limit=20';
       const variants: Variant[] = [
@@ -97,14 +107,15 @@ async function main(): Promise<void> {
         { repeats: options.repeats, rounds: options.latencyRounds },
       );
       for (const variant of variants) {
-        const t = throughput[variant.name]!;
-        const l = latency[variant.name]!;
+        const t = required(throughput[variant.name], variant.name);
+        const l = required(latency[variant.name], variant.name);
         log(
           `${variant.name.padEnd(8)} ${t.rps.toFixed(0).padStart(6)} req/s  load p50 ${t.p50.toFixed(2)} p99 ${t.p99.toFixed(2)}  ` +
             `1-at-a-time p50 ${l.p50.toFixed(3)} p99 ${l.p99.toFixed(3)} ms  CPU µs/req ${JSON.stringify(t.cpu_us_per_request)}`,
         );
       }
-      if (nginx) log(`gateway ÷ nginx ${((throughput['gateway']!.rps / throughput['nginx']!.rps) * 100).toFixed(1)} %`);
+      const rps = (name: string) => required(throughput[name], name).rps;
+      if (nginx) log(`gateway ÷ nginx ${((rps('gateway') / rps('nginx')) * 100).toFixed(1)} %`);
     } finally {
       clearInterval(heartbeat);
       await nginx?.stop();

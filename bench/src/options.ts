@@ -30,12 +30,17 @@ export interface BenchOptions {
   name: string;
 }
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 function intOption(name: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined || value === '') return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < min) throw new Error(`${name} must be an integer >= ${min}, got '${value}'`);
+  if (!Number.isInteger(number) || number < min)
+    throw new Error(`${name} must be an integer >= ${min}, got '${value}'`);
   return number;
 }
 
@@ -44,7 +49,10 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
   const args = new Map<string, string>();
   for (const arg of argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (!match) throw new Error(`unknown argument '${arg}' (use --quick, --only=proxy,auth, --profile=gateway, --keep-data)`);
+    if (!match)
+      throw new Error(
+        `unknown argument '${arg}' (use --quick, --only=proxy,auth, --profile=gateway, --keep-data)`,
+      );
     args.set(match[1] ?? '', match[2] ?? 'true');
   }
   const get = (name: string, envName: string) => args.get(name) ?? env[envName];
@@ -52,18 +60,27 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
   const sizes = list(get('sizes', 'BENCH_SIZES')).map((size) => intOption('sizes', size, 0, 100));
   const only = list(get('only', 'BENCH_ONLY'));
   for (const scenario of only) {
-    if (!(SCENARIOS as readonly string[]).includes(scenario)) throw new Error(`unknown scenario '${scenario}' (have: ${SCENARIOS.join(', ')})`);
+    if (!(SCENARIOS as readonly string[]).includes(scenario))
+      throw new Error(`unknown scenario '${scenario}' (have: ${SCENARIOS.join(', ')})`);
   }
   const profileApps = list(get('profile', 'BENCH_CPU_PROF'));
   for (const app of profileApps) {
-    if (!(APPS as readonly string[]).includes(app)) throw new Error(`unknown app '${app}' to profile (have: ${APPS.join(', ')})`);
+    if (!(APPS as readonly string[]).includes(app))
+      throw new Error(`unknown app '${app}' to profile (have: ${APPS.join(', ')})`);
   }
-  const chosenSizes = sizes.length ? sizes.sort((a, b) => a - b) : quick ? [1000, 5000] : [1000, 10_000, 100_000];
+  const chosenSizes = sizes.length
+    ? sizes.sort((a, b) => a - b)
+    : quick
+      ? [1000, 5000]
+      : [1000, 10_000, 100_000];
   return {
     quick,
     sizes: chosenSizes,
     users: intOption('users', get('users', 'BENCH_USERS'), quick ? 100 : 1000, 10),
-    listEntries: Math.min(Math.max(...chosenSizes), intOption('list', get('list', 'BENCH_LIST_ENTRIES'), quick ? 1000 : 10_000, 500)),
+    listEntries: Math.min(
+      Math.max(...chosenSizes),
+      intOption('list', get('list', 'BENCH_LIST_ENTRIES'), quick ? 1000 : 10_000, 500),
+    ),
     repeats: intOption('repeats', get('repeats', 'BENCH_REPEATS'), quick ? 1 : 3, 1),
     durationS: intOption('duration', get('duration', 'BENCH_DURATION_S'), quick ? 2 : 5, 1),
     connections: intOption('connections', get('connections', 'BENCH_CONNECTIONS'), 16, 1),

@@ -22,11 +22,20 @@ import { openCatalogSeeder } from './seed/catalog-seeder';
 import { seedList } from './seed/list-seeder';
 import { seedUsers } from './seed/users-seeder';
 import { benchDatabaseNames, dropBenchData } from './stack/bench-data';
-import { memoryBreakdown, stackRss, startBenchStack, waitAllReady, waitForCategories, type BenchStack } from './stack/bench-stack';
+import {
+  memoryBreakdown,
+  stackRss,
+  startBenchStack,
+  waitAllReady,
+  waitForCategories,
+  type BenchStack,
+} from './stack/bench-stack';
 import { round } from './stats';
+import { required } from './required';
 
 const t0 = performance.now();
-const log = (text: string) => process.stdout.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${text}\n`);
+const log = (text: string) =>
+  process.stdout.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${text}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (since: number) => round((performance.now() - since) / 1000, 1);
 
@@ -34,14 +43,16 @@ const seconds = (since: number) => round((performance.now() - since) / 1000, 1);
 async function describeMongo(url: string): Promise<{ server: string; version: string }> {
   const connection = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5000 }).asPromise();
   try {
-    const admin = connection.db!.admin();
+    const admin = required(connection.db, 'MongoDB connection').admin();
     const info = await admin.command({ buildInfo: 1 });
     const sandbox = await admin.command({ msbStats: 1 }).then(
       () => true,
       () => false,
     );
     return {
-      server: sandbox ? 'mongo-sandbox (DocumentDB on PostgreSQL behind a wire bridge, not mongod)' : 'mongod',
+      server: sandbox
+        ? 'mongo-sandbox (DocumentDB on PostgreSQL behind a wire bridge, not mongod)'
+        : 'mongod',
       version: String(info['version']),
     };
   } finally {
@@ -94,7 +105,10 @@ async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2), process.env);
   const rootDir = findWorkspaceRoot();
   const missing = APPS.filter((app) => !existsSync(appEntry(rootDir, app)));
-  if (missing.length) throw new Error(`build first (npm run build): missing ${missing.map((app) => appEntry(rootDir, app)).join(', ')}`);
+  if (missing.length)
+    throw new Error(
+      `build first (npm run build): missing ${missing.map((app) => appEntry(rootDir, app)).join(', ')}`,
+    );
   const runStarted = performance.now();
   const files = resultFiles(rootDir, options);
   const profileDir = path.join(rootDir, 'tmp', 'bench', 'profiles');
@@ -114,7 +128,7 @@ async function main(): Promise<void> {
         cpus: cpus().length,
         cpu_model: cpus()[0]?.model.trim() ?? 'unknown',
         memory_gb: round(totalmem() / 2 ** 30, 1),
-        load_average: { start: round(loadavg()[0]!, 2) },
+        load_average: { start: round(loadavg()[0] ?? 0, 2) },
         mongo: await describeMongo(mongo.url),
         redis: await describeRedis(redis.url),
         settings: {
@@ -143,35 +157,59 @@ async function main(): Promise<void> {
       log_problems: { count: 0, sample: [] },
       targets: [],
     };
-    log(`benchmark: ${results.meta.cpus} × ${results.meta.cpu_model}, node ${process.version}, load average ${results.meta.load_average.start}`);
-    log(`  MongoDB ${mongo.url} (${results.meta.mongo.server} ${results.meta.mongo.version}), Redis ${redis.url} (${results.meta.redis})`);
+    log(
+      `benchmark: ${results.meta.cpus} × ${results.meta.cpu_model}, node ${process.version}, load average ${results.meta.load_average.start}`,
+    );
+    log(
+      `  MongoDB ${mongo.url} (${results.meta.mongo.server} ${results.meta.mongo.version}), Redis ${redis.url} (${results.meta.redis})`,
+    );
 
-    log(`dropping the benchmark's databases (${benchDatabaseNames(options.name).join(', ')}) and Redis keys (${options.name}:*)`);
+    log(
+      `dropping the benchmark's databases (${benchDatabaseNames(options.name).join(', ')}) and Redis keys (${options.name}:*)`,
+    );
     await dropBenchData(storeUrls, options.name);
 
-    const largest = options.sizes[options.sizes.length - 1]!;
+    const largest = Math.max(...options.sizes);
     let phase = performance.now();
     const data = generateMovies(largest);
     const [choice, ...otherPrefixes] = choosePrefixes(data, options.sizes, 12);
     if (!choice) throw new Error('no search prefix of the wanted selectivity in the generated titles');
-    Object.assign(results.dataset, { vocabulary_words: data.vocabulary.length, search_prefix: choice.prefix, prefix_matches: choice.matches });
+    Object.assign(results.dataset, {
+      vocabulary_words: data.vocabulary.length,
+      search_prefix: choice.prefix,
+      prefix_matches: choice.matches,
+    });
     results.dataset.seeding_seconds['generate_titles'] = seconds(phase);
-    log(`generated ${largest} movies in ${seconds(phase)} s; search prefix '${choice.prefix}' matches ${JSON.stringify(choice.matches)}`);
+    log(
+      `generated ${largest} movies in ${seconds(phase)} s; search prefix '${choice.prefix}' matches ${JSON.stringify(choice.matches)}`,
+    );
 
     log('starting the stack');
     phase = performance.now();
-    bench = await startBenchStack({ ...storeUrls, name: options.name, rootDir, profileApps: options.profileApps, profileDir });
+    bench = await startBenchStack({
+      ...storeUrls,
+      name: options.name,
+      rootDir,
+      profileApps: options.profileApps,
+      profileDir,
+    });
     await waitAllReady(bench.stack, phase, 90_000);
     await waitForCategories(bench.gatewayUrl, 3);
     const gatewayUrl = bench.gatewayUrl;
     const redisPort = new URL(redis.url).port || '6379';
     const catalog = bench.stack.process('catalog-movies');
     const auth = bench.stack.process('auth-service');
-    log(`  ready in ${seconds(phase)} s: gateway ${gatewayUrl}, catalog-movies ${catalog.url}, auth ${auth.url}`);
+    log(
+      `  ready in ${seconds(phase)} s: gateway ${gatewayUrl}, catalog-movies ${catalog.url}, auth ${auth.url}`,
+    );
     await sleep(2000);
-    const idleMeter = cpuMeter(Object.fromEntries(bench.stack.processes.map((service) => [service.name, [service.pid]])));
+    const idleMeter = cpuMeter(
+      Object.fromEntries(bench.stack.processes.map((service) => [service.name, [service.pid]])),
+    );
     await sleep(5000);
-    results.idle_cpu_ms_per_s = Object.fromEntries(Object.entries(idleMeter.stop()).map(([name, ms]) => [name, round(ms / 5, 1)]));
+    results.idle_cpu_ms_per_s = Object.fromEntries(
+      Object.entries(idleMeter.stop()).map(([name, ms]) => [name, round(ms / 5, 1)]),
+    );
     results.rss_mb.idle_before_seeding = roundAll(stackRss(bench.stack));
     log(`  idle RSS (MB): ${JSON.stringify(results.rss_mb.idle_before_seeding)}`);
     log(`  idle CPU (ms per s): ${JSON.stringify(results.idle_cpu_ms_per_s)}`);
@@ -185,11 +223,21 @@ async function main(): Promise<void> {
       viaApi: 16,
       distinctHashes: 16,
     });
-    results.dataset.users = { total: users.all.length, via_api: users.viaApi, direct: users.direct, distinct_hashes: users.distinctHashes, seconds: round(users.seconds, 1) };
+    results.dataset.users = {
+      total: users.all.length,
+      via_api: users.viaApi,
+      direct: users.direct,
+      distinct_hashes: users.distinctHashes,
+      seconds: round(users.seconds, 1),
+    };
     log(`  ${users.viaApi} through the API, ${users.direct} directly, in ${users.seconds.toFixed(1)} s`);
     const session = await loginAndCreatePat(gatewayUrl, users.main.username, users.main.password);
 
-    const seeder = await openCatalogSeeder(mongo.url, bench.stack.mongoDbNames.catalog['movies']!, createLogger({ service: 'bench-seeder', level: 'warn' }));
+    const seeder = await openCatalogSeeder(
+      mongo.url,
+      required(bench.stack.mongoDbNames.catalog['movies'], 'movies database'),
+      createLogger({ service: 'bench-seeder', level: 'warn' }),
+    );
     const searchResults: NonNullable<BenchResults['search']>['by_size'] = [];
     try {
       let imported = 0;
@@ -203,11 +251,24 @@ async function main(): Promise<void> {
         if (options.scenarios.has('search')) {
           const fresh = otherPrefixes.slice(prefixCursor, prefixCursor + 3).map((other) => other.prefix);
           prefixCursor = (prefixCursor + 3) % Math.max(1, otherPrefixes.length);
-          searchResults.push(await measureSearch(gatewayUrl, size, { prefix: choice.prefix, matches: choice.matches[size]! }, fresh, options, log));
+          searchResults.push(
+            await measureSearch(
+              gatewayUrl,
+              size,
+              { prefix: choice.prefix, matches: required(choice.matches[size], 'prefix matches') },
+              fresh,
+              options,
+              log,
+            ),
+          );
         }
         if (results.dataset.list_entries === 0 && size >= options.listEntries) {
           phase = performance.now();
-          await seedList(seeder, users.main.id, data.docs.slice(0, options.listEntries).map((doc) => doc._id));
+          await seedList(
+            seeder,
+            users.main.id,
+            data.docs.slice(0, options.listEntries).map((doc) => doc._id),
+          );
           results.dataset.list_entries = options.listEntries;
           results.dataset.seeding_seconds['list_entries'] = seconds(phase);
           log(`list: ${options.listEntries} entries for ${users.main.username} in ${seconds(phase)} s`);
@@ -217,8 +278,8 @@ async function main(): Promise<void> {
       await seeder.close();
     }
     if (searchResults.length) {
-      const first = searchResults[0]!;
-      const last = searchResults[searchResults.length - 1]!;
+      const first = required(searchResults[0], 'search results');
+      const last = required(searchResults[searchResults.length - 1], 'search results');
       results.search = {
         by_size: searchResults,
         growth: {
@@ -241,62 +302,103 @@ async function main(): Promise<void> {
     }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
-      results.auth = await measureAuthCost(gatewayUrl, session, { gateway: bench.stack.process('gateway').pid, catalog: catalog.pid, auth: auth.pid, redisPort }, options, log);
+      results.auth = await measureAuthCost(
+        gatewayUrl,
+        session,
+        { gateway: bench.stack.process('gateway').pid, catalog: catalog.pid, auth: auth.pid, redisPort },
+        options,
+        log,
+      );
     }
     if (options.scenarios.has('bulk')) {
       log('bulk-status');
-      const ids = data.docs.slice(0, Math.min(500, results.dataset.list_entries)).map((doc) => doc._id.toHexString());
+      const ids = data.docs
+        .slice(0, Math.min(500, results.dataset.list_entries))
+        .map((doc) => doc._id.toHexString());
       results.bulk_status = await measureBulkStatus(gatewayUrl, session.jwt, ids, options, log);
     }
     if (options.scenarios.has('login')) {
-      log(`login storm (${options.loginConcurrency} concurrent, ${options.loginDurationS} s × ${options.repeats})`);
-      results.login = await measureLoginStorm({ gateway: gatewayUrl, auth: auth.url }, users.all.slice(0, 200), options, log);
+      log(
+        `login storm (${options.loginConcurrency} concurrent, ${options.loginDurationS} s × ${options.repeats})`,
+      );
+      results.login = await measureLoginStorm(
+        { gateway: gatewayUrl, auth: auth.url },
+        users.all.slice(0, 200),
+        options,
+        log,
+      );
     }
     // RSS over the first seconds of idleness after the load: V8 and the allocator give memory back lazily.
     const series: Array<{ idle_s: number; rss_mb: Record<string, number> }> = [];
-    for (const at of [2, 5, 10, 15]) {
+    for (const at of [2, 5, 10, 20]) {
       await sleep((at - (series[series.length - 1]?.idle_s ?? 0)) * 1000);
       series.push({ idle_s: at, rss_mb: roundAll(stackRss(bench.stack)) });
     }
     results.rss_mb.after_load_series = series;
-    results.rss_mb.idle_after_load = series.find((point) => point.idle_s === 10)!.rss_mb;
+    // Judged at 20 s: V8 gives back its grown young generation and the garbage of the load only when its
+    // memory reducer runs, seen 5–15 s after the load ends.
+    results.rss_mb.idle_after_load = required(
+      series.find((point) => point.idle_s === 20),
+      'RSS at 20 s',
+    ).rss_mb;
     results.rss_mb.after_load_breakdown = await memoryBreakdown(bench.stack);
-    for (const point of series) log(`idle RSS ${point.idle_s} s after the load (MB): ${JSON.stringify(point.rss_mb)}`);
+    for (const point of series)
+      log(`idle RSS ${point.idle_s} s after the load (MB): ${JSON.stringify(point.rss_mb)}`);
     log(`  V8 heap/external (MB): ${JSON.stringify(results.rss_mb.after_load_breakdown)}`);
-    results.log_problems = { count: bench.problems.length, sample: bench.problems.slice(0, 20).map((line) => `[${line.process}] ${line.text.slice(0, 300)}`) };
+    results.log_problems = {
+      count: bench.problems.length,
+      sample: bench.problems.slice(0, 20).map((line) => `[${line.process}] ${line.text.slice(0, 300)}`),
+    };
     await bench.stop();
     bench = undefined;
 
     if (options.scenarios.has('coldstart')) {
-      log(`cold start: ${options.coldStarts} fresh stacks on empty databases, then one over the benchmark data`);
+      log(
+        `cold start: ${options.coldStarts} fresh stacks on empty databases, then one over the benchmark data`,
+      );
       const fresh = await measureColdStarts({ ...storeUrls, rootDir }, options.coldStarts, log);
       const withData = await coldStartOnce({ ...storeUrls, rootDir, name: options.name });
-      log(`    over the benchmark data: all /readyz 200 after ${withData.all_ready_ms} ms ${JSON.stringify(withData.by_process_ms)}`);
+      log(
+        `    over the benchmark data: all /readyz 200 after ${withData.all_ready_ms} ms ${JSON.stringify(withData.by_process_ms)}`,
+      );
       results.cold_start = { fresh, with_data: withData };
     }
 
     if (options.profileApps.length) {
       const profiles = readdirSync(profileDir).filter((file) => file.endsWith('.cpuprofile'));
-      results.meta.notes.push(`CPU profiles of ${options.profileApps.join(', ')} in tmp/bench/profiles (${profiles.length} files; the profiler itself slows those processes)`);
+      results.meta.notes.push(
+        `CPU profiles of ${options.profileApps.join(', ')} in tmp/bench/profiles (${profiles.length} files; the profiler itself slows those processes)`,
+      );
     }
     results.meta.notes.push(
       'The services ran with LOG_LEVEL=warn (no request log lines) and RATE_LIMIT_PER_MINUTE=10000000 (the limiter still counts every request); nginx ran with one worker and no access log.',
       'Load generator, services, nginx, Redis and the database share the same cores; absolute figures move with whatever else the machine is doing, ratios much less (the compared targets take turns).',
     );
+    if (results.log_problems.count) {
+      results.meta.notes.push(
+        `The services logged ${results.log_problems.count} warning/error lines during the run; the first ones are in latest.json (log_problems).`,
+      );
+    }
     results.targets = evaluateTargets(results);
     results.meta.finished_at = new Date().toISOString();
     results.meta.duration_s = seconds(runStarted);
-    results.meta.load_average.end = round(loadavg()[0]!, 2);
+    results.meta.load_average.end = round(loadavg()[0] ?? 0, 2);
 
     mkdirSync(files.dir, { recursive: true });
     writeFileSync(files.json, `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(files.markdown, renderMarkdown(results));
     log(renderConsole(results));
-    log(`\nwritten: ${path.relative(rootDir, files.json)}, ${path.relative(rootDir, files.markdown)} (${results.meta.duration_s} s)`);
-    if (results.log_problems.count) log(`${results.log_problems.count} warning/error lines from the services (sample in the JSON file)`);
+    log(
+      `\nwritten: ${path.relative(rootDir, files.json)}, ${path.relative(rootDir, files.markdown)} (${results.meta.duration_s} s)`,
+    );
+    if (results.log_problems.count)
+      log(`${results.log_problems.count} warning/error lines from the services (sample in the JSON file)`);
   } finally {
     if (bench) await bench.stop().catch(() => undefined);
-    if (!options.keepData) await dropBenchData(storeUrls, options.name).catch((error: Error) => log(`clean-up failed: ${error.message}`));
+    if (!options.keepData)
+      await dropBenchData(storeUrls, options.name).catch((error: Error) =>
+        log(`clean-up failed: ${error.message}`),
+      );
     await Promise.all(stores.map((store) => store.stop().catch(() => undefined)));
   }
 }

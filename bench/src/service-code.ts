@@ -5,7 +5,10 @@
  * Everything the benchmark takes from inside the apps comes through this one module.
  */
 export { getCategory } from '../../apps/catalog-service/src/categories/categories';
-export { catalogSchemas, type EntryFieldsInput } from '../../apps/catalog-service/src/catalog/catalog.schemas';
+export {
+  catalogSchemas,
+  type EntryFieldsInput,
+} from '../../apps/catalog-service/src/catalog/catalog.schemas';
 export { newEntryDocument, type EntryDocument } from '../../apps/catalog-service/src/catalog/entry.document';
 export { titleKey, titleWords } from '../../apps/catalog-service/src/search/text-folding';
 export { createCatalogModule, type CatalogModule } from '../../apps/catalog-service/src/catalog-module';

@@ -26,7 +26,8 @@ export interface LatencySummary {
 
 export function summarise(latenciesMs: readonly number[]): LatencySummary {
   const sorted = [...latenciesMs].sort((a, b) => a - b);
-  const pick = (p: number) => sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? Number.NaN;
+  const pick = (p: number) =>
+    sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ?? Number.NaN;
   return {
     count: sorted.length,
     p50: pick(50),

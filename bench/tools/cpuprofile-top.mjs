@@ -42,14 +42,19 @@ for (const file of files) {
     const frame = byId.get(id).callFrame;
     const name = `${frame.functionName || '(anonymous)'} ${where(frame.url)}:${frame.lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
-    const place = ['(idle)', '(program)', '(garbage collector)'].includes(frame.functionName) ? frame.functionName : where(frame.url);
+    const place = ['(idle)', '(program)', '(garbage collector)'].includes(frame.functionName)
+      ? frame.functionName
+      : where(frame.url);
     byPlace.set(place, (byPlace.get(place) ?? 0) + us);
   }
   const show = (map) =>
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, us]) => `  ${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`)
+      .map(
+        ([name, us]) =>
+          `  ${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`,
+      )
       .join('\n');
   // Inclusive (self + callees) time per function, each function counted once per stack (recursion).
   const parent = new Map();
@@ -67,7 +72,9 @@ for (const file of files) {
     }
   }
   const idle = byPlace.get('(idle)') ?? 0;
-  console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(((total - idle) / total) * 100).toFixed(1)} % busy`);
+  console.log(
+    `${file}: ${(total / 1e6).toFixed(1)} s sampled, ${(((total - idle) / total) * 100).toFixed(1)} % busy`,
+  );
   console.log(' by package / file (self time):');
   console.log(show(byPlace));
   console.log(' by function (self time):');

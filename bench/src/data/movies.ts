@@ -1,21 +1,112 @@
-import { catalogSchemas, getCategory, newEntryDocument, titleKey, titleWords, type EntryDocument, type EntryFieldsInput } from '../service-code';
+import {
+  catalogSchemas,
+  getCategory,
+  newEntryDocument,
+  titleKey,
+  titleWords,
+  type EntryDocument,
+  type EntryFieldsInput,
+} from '../service-code';
 import { Random } from './random';
 import { buildVocabulary, TitleGenerator } from './titles';
 
 export const MOVIES = getCategory('movies');
 
 const GENRES = [
-  'Drama', 'Comedy', 'Thriller', 'Action', 'Romance', 'Horror', 'Documentary', 'Crime', 'Science Fiction', 'Adventure',
-  'Animation', 'Family', 'Fantasy', 'Mystery', 'War', 'Western', 'Musical', 'History', 'Biography', 'Sport',
+  'Drama',
+  'Comedy',
+  'Thriller',
+  'Action',
+  'Romance',
+  'Horror',
+  'Documentary',
+  'Crime',
+  'Science Fiction',
+  'Adventure',
+  'Animation',
+  'Family',
+  'Fantasy',
+  'Mystery',
+  'War',
+  'Western',
+  'Musical',
+  'History',
+  'Biography',
+  'Sport',
 ];
-const FIRST_NAMES = ['Ana', 'Ben', 'Chloé', 'Dmitri', 'Elena', 'François', 'Greta', 'Hiro', 'Inés', 'Jonas', 'Kwame', 'Lena', 'Marta', 'Noah', 'Oskar', 'Priya', 'Rafael', 'Sofia', 'Tomás', 'Yuki'];
-const LAST_NAMES = ['Almodóvar', 'Berg', 'Costa', 'Dubois', 'Eriksson', 'Fischer', 'García', 'Hansen', 'Ito', 'Jansen', 'Kowalski', 'Lindqvist', 'Moreau', 'Novak', 'Okafor', 'Petrov', 'Quinn', 'Rossi', 'Schäfer', 'Tanaka'];
+const FIRST_NAMES = [
+  'Ana',
+  'Ben',
+  'Chloé',
+  'Dmitri',
+  'Elena',
+  'François',
+  'Greta',
+  'Hiro',
+  'Inés',
+  'Jonas',
+  'Kwame',
+  'Lena',
+  'Marta',
+  'Noah',
+  'Oskar',
+  'Priya',
+  'Rafael',
+  'Sofia',
+  'Tomás',
+  'Yuki',
+];
+const LAST_NAMES = [
+  'Almodóvar',
+  'Berg',
+  'Costa',
+  'Dubois',
+  'Eriksson',
+  'Fischer',
+  'García',
+  'Hansen',
+  'Ito',
+  'Jansen',
+  'Kowalski',
+  'Lindqvist',
+  'Moreau',
+  'Novak',
+  'Okafor',
+  'Petrov',
+  'Quinn',
+  'Rossi',
+  'Schäfer',
+  'Tanaka',
+];
 const PHRASES = [
-  'A story about', 'Set in a small town,', 'Years after the war,', 'In a city that never sleeps,', 'Based on true events,',
-  'A quiet film about', 'An unlikely friendship between', 'A race against time for', 'Told in three chapters,',
+  'A story about',
+  'Set in a small town,',
+  'Years after the war,',
+  'In a city that never sleeps,',
+  'Based on true events,',
+  'A quiet film about',
+  'An unlikely friendship between',
+  'A race against time for',
+  'Told in three chapters,',
 ];
-const SUBJECTS = ['two brothers', 'a retired detective', 'a young musician', 'an old sailor', 'a family', 'a lonely scientist', 'three friends', 'a stranger'];
-const ENDINGS = ['who discover a secret.', 'searching for home.', 'and the price of freedom.', 'on the road to the sea.', 'who must choose.', 'lost in the mountains.'];
+const SUBJECTS = [
+  'two brothers',
+  'a retired detective',
+  'a young musician',
+  'an old sailor',
+  'a family',
+  'a lonely scientist',
+  'three friends',
+  'a stranger',
+];
+const ENDINGS = [
+  'who discover a secret.',
+  'searching for home.',
+  'and the price of freedom.',
+  'on the road to the sea.',
+  'who must choose.',
+  'lost in the mountains.',
+];
 
 /** The catalog of the benchmark: `size` movies, each the same as the API would accept and store. */
 export interface MovieDataSet {
@@ -50,7 +141,9 @@ export function generateMovies(size: number, seed = 20261121): MovieDataSet {
     const raw = {
       title,
       year,
-      description: random.chance(0.1) ? null : `${random.pick(PHRASES)} ${random.pick(SUBJECTS)} ${random.pick(ENDINGS)}`,
+      description: random.chance(0.1)
+        ? null
+        : `${random.pick(PHRASES)} ${random.pick(SUBJECTS)} ${random.pick(ENDINGS)}`,
       genres,
       runtime_minutes: random.chance(0.05) ? null : random.int(70, 200),
       director: random.chance(0.05) ? null : `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`,
@@ -58,7 +151,9 @@ export function generateMovies(size: number, seed = 20261121): MovieDataSet {
     const input = createSchema.parse(raw) as EntryFieldsInput & { title: string };
     const createdAt = new Date(start + Math.floor(random.next() * span));
     const doc = newEntryDocument(MOVIES, input, null, createdAt);
-    doc.updated_at = random.chance(0.3) ? new Date(createdAt.getTime() + random.int(1, 300) * DAY_MS) : createdAt;
+    doc.updated_at = random.chance(0.3)
+      ? new Date(createdAt.getTime() + random.int(1, 300) * DAY_MS)
+      : createdAt;
     docs.push(doc);
   }
   return { vocabulary, docs };
@@ -75,7 +170,12 @@ export interface PrefixChoice {
  * a genuine prefix, not a whole word) that match close to `targetFraction` of the titles. The first is
  * the measured one; the others are for the uncached (first-time) searches.
  */
-export function choosePrefixes(data: MovieDataSet, sizes: readonly number[], count: number, targetFraction = 0.015): PrefixChoice[] {
+export function choosePrefixes(
+  data: MovieDataSet,
+  sizes: readonly number[],
+  count: number,
+  targetFraction = 0.015,
+): PrefixChoice[] {
   const candidates = new Set<string>();
   for (const word of data.vocabulary.slice(0, 600)) {
     const folded = titleWords(word)[0];
@@ -91,12 +191,18 @@ export function choosePrefixes(data: MovieDataSet, sizes: readonly number[], cou
   }
   const ranked = [...counts.entries()]
     .filter(([prefix]) => !data.vocabulary.includes(prefix))
-    .sort(([pa, a], [pb, b]) => Math.abs(a / total - targetFraction) - Math.abs(b / total - targetFraction) || pa.localeCompare(pb))
+    .sort(
+      ([pa, a], [pb, b]) =>
+        Math.abs(a / total - targetFraction) - Math.abs(b / total - targetFraction) || pa.localeCompare(pb),
+    )
     .slice(0, count);
   return ranked.map(([prefix]) => ({
     prefix,
     matches: Object.fromEntries(
-      sizes.map((size) => [size, data.docs.slice(0, size).filter((doc) => doc.title_prefixes.includes(prefix)).length]),
+      sizes.map((size) => [
+        size,
+        data.docs.slice(0, size).filter((doc) => doc.title_prefixes.includes(prefix)).length,
+      ]),
     ),
   }));
 }

@@ -36,15 +36,23 @@ export type WatchList = Record<string, number[] | (() => number[])>;
 
 /** CPU used by a set of processes from now until `stop()`, in ms per name (processes gone by then count 0). */
 export function cpuMeter(watch: WatchList) {
-  const pids = Object.fromEntries(Object.entries(watch).map(([name, list]) => [name, typeof list === 'function' ? list() : list]));
-  const before = new Map(Object.values(pids).flat().map((pid) => [pid, cpuMs(pid)]));
+  const pids = Object.fromEntries(
+    Object.entries(watch).map(([name, list]) => [name, typeof list === 'function' ? list() : list]),
+  );
+  const before = new Map(
+    Object.values(pids)
+      .flat()
+      .map((pid) => [pid, cpuMs(pid)]),
+  );
   return {
     stop(): Record<string, number> {
       const used = (pid: number) => {
         const delta = cpuMs(pid) - (before.get(pid) ?? Number.NaN);
         return Number.isFinite(delta) ? delta : 0;
       };
-      return Object.fromEntries(Object.entries(pids).map(([name, list]) => [name, list.reduce((sum, pid) => sum + used(pid), 0)]));
+      return Object.fromEntries(
+        Object.entries(pids).map(([name, list]) => [name, list.reduce((sum, pid) => sum + used(pid), 0)]),
+      );
     },
   };
 }
@@ -68,6 +76,8 @@ export function pidsMatching(pattern: RegExp): number[] {
  * The database's processes on this machine: mongod, or the test sandbox's wire bridge and its PostgreSQL
  * (every backend). Shared with anyone else using them at the time.
  */
-export const databasePids = (): number[] => pidsMatching(/(^|\/)mongod(\s|$)|mongo-sandbox\/bridge|^postgres[: ]|\/postgresql\/.*\/bin\/postgres/);
+export const databasePids = (): number[] =>
+  pidsMatching(/(^|\/)mongod(\s|$)|mongo-sandbox\/bridge|^postgres[: ]|\/postgresql\/.*\/bin\/postgres/);
 /** The redis-server listening on `port` (other engineers' private servers run on other ports). */
-export const redisPids = (port: string): number[] => pidsMatching(new RegExp(`^(\\S*/)?redis-server \\S*:${port}(\\s|$)`));
+export const redisPids = (port: string): number[] =>
+  pidsMatching(new RegExp(`^(\\S*/)?redis-server \\S*:${port}(\\s|$)`));

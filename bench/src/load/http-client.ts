@@ -32,19 +32,27 @@ export class HttpClient {
     }
     return new Promise((resolve, reject) => {
       const started = process.hrtime.bigint();
-      const req = request(url, { method: options.method ?? 'GET', headers, agent: this.agent, timeout: options.timeoutMs ?? 30_000 }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-            ms: Number(process.hrtime.bigint() - started) / 1e6,
-          }),
-        );
-        res.on('error', reject);
-      });
-      req.on('timeout', () => req.destroy(new Error(`${options.method ?? 'GET'} ${url}: no answer within ${options.timeoutMs ?? 30_000} ms`)));
+      const req = request(
+        url,
+        { method: options.method ?? 'GET', headers, agent: this.agent, timeout: options.timeoutMs ?? 30_000 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              ms: Number(process.hrtime.bigint() - started) / 1e6,
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () =>
+        req.destroy(
+          new Error(`${options.method ?? 'GET'} ${url}: no answer within ${options.timeoutMs ?? 30_000} ms`),
+        ),
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -54,7 +62,9 @@ export class HttpClient {
   async expect(url: string, expected: number, options: HttpRequest = {}): Promise<HttpAnswer> {
     const answer = await this.send(url, options);
     if (answer.status !== expected) {
-      throw new Error(`${options.method ?? 'GET'} ${new URL(url).pathname}: expected ${expected}, got ${answer.status} ${answer.body.slice(0, 300)}`);
+      throw new Error(
+        `${options.method ?? 'GET'} ${new URL(url).pathname}: expected ${expected}, got ${answer.status} ${answer.body.slice(0, 300)}`,
+      );
     }
     return answer;
   }
@@ -69,7 +79,11 @@ export class HttpClient {
 }
 
 /** Runs `task` over `items` with at most `concurrency` at a time; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], concurrency: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -15,7 +15,11 @@ export interface LatencyTarget {
  * what "added latency" of a hop means: the time it adds to one request, not the queueing of a saturated
  * machine.
  */
-export async function interleavedLatency(targets: readonly LatencyTarget[], rounds: number, warmupRounds = 50): Promise<Record<string, LatencySummary>> {
+export async function interleavedLatency(
+  targets: readonly LatencyTarget[],
+  rounds: number,
+  warmupRounds = 50,
+): Promise<Record<string, LatencySummary>> {
   const client = new HttpClient(4);
   const samples = new Map<string, number[]>(targets.map((target) => [target.name, []]));
   try {
@@ -32,7 +36,9 @@ export async function interleavedLatency(targets: readonly LatencyTarget[], roun
   } finally {
     client.close();
   }
-  return Object.fromEntries(targets.map((target) => [target.name, summarise(samples.get(target.name) ?? [])]));
+  return Object.fromEntries(
+    targets.map((target) => [target.name, summarise(samples.get(target.name) ?? [])]),
+  );
 }
 
 /** Samples GET `url` every `intervalMs` (one at a time) until stopped; returns every latency in ms. */

@@ -53,7 +53,9 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
   });
   const result = await instance;
-  const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
+  const statuses = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]),
+  );
   return {
     rps: latencies.length / result.duration,
     ok: latencies.length,
@@ -66,7 +68,9 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 /** Fails loudly on a load that got errors: a benchmark of error responses measures nothing useful. */
 export function requireClean(label: string, result: LoadResult, tolerance = 0): LoadResult {
   if (result.failed > tolerance) {
-    throw new Error(`${label}: ${result.failed} failed requests (statuses ${JSON.stringify(result.statuses)})`);
+    throw new Error(
+      `${label}: ${result.failed} failed requests (statuses ${JSON.stringify(result.statuses)})`,
+    );
   }
   return result;
 }

@@ -1,6 +1,7 @@
 import type { AuthResults } from '../scenarios/auth';
 import type { ThroughputStats } from '../scenarios/compare';
 import type { BenchResults } from './results';
+import { required } from '../required';
 
 interface Section {
   title: string;
@@ -9,9 +10,12 @@ interface Section {
   notes?: string[];
 }
 
-const n0 = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(0));
-const n2 = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2));
-const signed = (value: number | undefined) => (value === undefined ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}`);
+const n0 = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(0);
+const n2 = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2);
+const signed = (value: number | undefined) =>
+  value === undefined ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
 const pct = (ratio: number | undefined) => (ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)} %`);
 
 /** "CPU per request (µs, user + system): direct: catalog 850, …" — only the processes that did work. */
@@ -30,17 +34,35 @@ function sections(results: BenchResults): Section[] {
 
   if (proxy) {
     const rows = Object.entries(proxy.throughput).map(([name, t]) => {
-      const unloaded = proxy.unloaded_latency[name]!;
+      const unloaded = required(proxy.unloaded_latency[name], `latency of ${name}`);
       const added = name === 'direct' ? undefined : proxy.added_ms[name as 'gateway' | 'nginx'];
-      return [name, n0(t.rps), n2(t.p50), n2(t.p99), n2(unloaded.p50), n2(unloaded.p99), signed(added?.p50), signed(added?.p99)];
+      return [
+        name,
+        n0(t.rps),
+        n2(t.p50),
+        n2(t.p99),
+        n2(unloaded.p50),
+        n2(unloaded.p99),
+        signed(added?.p50),
+        signed(added?.p99),
+      ];
     });
     out.push({
       title: `Proxy overhead — GET ${proxy.route}`,
-      header: ['path', 'req/s', 'p50 ms (load)', 'p99 ms (load)', 'p50 ms (1 at a time)', 'p99 ms (1 at a time)', 'added p50 ms', 'added p99 ms'],
+      header: [
+        'path',
+        'req/s',
+        'p50 ms (load)',
+        'p99 ms (load)',
+        'p50 ms (1 at a time)',
+        'p99 ms (1 at a time)',
+        'added p50 ms',
+        'added p99 ms',
+      ],
       rows,
       notes: [
         `gateway ÷ nginx throughput ${pct(proxy.ratios.gateway_vs_nginx)}, gateway ÷ direct ${pct(proxy.ratios.gateway_vs_direct)}, nginx ÷ direct ${pct(proxy.ratios.nginx_vs_direct)}`,
-        'version' in proxy.nginx ? `nginx ${proxy.nginx.version}` : proxy.nginx.skipped,
+        'version' in proxy.nginx ? `nginx: ${proxy.nginx.version}` : proxy.nginx.skipped,
         ...cpuNotes(proxy.throughput),
       ],
     });
@@ -48,15 +70,23 @@ function sections(results: BenchResults): Section[] {
   if (auth) {
     out.push({
       title: 'Authentication cost — through the gateway',
-      header: ['credential', 'request', 'req/s', 'p50 ms (load)', 'p99 ms (load)', 'p50 ms (1 at a time)', 'p99 ms (1 at a time)'],
+      header: [
+        'credential',
+        'request',
+        'req/s',
+        'p50 ms (load)',
+        'p99 ms (load)',
+        'p50 ms (1 at a time)',
+        'p99 ms (1 at a time)',
+      ],
       rows: Object.entries(auth.throughput).map(([name, t]) => [
         name,
         auth.routes[name as keyof AuthResults['routes']],
         n0(t.rps),
         n2(t.p50),
         n2(t.p99),
-        n2(auth.unloaded_latency[name]!.p50),
-        n2(auth.unloaded_latency[name]!.p99),
+        n2(auth.unloaded_latency[name]?.p50),
+        n2(auth.unloaded_latency[name]?.p99),
       ]),
       notes: [
         `cached PAT ÷ JWT throughput ${pct(auth.ratios.pat_vs_jwt)}; JWT list ÷ public read ${pct(auth.ratios.jwt_vs_public)}`,
@@ -66,10 +96,18 @@ function sections(results: BenchResults): Section[] {
     });
   }
   if (search?.by_size.length) {
-    const first = search.by_size[0]!;
+    const first = required(search.by_size[0], 'search results');
     out.push({
       title: `Search at scale — through the gateway, one request at a time (q=${new URLSearchParams(first.prefix_query.split('?')[1]).get('q')}, sort=year)`,
-      header: ['entries', 'prefix matches', 'prefix p50 ms', 'prefix p95 ms', 'sort=year p50 ms', 'sort=year p95 ms', 'first-time prefix p50 ms'],
+      header: [
+        'entries',
+        'prefix matches',
+        'prefix p50 ms',
+        'prefix p95 ms',
+        'sort=year p50 ms',
+        'sort=year p95 ms',
+        'first-time prefix p50 ms',
+      ],
       rows: search.by_size.map((s) => [
         String(s.entries),
         String(s.prefix_matches),
@@ -93,18 +131,31 @@ function sections(results: BenchResults): Section[] {
         `/livez ${name}`,
         n2(login.livez_idle[name]?.p50),
         n2(login.livez_idle[name]?.p99),
-        n2(login.livez_during[name]!.p50),
-        n2(login.livez_during[name]!.p99),
-        n2(login.livez_during[name]!.max),
+        n2(login.livez_during[name]?.p50),
+        n2(login.livez_during[name]?.p99),
+        n2(login.livez_during[name]?.max),
       ]),
-      notes: [`${login.logins_per_s.toFixed(1)} logins/s, login p50 ${n0(login.login_p50)} ms, p99 ${n0(login.login_p99)} ms`],
+      notes: [
+        `${login.logins_per_s.toFixed(1)} logins/s, login p50 ${n0(login.login_p50)} ms, p99 ${n0(login.login_p99)} ms`,
+      ],
     });
   }
   const other: string[][] = [];
-  if (bulk) other.push([`bulk-status of ${bulk.ids} ids (median of ${bulk.runs_ms.length})`, `${n0(bulk.median_ms)} ms (min ${n0(bulk.min_ms)}, max ${n0(bulk.max_ms)})`]);
+  if (bulk)
+    other.push([
+      `bulk-status of ${bulk.ids} ids (median of ${bulk.runs_ms.length})`,
+      `${n0(bulk.median_ms)} ms (min ${n0(bulk.min_ms)}, max ${n0(bulk.max_ms)})`,
+    ]);
   if (cold) {
-    other.push([`cold start, fresh databases (median of ${cold.fresh.runs.length})`, `${(cold.fresh.median_ms / 1000).toFixed(2)} s to every /readyz 200`]);
-    if (cold.with_data) other.push(['cold start over the benchmark data', `${(cold.with_data.all_ready_ms / 1000).toFixed(2)} s to every /readyz 200`]);
+    other.push([
+      `cold start, fresh databases (median of ${cold.fresh.runs.length})`,
+      `${(cold.fresh.median_ms / 1000).toFixed(2)} s to every /readyz 200`,
+    ]);
+    if (cold.with_data)
+      other.push([
+        'cold start over the benchmark data',
+        `${(cold.with_data.all_ready_ms / 1000).toFixed(2)} s to every /readyz 200`,
+      ]);
   }
   if (other.length) out.push({ title: 'Bulk and start-up', header: ['measurement', 'result'], rows: other });
   if (rss.idle_before_seeding || rss.idle_after_load) {
@@ -118,7 +169,12 @@ function sections(results: BenchResults): Section[] {
   out.push({
     title: 'Targets',
     header: ['target', 'goal', 'measured', 'verdict'],
-    rows: results.targets.map((t) => [t.description, t.target, t.measured, t.note ? `${t.verdict} (${t.note})` : t.verdict]),
+    rows: results.targets.map((t) => [
+      t.description,
+      t.target,
+      t.measured,
+      t.note ? `${t.verdict} (${t.note})` : t.verdict,
+    ]),
   });
   return out;
 }
@@ -127,8 +183,14 @@ export function renderConsole(results: BenchResults): string {
   const lines: string[] = [];
   for (const section of sections(results)) {
     lines.push('', section.title);
-    const widths = section.header.map((cell, i) => Math.max(cell.length, ...section.rows.map((row) => (row[i] ?? '').length)));
-    const line = (cells: string[]) => '  ' + cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+    const widths = section.header.map((cell, i) =>
+      Math.max(cell.length, ...section.rows.map((row) => (row[i] ?? '').length)),
+    );
+    const line = (cells: string[]) =>
+      '  ' +
+      cells
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+        .join('  ');
     lines.push(line(section.header), '  ' + widths.map((w) => '-'.repeat(w)).join('  '));
     for (const row of section.rows) lines.push(line(row));
     for (const note of section.notes ?? []) lines.push(`  ${note}`);
@@ -151,7 +213,13 @@ export function renderMarkdown(results: BenchResults): string {
       `ratios compare runs taken side by side (targets interleaved).`,
   ];
   for (const section of sections(results)) {
-    lines.push('', `## ${section.title}`, '', `| ${section.header.join(' | ')} |`, `|${section.header.map((_, i) => (i === 0 ? ':--' : '--:')).join('|')}|`);
+    lines.push(
+      '',
+      `## ${section.title}`,
+      '',
+      `| ${section.header.join(' | ')} |`,
+      `|${section.header.map((_, i) => (i === 0 ? ':--' : '--:')).join('|')}|`,
+    );
     for (const row of section.rows) lines.push(`| ${row.join(' | ')} |`);
     if (section.notes?.length) lines.push('', ...section.notes.map((note) => `- ${note}`));
   }

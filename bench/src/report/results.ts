@@ -33,17 +33,23 @@ export interface BenchResults {
   };
   proxy?: ProxyResults;
   auth?: AuthResults;
-  search?: { by_size: SearchAtSize[]; growth: { prefix_p95: number; sorted_p95: number; from: number; to: number } };
+  search?: {
+    by_size: SearchAtSize[];
+    growth: { prefix_p95: number; sorted_p95: number; from: number; to: number };
+  };
   login?: LoginResults;
   bulk_status?: BulkResults;
   cold_start?: ColdStartResults;
   rss_mb: {
     idle_before_seeding?: Record<string, number>;
-    /** 10 s after the load (see after_load_series). */
+    /** 20 s after the load (see after_load_series). */
     idle_after_load?: Record<string, number>;
     after_load_series?: Array<{ idle_s: number; rss_mb: Record<string, number> }>;
     /** V8 heap and external memory after the load (the rest of the RSS is code, stacks and native allocations). */
-    after_load_breakdown?: Record<string, { heap_total_mb: number; heap_used_mb: number; external_mb: number }>;
+    after_load_breakdown?: Record<
+      string,
+      { heap_total_mb: number; heap_used_mb: number; external_mb: number }
+    >;
   };
   /** CPU each process used while the stack was idle (background work: heartbeats, route-table refreshes...). */
   idle_cpu_ms_per_s?: Record<string, number>;

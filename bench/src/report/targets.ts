@@ -1,9 +1,17 @@
 import type { BenchResults, TargetResult } from './results';
+import { required } from '../required';
 
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
-function check(id: string, description: string, target: string, measured: string, pass: boolean, note?: string): TargetResult {
+function check(
+  id: string,
+  description: string,
+  target: string,
+  measured: string,
+  pass: boolean,
+  note?: string,
+): TargetResult {
   return { id, description, target, measured, verdict: pass ? 'PASS' : 'FAIL', ...(note ? { note } : {}) };
 }
 
@@ -22,24 +30,66 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   const { proxy, auth, search, login, bulk_status: bulk, cold_start: cold, rss_mb: rss } = results;
 
   if (proxy?.ratios.gateway_vs_nginx !== undefined) {
-    targets.push(check('proxy_throughput', 'Gateway throughput vs nginx, route 1', '≥ 85 %', pct(proxy.ratios.gateway_vs_nginx), proxy.ratios.gateway_vs_nginx >= 0.85));
+    targets.push(
+      check(
+        'proxy_throughput',
+        'Gateway throughput vs nginx, route 1',
+        '≥ 85 %',
+        pct(proxy.ratios.gateway_vs_nginx),
+        proxy.ratios.gateway_vs_nginx >= 0.85,
+      ),
+    );
   } else {
-    targets.push(skip('proxy_throughput', 'Gateway throughput vs nginx, route 1', '≥ 85 %', proxy ? 'nginx absent' : 'not measured'));
+    targets.push(
+      skip(
+        'proxy_throughput',
+        'Gateway throughput vs nginx, route 1',
+        '≥ 85 %',
+        proxy ? 'nginx absent' : 'not measured',
+      ),
+    );
   }
   if (proxy) {
     const added = proxy.added_ms.gateway.p50;
-    const vsNginx = proxy.added_ms.nginx ? `; vs nginx +${(added - proxy.added_ms.nginx.p50).toFixed(2)} ms` : '';
-    targets.push(check('proxy_added_p50', 'Gateway added p50 latency (unloaded, vs direct)', '≤ 1 ms', `+${ms(added)}${vsNginx}`, added <= 1));
+    const vsNginx = proxy.added_ms.nginx
+      ? `; vs nginx +${(added - proxy.added_ms.nginx.p50).toFixed(2)} ms`
+      : '';
+    targets.push(
+      check(
+        'proxy_added_p50',
+        'Gateway added p50 latency (unloaded, vs direct)',
+        '≤ 1 ms',
+        `+${ms(added)}${vsNginx}`,
+        added <= 1,
+      ),
+    );
   } else targets.push(skip('proxy_added_p50', 'Gateway added p50 latency', '≤ 1 ms', 'not measured'));
 
   if (auth) {
-    targets.push(check('pat_vs_jwt', 'Cached PAT throughput vs JWT', '≥ 95 %', pct(auth.ratios.pat_vs_jwt), auth.ratios.pat_vs_jwt >= 0.95));
+    targets.push(
+      check(
+        'pat_vs_jwt',
+        'Cached PAT throughput vs JWT',
+        '≥ 95 %',
+        pct(auth.ratios.pat_vs_jwt),
+        auth.ratios.pat_vs_jwt >= 0.95,
+      ),
+    );
   } else targets.push(skip('pat_vs_jwt', 'Cached PAT throughput vs JWT', '≥ 95 %', 'not measured'));
 
   if (search?.by_size.length) {
-    const largest = search.by_size[search.by_size.length - 1]!;
+    const largest = required(search.by_size[search.by_size.length - 1], 'search results');
     const note = largest.entries < 100_000 ? `largest size measured was ${largest.entries}` : undefined;
-    targets.push(check('search_p95', `Prefix search p95 at ${largest.entries} entries`, '≤ 25 ms', ms(largest.prefix.p95), largest.prefix.p95 <= 25, note));
+    targets.push(
+      check(
+        'search_p95',
+        `Prefix search p95 at ${largest.entries} entries`,
+        '≤ 25 ms',
+        ms(largest.prefix.p95),
+        largest.prefix.p95 <= 25,
+        note,
+      ),
+    );
     targets.push(
       check(
         'search_growth',
@@ -56,16 +106,41 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
 
   if (login) {
     for (const [name, stats] of Object.entries(login.livez_during)) {
-      targets.push(check(`livez_p99_${name}`, `/livez p99 on ${name} during the login storm`, '≤ 20 ms', ms(stats.p99), stats.p99 <= 20));
+      targets.push(
+        check(
+          `livez_p99_${name}`,
+          `/livez p99 on ${name} during the login storm`,
+          '≤ 20 ms',
+          ms(stats.p99),
+          stats.p99 <= 20,
+        ),
+      );
     }
   } else targets.push(skip('livez_p99', '/livez p99 during the login storm', '≤ 20 ms', 'not measured'));
 
-  if (bulk) targets.push(check('bulk_status', `Bulk-status of ${bulk.ids} ids (median)`, '≤ 150 ms', ms(bulk.median_ms), bulk.median_ms <= 150));
+  if (bulk)
+    targets.push(
+      check(
+        'bulk_status',
+        `Bulk-status of ${bulk.ids} ids (median)`,
+        '≤ 150 ms',
+        ms(bulk.median_ms),
+        bulk.median_ms <= 150,
+      ),
+    );
   else targets.push(skip('bulk_status', 'Bulk-status of 500 ids', '≤ 150 ms', 'not measured'));
 
   if (cold) {
     const withData = cold.with_data ? `; with data ${(cold.with_data.all_ready_ms / 1000).toFixed(1)} s` : '';
-    targets.push(check('cold_start', 'Cold start, every /readyz 200 (median)', '≤ 15 s', `${(cold.fresh.median_ms / 1000).toFixed(1)} s${withData}`, cold.fresh.median_ms <= 15_000));
+    targets.push(
+      check(
+        'cold_start',
+        'Cold start, every /readyz 200 (median)',
+        '≤ 15 s',
+        `${(cold.fresh.median_ms / 1000).toFixed(1)} s${withData}`,
+        cold.fresh.median_ms <= 15_000,
+      ),
+    );
   } else targets.push(skip('cold_start', 'Cold start', '≤ 15 s', 'not measured'));
 
   for (const [key, label] of [
@@ -74,8 +149,16 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
   ] as const) {
     const reading = rss[key];
     if (!reading) continue;
-    const [heaviest, mb] = Object.entries(reading).sort(([, a], [, b]) => b - a)[0]!;
-    targets.push(check(`rss_${key}`, `Idle RSS per process, ${label} (largest)`, '≤ 150 MB', `${mb.toFixed(0)} MB (${heaviest})`, mb <= 150));
+    const [heaviest, mb] = required(Object.entries(reading).sort(([, a], [, b]) => b - a)[0], 'RSS reading');
+    targets.push(
+      check(
+        `rss_${key}`,
+        `Idle RSS per process, ${label} (largest)`,
+        '≤ 150 MB',
+        `${mb.toFixed(0)} MB (${heaviest})`,
+        mb <= 150,
+      ),
+    );
   }
   return targets;
 }

@@ -3,8 +3,15 @@ import { databasePids, redisPids } from '../load/cpu';
 import { counterValue, scrape } from '../load/metrics';
 import type { BenchOptions } from '../options';
 import { round } from '../stats';
-import { compareLatency, compareThroughput, type ThroughputStats, type UnloadedLatencyStats, type Variant } from './compare';
+import {
+  compareLatency,
+  compareThroughput,
+  type ThroughputStats,
+  type UnloadedLatencyStats,
+  type Variant,
+} from './compare';
 import { ROUTE_1 } from './proxy';
+import { required } from '../required';
 
 export const LIST_ROUTE = '/api/v1/movies/list';
 
@@ -50,7 +57,9 @@ export async function measureAuthCost(
     return { hits: count('hit'), misses: count('miss') + count('unavailable') };
   };
   const before = await lookups();
-  log(`  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per credential`);
+  log(
+    `  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per credential`,
+  );
   const throughput = await compareThroughput(variants, options, log, {
     gateway: [pids.gateway],
     catalog: [pids.catalog],
@@ -58,12 +67,19 @@ export async function measureAuthCost(
     database: databasePids,
     redis: () => redisPids(pids.redisPort),
   });
-  log(`  unloaded latency, ${options.latencyRounds} requests × ${options.repeats} per credential, interleaved`);
+  log(
+    `  unloaded latency, ${options.latencyRounds} requests × ${options.repeats} per credential, interleaved`,
+  );
   const latency = await compareLatency(
-    variants.map((variant) => ({ name: variant.name, url: variant.load.url, request: { headers: variant.load.headers } })),
+    variants.map((variant) => ({
+      name: variant.name,
+      url: variant.load.url,
+      request: { headers: variant.load.headers },
+    })),
     { repeats: options.repeats, rounds: options.latencyRounds },
   );
   const after = await lookups();
+  const rps = (name: string) => required(throughput[name], `throughput of ${name}`).rps;
   const patCache = { hits: after.hits - before.hits, misses: after.misses - before.misses };
   log(`  PAT cache during the measurements: ${patCache.hits} hits, ${patCache.misses} misses`);
   return {
@@ -72,8 +88,8 @@ export async function measureAuthCost(
     throughput,
     unloaded_latency: latency,
     ratios: {
-      pat_vs_jwt: round(throughput['pat']!.rps / throughput['jwt']!.rps, 3),
-      jwt_vs_public: round(throughput['jwt']!.rps / throughput['public']!.rps, 3),
+      pat_vs_jwt: round(rps('pat') / rps('jwt'), 3),
+      jwt_vs_public: round(rps('jwt') / rps('public'), 3),
     },
   };
 }

@@ -34,7 +34,9 @@ export async function measureBulkStatus(
       });
       const body = JSON.parse(answer.body) as { updated: number; not_found: string[] };
       if (body.updated !== itemIds.length || body.not_found.length) {
-        throw new Error(`bulk-status: updated ${body.updated} of ${itemIds.length}, not found ${body.not_found.length}`);
+        throw new Error(
+          `bulk-status: updated ${body.updated} of ${itemIds.length}, not found ${body.not_found.length}`,
+        );
       }
       if (run > 0) runs.push(answer.ms);
     }
@@ -48,6 +50,8 @@ export async function measureBulkStatus(
     min_ms: round(Math.min(...runs), 1),
     max_ms: round(Math.max(...runs), 1),
   };
-  log(`    ${result.ids} ids: median ${result.median_ms} ms (min ${result.min_ms}, max ${result.max_ms}) over ${runs.length} runs`);
+  log(
+    `    ${result.ids} ids: median ${result.median_ms} ms (min ${result.min_ms}, max ${result.max_ms}) over ${runs.length} runs`,
+  );
   return result;
 }

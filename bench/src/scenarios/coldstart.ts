@@ -21,7 +21,13 @@ export interface ColdStartResults {
 const CATEGORIES = 3;
 
 /** Starts a whole stack, measures how long until it is ready, stops it. */
-export async function coldStartOnce(settings: { mongoUrl: string; redisUrl: string; rootDir: string; name: string; profileApps?: AppName[] }): Promise<ColdStartRun> {
+export async function coldStartOnce(settings: {
+  mongoUrl: string;
+  redisUrl: string;
+  rootDir: string;
+  name: string;
+  profileApps?: AppName[];
+}): Promise<ColdStartRun> {
   const started = performance.now();
   const bench = await startBenchStack(settings);
   try {
@@ -30,7 +36,9 @@ export async function coldStartOnce(settings: { mongoUrl: string; redisUrl: stri
     const routable = performance.now() - started;
     return {
       all_ready_ms: round(ready.allMs, 0),
-      by_process_ms: Object.fromEntries(Object.entries(ready.byProcess).map(([name, ms]) => [name, round(ms, 0)])),
+      by_process_ms: Object.fromEntries(
+        Object.entries(ready.byProcess).map(([name, ms]) => [name, round(ms, 0)]),
+      ),
       routable_ms: round(routable, 0),
     };
   } finally {
@@ -51,7 +59,9 @@ export async function measureColdStarts(
       await dropBenchData(settings, name);
       const result = await coldStartOnce({ ...settings, name });
       runs.push(result);
-      log(`    fresh start ${run + 1}: all /readyz 200 after ${result.all_ready_ms} ms (routable ${result.routable_ms} ms) ${JSON.stringify(result.by_process_ms)}`);
+      log(
+        `    fresh start ${run + 1}: all /readyz 200 after ${result.all_ready_ms} ms (routable ${result.routable_ms} ms) ${JSON.stringify(result.by_process_ms)}`,
+      );
     }
   } finally {
     await dropBenchData(settings, name);

@@ -2,6 +2,7 @@ import { cpuMeter, type WatchList } from '../load/cpu';
 import { interleavedLatency, type LatencyTarget } from '../load/latency';
 import { runLoad, requireClean, type LoadResult, type LoadSpec } from '../load/throughput';
 import { median, round, type LatencySummary } from '../stats';
+import { required } from '../required';
 
 /** One variant of a side-by-side comparison: the same request against different targets. */
 export interface Variant {
@@ -30,7 +31,8 @@ export interface UnloadedLatencyStats {
   runs: Array<Pick<LatencySummary, 'p50' | 'p95' | 'p99' | 'count'>>;
 }
 
-const rotate = <T>(items: readonly T[], by: number): T[] => items.map((_, i) => items[(i + by) % items.length]!);
+const rotate = <T>(items: readonly T[], by: number): T[] =>
+  items.map((_, i) => items[(i + by) % items.length] as T);
 
 /**
  * Closed-loop throughput of every variant, repeated; the variants take turns (A B C, B C A, C A B) so a
@@ -42,22 +44,31 @@ export async function compareThroughput(
   log: (text: string) => void,
   watch: WatchList = {},
 ): Promise<Record<string, ThroughputStats>> {
-  const runs = new Map<string, Array<LoadResult & { cpuMs: Record<string, number> }>>(variants.map((variant) => [variant.name, []]));
+  const runs = new Map<string, Array<LoadResult & { cpuMs: Record<string, number> }>>(
+    variants.map((variant) => [variant.name, []]),
+  );
   for (let rep = 0; rep < settings.repeats; rep++) {
     for (const variant of rotate(variants, rep)) {
       const spec = { ...variant.load, connections: settings.connections };
       requireClean(`${variant.name} (warm-up)`, await runLoad({ ...spec, durationS: settings.warmupS ?? 1 }));
       const meter = cpuMeter(watch);
       const result = requireClean(variant.name, await runLoad({ ...spec, durationS: settings.durationS }));
-      runs.get(variant.name)!.push({ ...result, cpuMs: meter.stop() });
-      log(`    ${variant.name.padEnd(18)} run ${rep + 1}: ${result.rps.toFixed(0)} req/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms`);
+      runs.get(variant.name)?.push({ ...result, cpuMs: meter.stop() });
+      log(
+        `    ${variant.name.padEnd(18)} run ${rep + 1}: ${result.rps.toFixed(0)} req/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms`,
+      );
     }
   }
   return Object.fromEntries(
     variants.map((variant) => {
-      const results = runs.get(variant.name)!;
+      const results = runs.get(variant.name) ?? [];
       const cpu = Object.keys(watch).length
-        ? Object.fromEntries(Object.keys(watch).map((name) => [name, round(median(results.map((r) => ((r.cpuMs[name] ?? 0) * 1000) / r.ok)), 0)]))
+        ? Object.fromEntries(
+            Object.keys(watch).map((name) => [
+              name,
+              round(median(results.map((r) => ((r.cpuMs[name] ?? 0) * 1000) / r.ok)), 0),
+            ]),
+          )
         : undefined;
       return [
         variant.name,
@@ -71,7 +82,13 @@ export async function compareThroughput(
             p50: round(r.latency.p50, 3),
             p99: round(r.latency.p99, 3),
             ok: r.ok,
-            ...(cpu ? { cpu_ms: Object.fromEntries(Object.entries(r.cpuMs).map(([name, ms]) => [name, round(ms, 0)])) } : {}),
+            ...(cpu
+              ? {
+                  cpu_ms: Object.fromEntries(
+                    Object.entries(r.cpuMs).map(([name, ms]) => [name, round(ms, 0)]),
+                  ),
+                }
+              : {}),
           })),
         },
       ];
@@ -87,18 +104,24 @@ export async function compareLatency(
   const runs = new Map<string, LatencySummary[]>(targets.map((target) => [target.name, []]));
   for (let rep = 0; rep < settings.repeats; rep++) {
     const result = await interleavedLatency(targets, settings.rounds, rep === 0 ? 50 : 10);
-    for (const target of targets) runs.get(target.name)!.push(result[target.name]!);
+    for (const target of targets)
+      runs.get(target.name)?.push(required(result[target.name], `latency of ${target.name}`));
   }
   return Object.fromEntries(
     targets.map((target) => {
-      const summaries = runs.get(target.name)!;
+      const summaries = runs.get(target.name) ?? [];
       return [
         target.name,
         {
           p50: round(median(summaries.map((s) => s.p50)), 3),
           p95: round(median(summaries.map((s) => s.p95)), 3),
           p99: round(median(summaries.map((s) => s.p99)), 3),
-          runs: summaries.map((s) => ({ p50: round(s.p50, 3), p95: round(s.p95, 3), p99: round(s.p99, 3), count: s.count })),
+          runs: summaries.map((s) => ({
+            p50: round(s.p50, 3),
+            p95: round(s.p95, 3),
+            p99: round(s.p99, 3),
+            count: s.count,
+          })),
         },
       ];
     }),

@@ -3,6 +3,7 @@ import { requireClean, runLoad } from '../load/throughput';
 import type { BenchOptions } from '../options';
 import type { BenchUser } from '../seed/users-seeder';
 import { median, round, summarise } from '../stats';
+import { required } from '../required';
 
 const SAMPLE_INTERVAL_MS = 20;
 
@@ -27,13 +28,27 @@ export interface LoginResults {
 
 function probeStats(latencies: number[]): ProbeStats {
   const summary = summarise(latencies);
-  return { p50: round(summary.p50, 3), p99: round(summary.p99, 3), max: round(summary.max, 3), samples: summary.count };
+  return {
+    p50: round(summary.p50, 3),
+    p99: round(summary.p99, 3),
+    max: round(summary.max, 3),
+    samples: summary.count,
+  };
 }
 
-async function sampleWhile<T>(urls: Record<string, string>, work: () => Promise<T>): Promise<{ value: T; stats: Record<string, ProbeStats> }> {
-  const samplers = Object.entries(urls).map(([name, url]) => [name, startProbeSampler(url, SAMPLE_INTERVAL_MS)] as const);
+async function sampleWhile<T>(
+  urls: Record<string, string>,
+  work: () => Promise<T>,
+): Promise<{ value: T; stats: Record<string, ProbeStats> }> {
+  const samplers = Object.entries(urls).map(
+    ([name, url]) => [name, startProbeSampler(url, SAMPLE_INTERVAL_MS)] as const,
+  );
   const stopAll = async () =>
-    Object.fromEntries(await Promise.all(samplers.map(async ([name, sampler]) => [name, probeStats(await sampler.stop())] as const)));
+    Object.fromEntries(
+      await Promise.all(
+        samplers.map(async ([name, sampler]) => [name, probeStats(await sampler.stop())] as const),
+      ),
+    );
   let value: T;
   try {
     value = await work();
@@ -75,12 +90,14 @@ export async function measureLoginStorm(
     loginLatencies.push({ p50: result.latency.p50, p99: result.latency.p99 });
     log(
       `    run ${rep + 1}: ${result.rps.toFixed(1)} logins/s (p50 ${result.latency.p50.toFixed(0)} ms); /livez p99 ` +
-        Object.entries(stats).map(([name, s]) => `${name} ${s.p99.toFixed(2)} ms`).join(', '),
+        Object.entries(stats)
+          .map(([name, s]) => `${name} ${s.p99.toFixed(2)} ms`)
+          .join(', '),
     );
   }
   const during = Object.fromEntries(
     Object.keys(probes).map((name) => {
-      const perRun = runs.map((run) => run.livez[name]!);
+      const perRun = runs.map((run) => required(run.livez[name], `/livez samples of ${name}`));
       return [
         name,
         {

@@ -2,7 +2,14 @@ import { childPids, databasePids, redisPids, type WatchList } from '../load/cpu'
 import type { BenchOptions } from '../options';
 import { findNginx, startNginx, type Nginx } from '../stack/nginx';
 import { round } from '../stats';
-import { compareLatency, compareThroughput, type ThroughputStats, type UnloadedLatencyStats, type Variant } from './compare';
+import {
+  compareLatency,
+  compareThroughput,
+  type ThroughputStats,
+  type UnloadedLatencyStats,
+  type Variant,
+} from './compare';
+import { required } from '../required';
 
 export const ROUTE_1 = '/api/v1/movies?limit=20';
 
@@ -49,7 +56,9 @@ export async function measureProxyOverhead(
       { name: 'gateway', load: { url: `${urls.gateway}${ROUTE_1}` } },
       ...(nginx ? [{ name: 'nginx', load: { url: `${nginx.url}${ROUTE_1}` } }] : []),
     ];
-    log(`  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per target`);
+    log(
+      `  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per target`,
+    );
     const watch: WatchList = {
       catalog: [pids.catalog],
       gateway: [pids.gateway],
@@ -64,9 +73,11 @@ export async function measureProxyOverhead(
       variants.map((variant) => ({ name: variant.name, url: variant.load.url })),
       { repeats: options.repeats, rounds: options.latencyRounds },
     );
+    const unloaded = (name: string) => required(latency[name], `latency of ${name}`);
+    const rps = (name: string) => required(throughput[name], `throughput of ${name}`).rps;
     const added = (name: string) => ({
-      p50: round(latency[name]!.p50 - latency['direct']!.p50, 3),
-      p99: round(latency[name]!.p99 - latency['direct']!.p99, 3),
+      p50: round(unloaded(name).p50 - unloaded('direct').p50, 3),
+      p99: round(unloaded(name).p99 - unloaded('direct').p99, 3),
     });
     return {
       route: ROUTE_1,
@@ -74,11 +85,11 @@ export async function measureProxyOverhead(
       throughput,
       unloaded_latency: latency,
       ratios: {
-        gateway_vs_direct: round(throughput['gateway']!.rps / throughput['direct']!.rps, 3),
+        gateway_vs_direct: round(rps('gateway') / rps('direct'), 3),
         ...(nginx
           ? {
-              gateway_vs_nginx: round(throughput['gateway']!.rps / throughput['nginx']!.rps, 3),
-              nginx_vs_direct: round(throughput['nginx']!.rps / throughput['direct']!.rps, 3),
+              gateway_vs_nginx: round(rps('gateway') / rps('nginx'), 3),
+              nginx_vs_direct: round(rps('nginx') / rps('direct'), 3),
             }
           : {}),
       },

@@ -2,6 +2,7 @@ import { HttpClient } from '../load/http-client';
 import type { BenchOptions } from '../options';
 import { round, summarise } from '../stats';
 import { compareLatency, type UnloadedLatencyStats } from './compare';
+import { required } from '../required';
 
 export interface SearchAtSize {
   entries: number;
@@ -38,9 +39,11 @@ export async function measureSearch(
   const client = new HttpClient(1);
   try {
     const search = await client.json<PageAnswer>(`${gatewayUrl}${searchPath}`, 200);
-    if (search.total !== prefix.matches) throw new Error(`q=${prefix.prefix} at ${size}: total ${search.total}, expected ${prefix.matches}`);
+    if (search.total !== prefix.matches)
+      throw new Error(`q=${prefix.prefix} at ${size}: total ${search.total}, expected ${prefix.matches}`);
     const sorted = await client.json<PageAnswer>(`${gatewayUrl}${sortedPath}`, 200);
-    if (sorted.total !== size || sorted.data.length !== 20) throw new Error(`sort=year at ${size}: total ${sorted.total}, ${sorted.data.length} rows`);
+    if (sorted.total !== size || sorted.data.length !== 20)
+      throw new Error(`sort=year at ${size}: total ${sorted.total}, ${sorted.data.length} rows`);
     // Warm-up; the pause lets the service take a fresh sort-key sample after the catalog grew.
     for (let i = 0; i < 20; i++) {
       await client.expect(`${gatewayUrl}${searchPath}`, 200);
@@ -50,7 +53,9 @@ export async function measureSearch(
 
     const firstTime: number[] = [];
     for (const other of firstTimePrefixes) {
-      firstTime.push((await client.expect(`${gatewayUrl}/api/v1/movies?q=${encodeURIComponent(other)}&limit=20`, 200)).ms);
+      firstTime.push(
+        (await client.expect(`${gatewayUrl}/api/v1/movies?q=${encodeURIComponent(other)}&limit=20`, 200)).ms,
+      );
     }
     const firstTimeSummary = summarise(firstTime);
 
@@ -66,9 +71,13 @@ export async function measureSearch(
       prefix_query: searchPath,
       prefix_matches: prefix.matches,
       sorted_query: sortedPath,
-      prefix: latency['prefix']!,
-      sorted: latency['sorted']!,
-      first_time_prefix: { prefixes: firstTime.length, p50: round(firstTimeSummary.p50, 3), max: round(firstTimeSummary.max, 3) },
+      prefix: required(latency['prefix'], 'prefix latency'),
+      sorted: required(latency['sorted'], 'sorted latency'),
+      first_time_prefix: {
+        prefixes: firstTime.length,
+        p50: round(firstTimeSummary.p50, 3),
+        max: round(firstTimeSummary.max, 3),
+      },
     };
     log(
       `    ${String(size).padStart(7)} entries: prefix p50 ${result.prefix.p50.toFixed(2)} / p95 ${result.prefix.p95.toFixed(2)} ms; ` +

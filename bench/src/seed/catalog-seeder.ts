@@ -15,10 +15,20 @@ export interface CatalogSeeder {
   close(): Promise<void>;
 }
 
-export async function openCatalogSeeder(mongoUrl: string, dbName: string, logger: Logger): Promise<CatalogSeeder> {
+export async function openCatalogSeeder(
+  mongoUrl: string,
+  dbName: string,
+  logger: Logger,
+): Promise<CatalogSeeder> {
   // Longer socket timeout than the services' (a batch insert of a few thousand documents is one command).
   const connection: Connection = await mongoose
-    .createConnection(mongoUrl, { dbName, maxPoolSize: 16, autoIndex: false, autoCreate: false, socketTimeoutMS: 120_000 })
+    .createConnection(mongoUrl, {
+      dbName,
+      maxPoolSize: 16,
+      autoIndex: false,
+      autoCreate: false,
+      socketTimeoutMS: 120_000,
+    })
     .asPromise();
   const module = createCatalogModule({ category: MOVIES, connection, logger });
   return {

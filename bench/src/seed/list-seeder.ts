@@ -17,7 +17,12 @@ const STATUSES: ReadonlyArray<readonly [ListStatus, number]> = [
  * title key, same date rules as POST /{category}/list), without the HTTP hops: 10 000 adds through the
  * API would mostly measure the seeding, not the list.
  */
-export async function seedList(seeder: CatalogSeeder, userId: string, itemIds: readonly mongo.ObjectId[], seed = 7): Promise<number> {
+export async function seedList(
+  seeder: CatalogSeeder,
+  userId: string,
+  itemIds: readonly mongo.ObjectId[],
+  seed = 7,
+): Promise<number> {
   const random = new Random(seed);
   const inputs = itemIds.map((id) => ({
     item_id: id.toHexString(),

@@ -1,6 +1,12 @@
 import mongoose, { type Connection } from 'mongoose';
-import { ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_TIME_COST, PasswordHasher, UsersRepository } from '../service-code';
+import {
+  ARGON2_MIN_MEMORY_KIB,
+  ARGON2_MIN_TIME_COST,
+  PasswordHasher,
+  UsersRepository,
+} from '../service-code';
 import { HttpClient, mapLimit } from '../load/http-client';
+import { required } from '../required';
 
 export interface BenchUser {
   id: string;
@@ -60,7 +66,12 @@ export async function seedUsers(options: {
   client.close();
 
   const connection: Connection = await mongoose
-    .createConnection(options.mongoUrl, { dbName: options.dbName, maxPoolSize: 16, autoIndex: false, autoCreate: false })
+    .createConnection(options.mongoUrl, {
+      dbName: options.dbName,
+      maxPoolSize: 16,
+      autoIndex: false,
+      autoCreate: false,
+    })
     .asPromise();
   try {
     const users = new UsersRepository(connection);
@@ -71,11 +82,15 @@ export async function seedUsers(options: {
     const direct = await mapLimit(indexes, 16, async (index) => {
       const username = usernameOf(index);
       const slot = index % options.distinctHashes;
-      const record = await users.create({ username, email: `${username}@bench.example`, passwordHash: hashes[slot]! });
-      return { id: record.id, username, password: passwords[slot]! };
+      const record = await users.create({
+        username,
+        email: `${username}@bench.example`,
+        passwordHash: required(hashes[slot], 'hash'),
+      });
+      return { id: record.id, username, password: required(passwords[slot], 'password') };
     });
     return {
-      main: viaApi[0]!,
+      main: required(viaApi[0], 'the benchmark user'),
       all: [...viaApi, ...direct],
       viaApi: viaApi.length,
       direct: direct.length,

@@ -10,10 +10,16 @@ export function benchDatabaseNames(name: string): string[] {
 }
 
 /** Drops the stack's databases and deletes its Redis keys (SCAN of its own prefix; never FLUSHDB). */
-export async function dropBenchData(stores: { mongoUrl: string; redisUrl: string }, name: string): Promise<void> {
-  const connection = await mongoose.createConnection(stores.mongoUrl, { serverSelectionTimeoutMS: 5000 }).asPromise();
+export async function dropBenchData(
+  stores: { mongoUrl: string; redisUrl: string },
+  name: string,
+): Promise<void> {
+  const connection = await mongoose
+    .createConnection(stores.mongoUrl, { serverSelectionTimeoutMS: 5000 })
+    .asPromise();
   try {
-    for (const dbName of benchDatabaseNames(name)) await connection.useDb(dbName, { useCache: false }).dropDatabase();
+    for (const dbName of benchDatabaseNames(name))
+      await connection.useDb(dbName, { useCache: false }).dropDatabase();
   } finally {
     await connection.close();
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { startStack, type AppName, type LogLine, type Stack } from '@mt/stack';
 import { HttpClient } from '../load/http-client';
 import { scrape } from '../load/metrics';
+import { required } from '../required';
 
 export interface BenchStackOptions {
   mongoUrl: string;
@@ -74,14 +75,19 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     },
     onLog: (line) => {
       const level = line.json?.['level'];
-      if (line.stream === 'stderr' || (level !== undefined && PROBLEM_LEVELS.has(level as string))) problems.push(line);
+      if (line.stream === 'stderr' || (level !== undefined && PROBLEM_LEVELS.has(level as string)))
+        problems.push(line);
     },
   });
-  return { stack, gatewayUrl: stack.gatewayUrl!, problems, stop: () => stack.stop() };
+  return { stack, gatewayUrl: required(stack.gatewayUrl, 'gateway URL'), problems, stop: () => stack.stop() };
 }
 
 /** Polls every process's /readyz until each has answered 200 once; resolves with ms since `since`. */
-export async function waitAllReady(stack: Stack, since: number, timeoutMs = 60_000): Promise<{ allMs: number; byProcess: Record<string, number> }> {
+export async function waitAllReady(
+  stack: Stack,
+  since: number,
+  timeoutMs = 60_000,
+): Promise<{ allMs: number; byProcess: Record<string, number> }> {
   const client = new HttpClient(16);
   const byProcess: Record<string, number> = {};
   const deadline = Date.now() + timeoutMs;
@@ -89,8 +95,13 @@ export async function waitAllReady(stack: Stack, since: number, timeoutMs = 60_0
     await Promise.all(
       stack.processes.map(async (service) => {
         for (;;) {
-          if (!service.running) throw new Error(`${service.name} exited during start-up: ${service.recentOutput().slice(-5).join(' | ')}`);
-          const answer = await client.send(`${service.url}/readyz`, { timeoutMs: 1000 }).catch(() => undefined);
+          if (!service.running)
+            throw new Error(
+              `${service.name} exited during start-up: ${service.recentOutput().slice(-5).join(' | ')}`,
+            );
+          const answer = await client
+            .send(`${service.url}/readyz`, { timeoutMs: 1000 })
+            .catch(() => undefined);
           if (answer?.status === 200) {
             byProcess[service.name] = performance.now() - since;
             return;
@@ -107,14 +118,23 @@ export async function waitAllReady(stack: Stack, since: number, timeoutMs = 60_0
 }
 
 /** Resolves once the gateway lists `count` categories (registration reaches its route table asynchronously). */
-export async function waitForCategories(gatewayUrl: string, count: number, timeoutMs = 60_000): Promise<void> {
+export async function waitForCategories(
+  gatewayUrl: string,
+  count: number,
+  timeoutMs = 60_000,
+): Promise<void> {
   const client = new HttpClient(1);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      const answer = await client.send(`${gatewayUrl}/api/v1/categories`, { timeoutMs: 2000 }).catch(() => undefined);
+      const answer = await client
+        .send(`${gatewayUrl}/api/v1/categories`, { timeoutMs: 2000 })
+        .catch(() => undefined);
       if (answer?.status === 200 && (JSON.parse(answer.body) as unknown[]).length >= count) return;
-      if (Date.now() > deadline) throw new Error(`the gateway did not list ${count} categories within ${timeoutMs} ms (last: ${answer?.status} ${answer?.body.slice(0, 200)})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the gateway did not list ${count} categories within ${timeoutMs} ms (last: ${answer?.status} ${answer?.body.slice(0, 200)})`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
@@ -137,7 +157,9 @@ export function stackRss(stack: Stack): Record<string, number> {
 }
 
 /** What the RSS is made of, per process, from its own /metrics (prom-client's default Node.js metrics). */
-export async function memoryBreakdown(stack: Stack): Promise<Record<string, { heap_total_mb: number; heap_used_mb: number; external_mb: number }>> {
+export async function memoryBreakdown(
+  stack: Stack,
+): Promise<Record<string, { heap_total_mb: number; heap_used_mb: number; external_mb: number }>> {
   const mb = (text: string, name: string) => gauge(text, name) / 2 ** 20;
   const entries = await Promise.all(
     stack.processes.map(async (service) => {
@@ -156,6 +178,8 @@ export async function memoryBreakdown(stack: Stack): Promise<Record<string, { he
 }
 
 function gauge(text: string, name: string): number {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{`) || candidate.startsWith(`${name} `));
+  const line = text
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`${name}{`) || candidate.startsWith(`${name} `));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : Number.NaN;
 }

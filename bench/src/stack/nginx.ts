@@ -14,7 +14,12 @@ export interface Nginx {
 
 /** Debian's nginx, wherever it is (it lives in /usr/sbin, which is not on every user's PATH). */
 export function findNginx(): string | undefined {
-  return findOnPath('nginx') ?? ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((file) => existsSync(file));
+  return (
+    findOnPath('nginx') ??
+    ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((file) =>
+      existsSync(file),
+    )
+  );
 }
 
 /**
@@ -62,7 +67,8 @@ http {
 /** Starts nginx in front of `upstreamPort`; resolves once it answers GET `probePath` with 200. */
 export async function startNginx(binary: string, upstreamPort: number, probePath: string): Promise<Nginx> {
   const prefix = mkdtempSync(path.join(tmpdir(), 'mt-bench-nginx-'));
-  for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs']) mkdirSync(path.join(prefix, dir));
+  for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs'])
+    mkdirSync(path.join(prefix, dir));
   const port = await freePort();
   const configFile = path.join(prefix, 'nginx.conf');
   writeFileSync(configFile, nginxConfig(prefix, port, upstreamPort));
@@ -74,9 +80,13 @@ export async function startNginx(binary: string, upstreamPort: number, probePath
     probe.on('error', () => resolve('unknown'));
   });
   // -e: the error log before the configuration is read (the default /var/log/nginx may not be writable).
-  const child: ChildProcess = spawn(binary, ['-p', prefix, '-c', configFile, '-e', path.join(prefix, 'error.log')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ['-p', prefix, '-c', configFile, '-e', path.join(prefix, 'error.log')],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -94,10 +104,12 @@ export async function startNginx(binary: string, upstreamPort: number, probePath
   try {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`nginx exited with code ${child.exitCode}: ${stderr.trim() || readLog(prefix)}`);
+      if (child.exitCode !== null)
+        throw new Error(`nginx exited with code ${child.exitCode}: ${stderr.trim() || readLog(prefix)}`);
       const answer = await client.send(`${url}${probePath}`, { timeoutMs: 2000 }).catch(() => undefined);
       if (answer?.status === 200) break;
-      if (Date.now() > deadline) throw new Error(`nginx did not answer 200 on ${probePath} within 10 s: ${readLog(prefix)}`);
+      if (Date.now() > deadline)
+        throw new Error(`nginx did not answer 200 on ${probePath} within 10 s: ${readLog(prefix)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } catch (error) {

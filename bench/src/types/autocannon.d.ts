@@ -20,7 +20,10 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
-    setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest | undefined;
+    setupRequest?: (
+      request: AutocannonRequest,
+      context: Record<string, unknown>,
+    ) => AutocannonRequest | undefined;
   }
 
   interface AutocannonOptions {

@@ -5,7 +5,7 @@ import { freePort } from './free-port';
 import { httpGet } from './http-probe';
 import type { LogLine } from './log-format';
 import { spawnService } from './service-process';
-import { startStack, type Stack } from './stack';
+import { AUTH_GLIBC_TUNABLES, startStack, type Stack } from './stack';
 import { APPS } from './workspace';
 
 /**
@@ -124,6 +124,18 @@ describe('startStack', () => {
     expect(env['gateway']).not.toHaveProperty('CATEGORY');
     expect(env['registry-service']).not.toHaveProperty('MONGO_DB_NAME');
     expect(stack.gatewayUrl).toBe(stack.process('gateway').url);
+  });
+
+  it('gives the auth service a fixed malloc mmap threshold (argon2 memory goes back to the OS), unless the environment sets one', async () => {
+    stack = await start({ GLIBC_TUNABLES: undefined });
+    await stack.waitReady(10_000);
+    expect((await envOf(stack.process('auth-service').url))['GLIBC_TUNABLES']).toBe(AUTH_GLIBC_TUNABLES);
+    expect(await envOf(stack.process('gateway').url)).not.toHaveProperty('GLIBC_TUNABLES');
+    await stack.stop();
+
+    stack = await start({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
+    await stack.waitReady(10_000);
+    expect((await envOf(stack.process('auth-service').url))['GLIBC_TUNABLES']).toBe('glibc.malloc.arena_max=2');
   });
 
   it('passes output lines to the sink, parsed, and stops the front first and the registry last, all exiting 0', async () => {

@@ -20,9 +20,16 @@ const linux = existsSync('/proc/self/task');
 
   beforeAll(async () => {
     // A Node process whose thread pool has started (a crypto job), like the auth service after its warm-up hash.
-    child = spawn(process.execPath, ['-e', "require('crypto').pbkdf2('x', 'y', 1, 8, 'sha256', () => console.log('ready')); setInterval(() => {}, 1000)"], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('crypto').pbkdf2('x', 'y', 1, 8, 'sha256', () => console.log('ready')); setInterval(() => {}, 1000)",
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     await new Promise((resolve) => child.stdout!.once('data', resolve));
   });
 

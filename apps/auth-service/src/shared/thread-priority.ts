@@ -14,7 +14,11 @@ export const HELPER_THREAD_NICE = 10;
  * target of setpriority there); call it once the thread pool has started (the first hash starts it).
  * Returns how many threads were lowered.
  */
-export function lowerHelperThreadPriority(logger: Logger, nice = HELPER_THREAD_NICE, pid = process.pid): number {
+export function lowerHelperThreadPriority(
+  logger: Logger,
+  nice = HELPER_THREAD_NICE,
+  pid = process.pid,
+): number {
   let threads: string[];
   try {
     threads = readdirSync(`/proc/${pid}/task`);
@@ -30,7 +34,10 @@ export function lowerHelperThreadPriority(logger: Logger, nice = HELPER_THREAD_N
       lowered += 1;
     } catch (error) {
       // The thread ended meanwhile, or the platform refuses: hashing then simply competes as before.
-      logger.debug({ err: { name: (error as Error).name, message: (error as Error).message } }, 'could not lower a helper thread priority');
+      logger.debug(
+        { err: { name: (error as Error).name, message: (error as Error).message } },
+        'could not lower a helper thread priority',
+      );
     }
   }
   return lowered;

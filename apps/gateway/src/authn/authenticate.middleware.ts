@@ -10,13 +10,24 @@ import type { Authenticator } from './authenticator';
  * against the client's IP), then `enforceAccess` turns it into 401/403/503 or lets the request through.
  */
 export function authenticateMiddleware(authenticator: Authenticator, logger: Logger): RequestHandler {
-  return async (req, res, next) => {
+  return (req, res, next) => {
     const state = gatewayState(res);
     if (state.decision?.kind !== 'route') return next();
-    state.auth = await authenticator.authenticate(req.headers.authorization);
-    if (state.auth.kind === 'invalid') logger.info({ reason: state.auth.reason }, 'credential rejected');
-    if (state.auth.kind === 'undecidable') logger.warn({ reason: state.auth.reason }, 'credential could not be verified');
-    next();
+    const authorization = req.headers.authorization;
+    // No credential (most public reads): decided at once, without a promise on the hot path.
+    if (authorization === undefined) {
+      state.auth = { kind: 'anonymous' };
+      return next();
+    }
+    authenticator
+      .authenticate(authorization)
+      .then((auth) => {
+        state.auth = auth;
+        if (auth.kind === 'invalid') logger.info({ reason: auth.reason }, 'credential rejected');
+        if (auth.kind === 'undecidable') logger.warn({ reason: auth.reason }, 'credential could not be verified');
+        next();
+      })
+      .catch(next);
   };
 }
 

@@ -9,7 +9,7 @@ const FRAMING = new Set(['content-length', 'transfer-encoding']);
 const INTERNAL_PREFIX = 'x-mt-';
 
 /**
- * Rewrites the incoming headers into what the upstream receives (the proxy copies `req.headers`):
+ * Rewrites the incoming headers into what the upstream receives (http-proxy copies `req.headers`):
  * - every `x-mt-*` header a client sent (identity headers, the internal secret) is removed, and the
  *   caller's identity is added, signed with the internal secret over the identity and the request id;
  * - the credential itself stays at the gateway: services trust only the signed identity;

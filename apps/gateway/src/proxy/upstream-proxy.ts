@@ -4,13 +4,27 @@ import type { Metrics } from '@mt/metrics';
 import { requestHasBody } from '@mt/http';
 import type { RouteTable } from '@mt/registry-client';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import type { Upstream } from '../authn/access-policy';
 import { callerIdentity, gatewayState } from '../request-state';
 import type { UpstreamAgents } from './agents';
 import { prepareUpstreamHeaders } from './forward-headers';
-import { classifyUpstreamError, upstreamFailureError, UpstreamTimeoutError, type UpstreamFailure } from './upstream-errors';
+import {
+  classifyUpstreamError,
+  upstreamFailureError,
+  UpstreamTimeoutError,
+  type UpstreamFailure,
+} from './upstream-errors';
+
+const HOP_BY_HOP_RESPONSE_HEADERS = [
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'upgrade',
+  'trailer',
+];
 
 export interface UpstreamProxyOptions {
   routeTable: RouteTable;
@@ -27,22 +41,6 @@ export interface UpstreamProxyOptions {
 const REFUSED_INSTANCE_COOL_DOWN_MS = 5_000;
 const AUTH_LABEL = 'auth';
 
-/**
- * Upstream response headers the client does not get: the upstream hop's connection management (RFC 9110
- * §7.6.1; Node frames the response to the client itself) and what the upstream runs on.
- */
-const DROPPED_RESPONSE_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'x-powered-by',
-  'server',
-]);
-
 /** One proxied request: where it is going, what has been tried, and how to report a failure. */
 interface ProxyAttempt {
   upstream: Exclude<Upstream, { kind: 'gateway' }>;
@@ -54,18 +52,13 @@ interface ProxyAttempt {
   /** GET/HEAD without a body: safe to send again when the first try never reached a service. */
   retryable: boolean;
   retried: boolean;
-  /** The upstream answered (or the client left): later errors are no longer reported as a failure. */
   settled: boolean;
   proxyReq?: ClientRequest;
+  next: NextFunction;
 }
 
-interface ParsedTarget {
-  https: boolean;
-  hostname: string;
-  port: number;
-  /** `host[:port]` as the Host header the upstream receives (the gateway changes the origin). */
-  host: string;
-}
+const isResponse = (value: unknown): value is ServerResponse =>
+  typeof (value as ServerResponse | undefined)?.writeHead === 'function';
 
 /**
  * Streams requests to the auth service or to a live instance of the category (round robin via the route
@@ -73,26 +66,11 @@ interface ParsedTarget {
  * no live instance 503, reset or garbage 502, too slow 504. A GET/HEAD whose connection was refused (or
  * whose reused keep-alive socket turned out dead) is sent once more, to another instance when there is
  * one, so a dying instance causes no client-visible error.
- *
- * Built directly on node:http (one ClientRequest per attempt, bodies piped both ways) rather than on a
- * generic proxy library: this is the gateway's hot path, and the generic layers cost more CPU per
- * request than everything else the gateway does (see bench/README.md).
  */
 export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandler {
   const { routeTable, authUrl, internalSecret, timeoutMs, agents, metrics, logger } = options;
+  const attempts = new WeakMap<IncomingMessage, ProxyAttempt>();
   const refusedUntil = new Map<string, number>();
-  const targets = new Map<string, ParsedTarget>();
-
-  function parseTarget(target: string): ParsedTarget {
-    let parsed = targets.get(target);
-    if (!parsed) {
-      const url = new URL(target);
-      const https = url.protocol === 'https:';
-      parsed = { https, hostname: url.hostname, port: Number(url.port) || (https ? 443 : 80), host: url.host };
-      targets.set(target, parsed);
-    }
-    return parsed;
-  }
 
   function pickInstance(categoryId: string, tried: ReadonlySet<string>) {
     const now = Date.now();
@@ -118,7 +96,10 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     return true;
   }
 
-  function startTimers(proxyReq: ClientRequest): void {
+  const agentFor = (target: string) => (target.startsWith('https:') ? agents.https : agents.http);
+
+  function startTimers(attempt: ProxyAttempt, proxyReq: ClientRequest): void {
+    attempt.proxyReq = proxyReq;
     const timeOut = () => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs));
     // Idle upstream socket (also while streaming a body either way).
     proxyReq.setTimeout(timeoutMs, timeOut);
@@ -145,67 +126,88 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     return staleSocket;
   }
 
-  /** The upstream's status and headers (minus hop-by-hop ones), then its body streamed to the client. */
-  function relayResponse(attempt: ProxyAttempt, proxyRes: IncomingMessage, res: Response): void {
-    attempt.settled = true;
-    res.statusCode = proxyRes.statusCode ?? 502;
-    if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
-    const headers = proxyRes.headers;
-    for (const name in headers) {
-      const value = headers[name];
-      if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name)) res.setHeader(name, value);
-    }
-    // An upstream that dies mid-body: end the client's response too instead of leaving it hanging.
-    proxyRes.once('close', () => {
-      if (!proxyRes.complete) res.destroy();
+  const events: Plugin = (proxyServer, proxyOptions) => {
+    proxyServer.on('proxyReq', (proxyReq, req, res) => {
+      const attempt = attempts.get(req);
+      if (attempt) startTimers(attempt, proxyReq);
+      // A client that goes away before the answer: stop the upstream's work too.
+      res.once('close', () => {
+        if (!res.writableFinished) proxyReq.destroy();
+      });
     });
-    proxyRes.pipe(res);
-  }
 
-  function send(attempt: ProxyAttempt, req: Request, res: Response, next: NextFunction, body: 'stream' | 'none'): void {
-    const target = parseTarget(attempt.target);
-    const requestOptions: RequestOptions = {
-      hostname: target.hostname,
-      port: target.port,
-      method: req.method,
-      // The path and query byte for byte, as the client sent them.
-      path: req.url,
-      headers: { ...req.headers, host: target.host },
-      agent: target.https ? agents.https : agents.http,
-    };
-    const proxyReq = target.https ? httpsRequest(requestOptions) : httpRequest(requestOptions);
-    attempt.proxyReq = proxyReq;
-    startTimers(proxyReq);
-    proxyReq.once('response', (proxyRes) => relayResponse(attempt, proxyRes, res));
-    proxyReq.on('error', (error) => onError(attempt, error, req, res, next));
-    if (body === 'stream') req.pipe(proxyReq);
-    else proxyReq.end();
-  }
+    proxyServer.on('proxyRes', (proxyRes, req, res) => {
+      const attempt = attempts.get(req);
+      if (attempt) attempt.settled = true;
+      // What the upstream runs on is nobody's business.
+      delete proxyRes.headers['x-powered-by'];
+      delete proxyRes.headers['server'];
+      // Hop-by-hop headers describe the upstream connection, not the client's (RFC 9110 §7.6.1).
+      for (const name of HOP_BY_HOP_RESPONSE_HEADERS) delete proxyRes.headers[name];
+      // An upstream that dies mid-body: end the client's response too instead of leaving it hanging.
+      proxyRes.once('close', () => {
+        if (!proxyRes.complete) res.destroy();
+      });
+    });
 
-  function onError(attempt: ProxyAttempt, error: Error, req: Request, res: Response, next: NextFunction): void {
-    if (attempt.settled) return;
-    const failure = classifyUpstreamError(error);
-    if (failure === 'refused' && attempt.instanceId) {
-      refusedUntil.set(attempt.instanceId, Date.now() + REFUSED_INSTANCE_COOL_DOWN_MS);
-    }
-    const failedTarget = attempt.target;
-    if (!res.headersSent && retryTarget(attempt, failure)) {
-      attempt.retried = true;
-      logger.info({ upstream: attempt.label, kind: failure, retry_target: attempt.target }, 'retrying upstream request');
-      metrics.upstreamErrors.inc({ upstream: attempt.label, kind: `${failure}_retried` });
-      // A bodiless request: the retry has no body to send (the original stream is consumed).
-      send(attempt, req, res, next, 'none');
-      return;
-    }
-    attempt.settled = true;
-    metrics.upstreamErrors.inc({ upstream: attempt.label, kind: failure });
-    logger.warn(
-      { upstream: attempt.label, target: failedTarget, kind: failure, err: { name: error.name, code: (error as NodeJS.ErrnoException).code } },
-      'upstream request failed',
-    );
-    if (!res.headersSent) next(upstreamFailureError(failure, attempt.label));
-    else res.destroy();
-  }
+    proxyServer.on('econnreset', (_error, req) => {
+      // The client went away; http-proxy aborts the upstream request.
+      const attempt = attempts.get(req);
+      if (attempt) attempt.settled = true;
+    });
+
+    proxyServer.on('error', (error, req, res) => {
+      const attempt = attempts.get(req);
+      if (!attempt || attempt.settled) return;
+      const failure = classifyUpstreamError(error);
+      if (failure === 'refused' && attempt.instanceId) {
+        refusedUntil.set(attempt.instanceId, Date.now() + REFUSED_INSTANCE_COOL_DOWN_MS);
+      }
+      const failedTarget = attempt.target;
+      if (isResponse(res) && !res.headersSent && retryTarget(attempt, failure)) {
+        attempt.retried = true;
+        logger.info(
+          { upstream: attempt.label, kind: failure, retry_target: attempt.target },
+          'retrying upstream request',
+        );
+        metrics.upstreamErrors.inc({ upstream: attempt.label, kind: `${failure}_retried` });
+        // A bodiless request: the retry gets an empty body of its own (the original stream is consumed).
+        proxyServer.web(req, res, {
+          ...proxyOptions,
+          target: attempt.target,
+          agent: agentFor(attempt.target),
+          buffer: Readable.from([]),
+        });
+        return;
+      }
+      attempt.settled = true;
+      metrics.upstreamErrors.inc({ upstream: attempt.label, kind: failure });
+      logger.warn(
+        {
+          upstream: attempt.label,
+          target: failedTarget,
+          kind: failure,
+          err: { name: error.name, code: (error as NodeJS.ErrnoException).code },
+        },
+        'upstream request failed',
+      );
+      if (isResponse(res) && !res.headersSent) attempt.next(upstreamFailureError(failure, attempt.label));
+      else res.destroy();
+    });
+  };
+
+  const proxyFor = (agent: UpstreamAgents['http'] | UpstreamAgents['https']) =>
+    createProxyMiddleware<IncomingMessage, ServerResponse>({
+      router: (req) => attempts.get(req)?.target,
+      agent,
+      changeOrigin: true,
+      // Forward the path and query byte for byte (the default re-parses and re-escapes them).
+      toProxy: true,
+      ejectPlugins: true,
+      plugins: [events],
+    });
+  const httpProxy = proxyFor(agents.http);
+  const httpsProxy = proxyFor(agents.https);
 
   return (req: Request, res: Response, next: NextFunction) => {
     const decision = gatewayState(res).decision;
@@ -225,18 +227,15 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       retryable: (req.method === 'GET' || req.method === 'HEAD') && !requestHasBody(req),
       retried: false,
       settled: false,
+      next,
     };
     if (!chooseTarget(attempt)) {
       metrics.upstreamErrors.inc({ upstream: attempt.label, kind: 'no_instance' });
       return next(upstreamFailureError('no_instance', attempt.label));
     }
     prepareUpstreamHeaders(req, callerIdentity(res), String(res.locals['requestId'] ?? ''), internalSecret);
-    // The client went away: stop the upstream request (its answer has nowhere to go).
-    res.once('close', () => {
-      if (res.writableFinished) return;
-      attempt.settled = true;
-      attempt.proxyReq?.destroy();
-    });
-    send(attempt, req, res, next, 'stream');
+    attempts.set(req, attempt);
+    const proxy = attempt.target.startsWith('https:') ? httpsProxy : httpProxy;
+    void proxy(req, res, next);
   };
 }

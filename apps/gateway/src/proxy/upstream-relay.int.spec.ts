@@ -40,7 +40,11 @@ describe('gateway relaying upstream responses', () => {
   beforeAll(async () => {
     upstreamServer = await startHttpServer(upstream.listener);
     const routeTable = new StaticRouteTable().setInstances('movies', [{ id: 'm1', url: upstreamServer.url }]);
-    gateway = await startTestGateway({ routeTable, authUrl: upstreamServer.url, env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    gateway = await startTestGateway({
+      routeTable,
+      authUrl: upstreamServer.url,
+      env: { RATE_LIMIT_PER_MINUTE: '0' },
+    });
     gatewayServer = await startHttpServer(gateway.app);
   });
 

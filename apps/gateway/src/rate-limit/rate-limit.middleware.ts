@@ -2,7 +2,7 @@ import { errors } from '@mt/errors';
 import type { Logger } from '@mt/logging';
 import type { Request, RequestHandler, Response } from 'express';
 import { callerIdentity } from '../request-state';
-import type { RateLimiter } from './rate-limiter';
+import type { RateLimiter, RateLimitVerdict } from './rate-limiter';
 
 /** Per user when authenticated, per client IP (as `TRUST_PROXY` lets Express see it) otherwise. */
 export function rateLimitSubject(req: Request, res: Response): string {
@@ -18,21 +18,27 @@ export function rateLimitSubject(req: Request, res: Response): string {
 export function rateLimitMiddleware(limiter: RateLimiter | undefined, logger: Logger): RequestHandler {
   if (!limiter) return (_req, _res, next) => next();
   let lastWarnAt = 0;
-  return async (req, res, next) => {
-    let verdict;
-    try {
-      verdict = await limiter.hit(rateLimitSubject(req, res));
-    } catch (error) {
-      if (Date.now() - lastWarnAt > 10_000) {
-        lastWarnAt = Date.now();
-        logger.warn({ reason: (error as Error).message }, 'rate limit not enforced: Redis unavailable');
-      }
-      return next();
-    }
-    res.setHeader('RateLimit-Limit', String(verdict.limit));
-    res.setHeader('RateLimit-Remaining', String(verdict.remaining));
-    res.setHeader('RateLimit-Reset', String(verdict.resetSeconds));
-    if (!verdict.allowed) return next(errors.rateLimited(verdict.resetSeconds));
-    next();
+  return (req, res, next) => {
+    const apply = (verdict: RateLimitVerdict) => {
+      res.setHeader('RateLimit-Limit', String(verdict.limit));
+      res.setHeader('RateLimit-Remaining', String(verdict.remaining));
+      res.setHeader('RateLimit-Reset', String(verdict.resetSeconds));
+      if (!verdict.allowed) return next(errors.rateLimited(verdict.resetSeconds));
+      next();
+    };
+    const subject = rateLimitSubject(req, res);
+    // Counted locally (the usual case, see rate-limiter.ts): no promise on the hot path.
+    const counted = limiter.tryHit(subject);
+    if (counted) return apply(counted);
+    limiter
+      .hit(subject)
+      .then(apply, (error: Error) => {
+        if (Date.now() - lastWarnAt > 10_000) {
+          lastWarnAt = Date.now();
+          logger.warn({ reason: error.message }, 'rate limit not enforced: Redis unavailable');
+        }
+        next();
+      })
+      .catch(next);
   };
 }

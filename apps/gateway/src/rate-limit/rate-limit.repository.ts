@@ -21,7 +21,13 @@ export function createRateLimitRepository(redis: Redis, prefix: string): RateLim
   const keys = redisKeys(prefix);
   return {
     async add(subject, window, hits, ttlMs) {
-      const count = await redis.eval(ADD_SCRIPT, 1, keys.rateLimit(subject, window), String(ttlMs), String(hits));
+      const count = await redis.eval(
+        ADD_SCRIPT,
+        1,
+        keys.rateLimit(subject, window),
+        String(ttlMs),
+        String(hits),
+      );
       return Number(count);
     },
   };

@@ -39,7 +39,11 @@ interface WindowCount {
  * the others admit within one sync interval. When a sync fails, the local counts are dropped and every
  * request asks Redis again, so an outage shows up at once (the middleware then fails open).
  */
-export function createRateLimiter(repository: RateLimitRepository, limitPerMinute: number, options: RateLimiterOptions = {}) {
+export function createRateLimiter(
+  repository: RateLimitRepository,
+  limitPerMinute: number,
+  options: RateLimiterOptions = {},
+) {
   const now = options.now ?? Date.now;
   const syncIntervalMs = options.syncIntervalMs ?? RATE_LIMIT_SYNC_INTERVAL_MS;
   const counts = new Map<string, WindowCount>();
@@ -89,18 +93,27 @@ export function createRateLimiter(repository: RateLimitRepository, limitPerMinut
     syncTimer.unref();
   }
 
+  /** Counts a request locally when this window's count is known here; undefined when Redis must be asked. */
+  function tryHit(subject: string): RateLimitVerdict | undefined {
+    const at = now();
+    const window = Math.floor(at / RATE_LIMIT_WINDOW_MS);
+    const known = counts.get(`${window}:${subject}`);
+    if (!known) return undefined;
+    known.pending += 1;
+    scheduleSync();
+    return verdict(known.shared + known.pending, window, at);
+  }
+
   return {
+    tryHit,
+
     /** Counts one request of `subject`; rejects when Redis cannot count (only ever on a window's first request). */
     async hit(subject: string): Promise<RateLimitVerdict> {
+      const local = tryHit(subject);
+      if (local) return local;
       const at = now();
       const window = Math.floor(at / RATE_LIMIT_WINDOW_MS);
       const key = `${window}:${subject}`;
-      const known = counts.get(key);
-      if (known) {
-        known.pending += 1;
-        scheduleSync();
-        return verdict(known.shared + known.pending, window, at);
-      }
       const shared = await repository.add(subject, window, 1, ttlFor(window, at));
       // A concurrent first request may have created the entry meanwhile: keep its local hits.
       const entry = counts.get(key) ?? { subject, window, shared, pending: 0 };

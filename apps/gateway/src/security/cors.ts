@@ -25,6 +25,8 @@ export function corsMiddleware(allowedOrigins: readonly string[]): RequestHandle
     optionsSuccessStatus: 204,
   });
   return (req, res, next) => {
+    // No origin allowed and not a cross-origin request: there is nothing to add (and no Vary to send).
+    if (allowedOrigins.length === 0 && req.headers.origin === undefined) return next();
     // Caches must not hand one origin's answer (with or without CORS headers) to another.
     if (allowedOrigins.length > 0) res.vary('Origin');
     if (isPreflight(req.method, req.headers) && !isAllowed(req.headers.origin)) {
