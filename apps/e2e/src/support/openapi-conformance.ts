@@ -86,11 +86,9 @@ export class OpenApiConformance {
     body: unknown,
     contentType?: string,
   ): string | undefined {
-    const path = new URL(url, 'http://x').pathname;
-    const problem = this.problemOf(method.toLowerCase(), path, status, body, contentType);
-    this.validated++;
-    if (problem) this.failures.push({ method: method.toUpperCase(), path, status, problem });
-    return problem;
+    return this.record(method, url, status, (path) =>
+      this.problemOf(method.toLowerCase(), path, status, body, contentType),
+    );
   }
 
   /**
@@ -104,8 +102,20 @@ export class OpenApiConformance {
     body: unknown,
     contentType?: string,
   ): string | undefined {
+    return this.record(method, url, status, (path) =>
+      this.undocumentedProblemOf(method.toLowerCase(), path, status, body, contentType),
+    );
+  }
+
+  /** Counts one validated response and keeps its problem, if any. */
+  private record(
+    method: string,
+    url: string,
+    status: number,
+    problemOf: (path: string) => string | undefined,
+  ): string | undefined {
     const path = new URL(url, 'http://x').pathname;
-    const problem = this.undocumentedProblemOf(method.toLowerCase(), path, status, body, contentType);
+    const problem = problemOf(path);
     this.validated++;
     if (problem) this.failures.push({ method: method.toUpperCase(), path, status, problem });
     return problem;
