@@ -7,3 +7,5 @@ export * from './page.schema';
 export * from './category.schema';
 export * from './redis-keys';
 export * from './internal-api';
+export * from './route-manifest';
+export * from './common.schemas';

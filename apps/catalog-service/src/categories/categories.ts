@@ -1,4 +1,6 @@
 import type { CategoryRecord } from '@mt/contracts';
+import type { Endpoint } from '@mt/endpoints';
+import type { CatalogModule } from '../catalog-module';
 import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
 
 export type ProgressUnit = 'minutes' | 'episodes' | 'pages';
@@ -16,6 +18,11 @@ export interface CategoryDefinition {
   readonly fields: Readonly<Record<string, CategoryField>>;
   /** Default port of an instance when PORT is not set. */
   readonly defaultPort: number;
+  /**
+   * Endpoints of this category beyond the shared catalog and list ones (paths under /api/v1/<id>). They are
+   * routed, documented and scope-checked like the others, with no change anywhere else.
+   */
+  readonly endpoints?: (module: CatalogModule) => Endpoint[];
 }
 
 /**

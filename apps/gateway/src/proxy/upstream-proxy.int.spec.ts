@@ -316,7 +316,7 @@ describe('gateway proxying to real upstreams', () => {
         expect(post.status).toBe(502);
         expectErrorPayload(post.body, 502, 'bad_gateway');
       } finally {
-        routeTable.removeCategory('flaky');
+        routeTable.removeService('flaky');
         await flaky.close();
       }
     });
