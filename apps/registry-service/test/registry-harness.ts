@@ -43,9 +43,11 @@ export async function startRegistry(options: RegistryHarnessOptions): Promise<Ru
   await waitForRedis(redis);
   const lifecycle = createLifecycle();
   lifecycle.started = true;
-  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-test') });
   const instances = createInstances({ config, logger, redis });
+  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-test'), instances });
   const sweeper = createExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
+  // As main.ts does at start-up.
+  await instances.grantAmnesty();
   sweeper.start();
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));

@@ -71,7 +71,7 @@ export const OpenApiFragmentSchema = z.strictObject({
  */
 export const InstanceRegistrationSchema = z.strictObject({
   service: z.string().regex(SERVICE_ID_PATTERN),
-  category: CategoryRecordSchema.optional(),
+  category: CategoryRecordSchema.strict().optional(),
   base_url: z.url({ protocol: /^https?$/ }),
   version: z.string().min(1).max(50),
   manifest: RouteManifestSchema,

@@ -2,7 +2,9 @@ import type { ManifestRoute, RouteManifest } from '@mt/contracts';
 import { createHash } from 'node:crypto';
 import { bodyLimitOf, checkGroup, fullPath, type EndpointGroup } from './endpoint';
 
-const compare = (a: ManifestRoute, b: ManifestRoute) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path));
+/** Code-point order, not the locale's: the digest must be the same on every machine. */
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const compare = (a: ManifestRoute, b: ManifestRoute) => byCodePoint(a.path, b.path) || byCodePoint(a.method, b.method);
 
 /**
  * The route manifest a service hands the registry: every public endpoint's method, path template, access
