@@ -57,6 +57,21 @@ function rawBodyGuard(contentTypes: readonly string[]): RequestHandler {
   };
 }
 
+/**
+ * Express tries routes in order, and a parameter route's 405 would answer for a literal path declared
+ * after it (`/:id` before `/uploads`): literal segments go first, as the gateway matches them.
+ */
+function literalsFirst(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const leftParam = left[i]!.startsWith(':');
+    const rightParam = right[i]!.startsWith(':');
+    if (leftParam !== rightParam) return leftParam ? 1 : -1;
+  }
+  return 0;
+}
+
 function send(res: Response, result: Awaited<ReturnType<Endpoint['handle']>>): void {
   if ('streamed' in result) return;
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
@@ -103,7 +118,7 @@ export function endpointRouter(groups: readonly EndpointGroup[], options: Endpoi
       byPath.set(path, [...(byPath.get(path) ?? []), endpoint]);
     }
   }
-  for (const [path, endpoints] of byPath) {
+  for (const [path, endpoints] of [...byPath].sort(([a], [b]) => literalsFirst(a, b))) {
     const route = router.route(path);
     for (const endpoint of endpoints) {
       const chain: RequestHandler[] = [];
