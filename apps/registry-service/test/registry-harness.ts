@@ -21,6 +21,8 @@ export interface RegistryHarnessOptions {
   /** Listen on this port (to restart a stopped registry at the same URL). */
   port?: number;
   logger?: Logger;
+  /** The internal secret (default TEST_SECRET). */
+  secret?: string;
 }
 
 export interface RunningRegistry {
@@ -33,7 +35,7 @@ export interface RunningRegistry {
 export async function startRegistry(options: RegistryHarnessOptions): Promise<RunningRegistry> {
   const logger = options.logger ?? silentLogger();
   const config = loadRegistryConfig({
-    INTERNAL_SECRET: TEST_SECRET,
+    INTERNAL_SECRET: options.secret ?? TEST_SECRET,
     REDIS_URL: testRedisUrl(),
     REDIS_KEY_PREFIX: options.prefix,
     INSTANCE_TTL_MS: String(options.ttlMs ?? 30_000),

@@ -1,6 +1,5 @@
 export * from './zod';
 export * from './error-payload.schema';
-export * from './responses';
 export * from './security';
 export * from './openapi-fragment';
 export * from './page.schema';

@@ -1,4 +1,5 @@
 import { z } from '@mt/contracts';
+import { errors } from '@mt/errors';
 import { defineEndpoint, PUBLIC, reply, STREAMED, type EndpointGroup } from '@mt/endpoints';
 import type { RouteTable } from '@mt/registry-client';
 import { CategoryListSchema, OpenApiDocumentSchema } from './discovery.schemas';
@@ -67,11 +68,13 @@ export function discoveryEndpoints(deps: { routeTable: RouteTable; openApi: Open
         path: '/docs/{asset}',
         access: PUBLIC,
         summary: 'A file of the documentation page (script, style sheet, icon)',
-        params: z.strictObject({ asset: z.enum(DOCS_ASSETS).openapi({ description: 'The file' }) }),
+        params: z.strictObject({ asset: z.string().max(100).openapi({ description: `The file: one of ${DOCS_ASSETS.join(', ')}` }) }),
         query: z.strictObject({ v: z.string().max(40).optional().openapi({ description: 'Cache buster: the asset version' }) }),
         responses: { 200: { description: 'The file', schema: z.string().openapi({ format: 'binary' }), contentType: 'application/octet-stream' } },
-        async handle({ params, res }) {
-          await sendDocsAsset(params.asset, res);
+        async handle({ params, req, res }) {
+          const asset = DOCS_ASSETS.find((file) => file === params.asset);
+          if (!asset) throw errors.notFound(`no route for ${req.path}`);
+          await sendDocsAsset(asset, res);
           return STREAMED;
         },
       }),

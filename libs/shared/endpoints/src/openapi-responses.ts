@@ -15,7 +15,6 @@ export const RESPONSE_HEADERS: Record<string, HeaderSpec> = {
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the current window ends', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
-  Allow: { description: 'The methods the path accepts', schema: { type: 'string' } },
 };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -56,7 +55,6 @@ function standardHeaders(status: number, options: ResponseHeaderOptions): Record
   const names = ['X-Request-Id'];
   if (options.rateLimited) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
   if (status === 429 || status === 503) names.push('Retry-After');
-  if (status === 405) names.push('Allow');
   return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 }
 
