@@ -56,9 +56,9 @@ async function main(): Promise<void> {
       }
       if (redis.status !== 'ready') logger.warn('redis not reachable yet: starting anyway; cut-offs are re-mirrored when it connects');
       await auth.relay.start();
-      // Registered last: the gateway routes here only once everything above is ready.
+      // Registered last, in the background: the gateway routes here once it is registered, but the auth
+      // service's own work (introspection and JWKS for the gateway) does not wait for the registry.
       registry.start();
-      await registry.registered();
     },
     // Deregister first, so the gateway stops routing here while in-flight requests finish.
     beforeDrain: () => registry.stop(),

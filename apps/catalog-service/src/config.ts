@@ -1,6 +1,7 @@
 import { baseEnvShape, envInt, internalSecretShape, loadConfig, mongoEnvShape, redisEnvShape, registrationEnvShape, withRegistrationDefaults } from '@mt/config';
 import { z } from 'zod';
-import { CATEGORY_IDS, getCategory } from './categories/categories';
+import { getCategory, knownCategoryIds, loadCategoryModule } from './categories/categories';
+import path from 'node:path';
 
 const optionalPort = z
   .string()
@@ -16,10 +17,23 @@ const catalogEnvSchema = z
     ...redisEnvShape,
     ...internalSecretShape,
     ...registrationEnvShape,
+    /** A CommonJS module exporting extra category definitions (see categories.ts); declared before CATEGORY, so loaded first. */
+    CATEGORY_MODULE: z
+      .string()
+      .min(1)
+      .optional()
+      .superRefine((modulePath, ctx) => {
+        if (!modulePath) return;
+        try {
+          loadCategoryModule(path.resolve(modulePath));
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `could not be loaded: ${(error as Error).message}` });
+        }
+      }),
     /** Which category this instance serves. */
-    CATEGORY: z.enum(CATEGORY_IDS as [string, ...string[]], {
-      message: `is required and must be one of: ${CATEGORY_IDS.join(', ')}`,
-    }),
+    CATEGORY: z
+      .string({ error: () => `is required and must be one of: ${knownCategoryIds().join(', ')}` })
+      .refine((id) => knownCategoryIds().includes(id), { error: () => `must be one of: ${knownCategoryIds().join(', ')}` }),
     /** Default depends on the category (movies 3011, tvshows 3012, books 3013). */
     PORT: optionalPort,
     /** Default `catalog_<category>`: each category in its own database. */

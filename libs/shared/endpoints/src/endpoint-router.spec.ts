@@ -129,6 +129,24 @@ describe('endpoint router', () => {
     await request(app()).post('/api/v1/things/uploads').set('content-type', 'application/json').send('{}').expect(415);
   });
 
+  it('tries literal segments before parameters whatever the declaration order', async () => {
+    const ordered: EndpointGroup = {
+      ...group,
+      endpoints: [
+        defineEndpoint({ name: 'a', method: 'GET', path: '/{id}', access: PUBLIC, summary: 'a', params: z.strictObject({ id: z.string().regex(/^\d+$/) }), responses: { 200: { description: 'a' } }, handle: () => reply.ok('id') }),
+        defineEndpoint({ name: 'b', method: 'GET', path: '/list/{item}', access: PUBLIC, summary: 'b', params: z.strictObject({ item: z.string().regex(/^\d+$/) }), responses: { 200: { description: 'b' } }, handle: () => reply.ok('item') }),
+        defineEndpoint({ name: 'c', method: 'GET', path: '/', access: PUBLIC, summary: 'c', responses: { 200: { description: 'c' } }, handle: () => reply.ok('root') }),
+        defineEndpoint({ name: 'd', method: 'GET', path: '/list/summary', access: PUBLIC, summary: 'd', responses: { 200: { description: 'd' } }, handle: () => reply.ok('summary') }),
+        defineEndpoint({ name: 'e', method: 'GET', path: '/list', access: PUBLIC, summary: 'e', responses: { 200: { description: 'e' } }, handle: () => reply.ok('list') }),
+      ],
+    };
+    const built = express().use(endpointRouter([ordered])).use(errorMiddleware(silentLogger()));
+    await request(built).get('/api/v1/things/list/summary').expect(200, '"summary"');
+    await request(built).get('/api/v1/things/list/7').expect(200, '"item"');
+    await request(built).get('/api/v1/things/list').expect(200, '"list"');
+    await request(built).get('/api/v1/things/7').expect(200, '"id"');
+  });
+
   it('guards internal endpoints with the internal secret', async () => {
     await request(app()).get('/internal/ping').expect(401);
     await request(app()).get('/internal/ping').set('x-mt-internal-secret', SECRET).expect(200, { pong: true });

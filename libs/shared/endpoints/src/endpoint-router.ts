@@ -59,12 +59,15 @@ function rawBodyGuard(contentTypes: readonly string[]): RequestHandler {
 
 /**
  * Express tries routes in order, and a parameter route's 405 would answer for a literal path declared
- * after it (`/:id` before `/uploads`): literal segments go first, as the gateway matches them.
+ * after it (`/:id` before `/uploads`). Only paths with as many segments can match the same URL, so the
+ * order is: by segment count, then literal before parameter at the first place they differ (a total order,
+ * as Array.sort needs; ties keep the declaration order).
  */
 function literalsFirst(a: string, b: string): number {
   const left = a.split('/');
   const right = b.split('/');
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+  if (left.length !== right.length) return left.length - right.length;
+  for (let i = 0; i < left.length; i++) {
     const leftParam = left[i]!.startsWith(':');
     const rightParam = right[i]!.startsWith(':');
     if (leftParam !== rightParam) return leftParam ? 1 : -1;
