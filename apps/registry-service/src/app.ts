@@ -35,11 +35,12 @@ export function createApp(deps: RegistryDeps): Express {
       version: config.SERVICE_VERSION,
       lifecycle,
       pingDatabase: () => pingRedis(redis),
-      // Instances of one service that disagree on their routes are an operator's business: shown in /health.
-      upstreams: async () =>
-        Object.fromEntries(
-          (await instances.manifestMismatches()).map(({ service, digests }) => [service, { status: 'unhealthy' as const, manifest_mismatch: digests }]),
-        ),
+      // Instances of one service that disagree on their routes are an operator's business: shown in /health
+      // (nothing to show while Redis is down: the database status already says why).
+      upstreams: async () => {
+        const mismatches = await instances.manifestMismatches().catch(() => []);
+        return Object.fromEntries(mismatches.map(({ service, digests }) => [service, { status: 'unhealthy' as const, manifest_mismatch: digests }]));
+      },
     },
   });
   app.use(endpointRouter([instancesEndpoints(instances)], { internalSecret: config.INTERNAL_SECRET }));
