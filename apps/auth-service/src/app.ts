@@ -1,4 +1,4 @@
-import { generateFragment } from '@mt/contracts';
+import { endpointRouter } from '@mt/endpoints';
 import { createHttpApp, finishHttpApp } from '@mt/http';
 import { identityMiddleware } from '@mt/identity';
 import type { Logger } from '@mt/logging';
@@ -7,13 +7,10 @@ import type { Lifecycle } from '@mt/probes';
 import { pingMongo } from '@mt/stores';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
+import { authEndpoints } from './auth.endpoints';
 import type { AuthModule } from './auth-module';
 import type { AuthConfig } from './config';
-import { internalRouter } from './internal/internal.routes';
-import { loginRouter } from './login/login.routes';
-import { buildOpenApiRegistry } from './openapi';
-import { tokensRouter } from './tokens/tokens.routes';
-import { usersRouter } from './users/users.routes';
+import { internalEndpoints } from './internal/internal.endpoints';
 
 export interface AuthAppDeps {
   config: AuthConfig;
@@ -33,16 +30,9 @@ export function createApp({ config, logger, lifecycle, metrics, connection, auth
   });
   // After the probes (they ignore credentials): only gateway-signed identity headers are trusted.
   app.use(identityMiddleware(config.INTERNAL_SECRET));
-  app.use(usersRouter(auth.users, auth.account));
-  app.use(loginRouter(auth.login));
-  app.use(tokensRouter(auth.tokens));
   app.use(
-    internalRouter({
-      secret: config.INTERNAL_SECRET,
-      jwks: auth.keys.jwks,
-      openapi: generateFragment(buildOpenApiRegistry()),
-      introspection: auth.introspection,
-      users: auth.repositories.users,
+    endpointRouter([authEndpoints(auth), internalEndpoints({ keys: auth.keys, introspection: auth.introspection })], {
+      internalSecret: config.INTERNAL_SECRET,
     }),
   );
   return finishHttpApp(app, logger);

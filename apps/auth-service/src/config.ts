@@ -1,4 +1,4 @@
-import { baseEnvShape, envInt, internalSecretShape, loadConfig, mongoEnvShape, redisEnvShape } from '@mt/config';
+import { baseEnvShape, envInt, internalSecretShape, loadConfig, mongoEnvShape, redisEnvShape, registrationEnvShape, withRegistrationDefaults } from '@mt/config';
 import { z } from 'zod';
 
 /** OWASP's minimum for argon2id (m = 19 MiB, t = 2, p = 1); configuration may only go stronger. */
@@ -11,6 +11,7 @@ export const authConfigSchema = z.object({
   MONGO_DB_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be 1-63 of A-Z a-z 0-9 _ -').default('auth'),
   ...redisEnvShape,
   ...internalSecretShape,
+  ...registrationEnvShape,
   /** ES256 private key (PEM, `\n` escapes allowed) or a file holding it; neither → a generated key in JWT_KEY_DIR. */
   JWT_PRIVATE_KEY: z.string().optional(),
   JWT_PRIVATE_KEY_FILE: z.string().optional(),
@@ -34,7 +35,8 @@ export const authConfigSchema = z.object({
   .refine((env) => !(env.JWT_PREVIOUS_PUBLIC_KEY && env.JWT_PREVIOUS_PUBLIC_KEY_FILE), {
     message: 'set JWT_PREVIOUS_PUBLIC_KEY or JWT_PREVIOUS_PUBLIC_KEY_FILE, not both',
     path: ['JWT_PREVIOUS_PUBLIC_KEY'],
-  });
+  })
+  .transform((env) => withRegistrationDefaults(env, 'auth', env.PORT));
 
 export type AuthConfig = z.output<typeof authConfigSchema>;
 

@@ -3,8 +3,10 @@ import { runServiceProcess } from '@mt/http';
 import { createLogger } from '@mt/logging';
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
+import { createRegistryClient, serviceRegistration } from '@mt/registry-client';
 import { closeMongo, closeRedis, createMongoConnection, createRedis, openMongo, sleep } from '@mt/stores';
 import { createApp } from './app';
+import { AUTH_SERVICE, authEndpoints } from './auth.endpoints';
 import { createAuthModule } from './auth-module';
 import { loadAuthConfig } from './config';
 import { JwtKeyError, loadJwtKeys } from './jwt/key-store';
@@ -22,6 +24,16 @@ async function main(): Promise<void> {
   const redis = createRedis({ url: config.REDIS_URL, logger, name: 'auth' });
   const auth = createAuthModule({ config, logger, connection, redis, keys });
   const app = createApp({ config, logger, lifecycle, metrics: createMetrics('auth-service'), connection, auth });
+  // The gateway learns the public routes from this registration, as it does a catalog's.
+  const registration = serviceRegistration({ service: AUTH_SERVICE, baseUrl: config.ADVERTISED_URL, version: config.SERVICE_VERSION, groups: [authEndpoints(auth)] });
+  const registry = createRegistryClient({
+    registryUrl: config.REGISTRY_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    instanceId: config.INSTANCE_ID,
+    registration: () => registration,
+    logger,
+    heartbeatIntervalMs: config.REGISTRY_HEARTBEAT_MS,
+  });
 
   await runServiceProcess({
     name: 'auth-service',
@@ -44,8 +56,14 @@ async function main(): Promise<void> {
       }
       if (redis.status !== 'ready') logger.warn('redis not reachable yet: starting anyway; cut-offs are re-mirrored when it connects');
       await auth.relay.start();
+      // Registered last, in the background: the gateway routes here once it is registered, but the auth
+      // service's own work (introspection and JWKS for the gateway) does not wait for the registry.
+      registry.start();
     },
+    // Deregister first, so the gateway stops routing here while in-flight requests finish.
+    beforeDrain: () => registry.stop(),
     shutdown: async () => {
+      await registry.stop();
       await auth.relay.stop();
       await Promise.all([closeMongo(connection), closeRedis(redis)]);
     },

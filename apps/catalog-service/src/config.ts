@@ -1,9 +1,7 @@
-import { baseEnvShape, envInt, envUrl, internalSecretShape, loadConfig, mongoEnvShape, redisEnvShape } from '@mt/config';
-import { hostname } from 'node:os';
+import { baseEnvShape, envInt, internalSecretShape, loadConfig, mongoEnvShape, redisEnvShape, registrationEnvShape, withRegistrationDefaults } from '@mt/config';
 import { z } from 'zod';
-import { CATEGORY_IDS, getCategory } from './categories/categories';
-
-const INSTANCE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+import { getCategory, knownCategoryIds, loadCategoryModule } from './categories/categories';
+import path from 'node:path';
 
 const optionalPort = z
   .string()
@@ -18,25 +16,32 @@ const catalogEnvSchema = z
     ...mongoEnvShape,
     ...redisEnvShape,
     ...internalSecretShape,
+    ...registrationEnvShape,
+    /** A CommonJS module exporting extra category definitions (see categories.ts); declared before CATEGORY, so loaded first. */
+    CATEGORY_MODULE: z
+      .string()
+      .min(1)
+      .optional()
+      .superRefine((modulePath, ctx) => {
+        if (!modulePath) return;
+        try {
+          loadCategoryModule(path.resolve(modulePath));
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `could not be loaded: ${(error as Error).message}` });
+        }
+      }),
     /** Which category this instance serves. */
-    CATEGORY: z.enum(CATEGORY_IDS as [string, ...string[]], {
-      message: `is required and must be one of: ${CATEGORY_IDS.join(', ')}`,
-    }),
+    CATEGORY: z
+      .string({ error: () => `is required and must be one of: ${knownCategoryIds().join(', ')}` })
+      .refine((id) => knownCategoryIds().includes(id), { error: () => `must be one of: ${knownCategoryIds().join(', ')}` }),
     /** Default depends on the category (movies 3011, tvshows 3012, books 3013). */
     PORT: optionalPort,
     /** Default `catalog_<category>`: each category in its own database. */
     MONGO_DB_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be 1-63 of A-Z a-z 0-9 _ -').optional(),
-    REGISTRY_URL: envUrl(['http:', 'https:']).default('http://127.0.0.1:3002'),
-    /** Default `<category>-<hostname>-<pid>`. */
-    INSTANCE_ID: z.string().regex(INSTANCE_ID, 'must be 1-128 of A-Z a-z 0-9 . _ : -').optional(),
-    /** The base URL the gateway uses to reach this instance; default `http://127.0.0.1:<PORT>`. */
-    ADVERTISED_URL: envUrl(['http:', 'https:']).optional(),
     /** An account event left unacknowledged this long by another (crashed) consumer is taken over. */
     EVENTS_CLAIM_IDLE_MS: envInt(60_000, 10, 86_400_000),
     /** How long one blocking read of the event stream waits for new events. */
     EVENTS_BLOCK_MS: envInt(5000, 10, 60_000),
-    /** Registry heartbeat period (the registry forgets an instance after 30 s without one). */
-    REGISTRY_HEARTBEAT_MS: envInt(10_000, 100, 20_000),
   })
   .superRefine((env, ctx) => {
     if (env.PORT === 0 && env.ADVERTISED_URL === undefined) {
@@ -46,19 +51,8 @@ const catalogEnvSchema = z
   .transform((env) => {
     const category = getCategory(env.CATEGORY);
     const port = env.PORT ?? category.defaultPort;
-    return {
-      ...env,
-      PORT: port,
-      MONGO_DB_NAME: env.MONGO_DB_NAME ?? `catalog_${category.id}`,
-      INSTANCE_ID: env.INSTANCE_ID ?? defaultInstanceId(category.id),
-      ADVERTISED_URL: (env.ADVERTISED_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
-    };
+    return { ...withRegistrationDefaults(env, category.id, port), PORT: port, MONGO_DB_NAME: env.MONGO_DB_NAME ?? `catalog_${category.id}` };
   });
-
-function defaultInstanceId(categoryId: string): string {
-  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 80) || 'host';
-  return `${categoryId}-${host}-${process.pid}`;
-}
 
 export type CatalogConfig = z.output<typeof catalogEnvSchema>;
 

@@ -5,13 +5,13 @@ import { runServiceProcess } from '@mt/http';
 import { createLogger } from '@mt/logging';
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
-import { createRegistryClient } from '@mt/registry-client';
+import { createRegistryClient, serviceRegistration } from '@mt/registry-client';
 import { backoffDelay, closeMongo, closeRedis, createMongoConnection, createRedis, openMongo, sleep } from '@mt/stores';
 import { createApp } from './app';
 import { createCatalogModule } from './catalog-module';
 import { loadCatalogConfig } from './config';
 import { UserEventsConsumer } from './events/user-events.consumer';
-import { buildCategoryOpenApi } from './openapi';
+import { categoryEndpoints } from './category.endpoints';
 
 const SERVICE = 'catalog-service';
 
@@ -34,16 +34,18 @@ async function main(): Promise<void> {
     claimIdleMs: config.EVENTS_CLAIM_IDLE_MS,
     blockMs: config.EVENTS_BLOCK_MS,
   });
+  const registration = serviceRegistration({
+    service: category.id,
+    category: categoryRecord(category),
+    baseUrl: config.ADVERTISED_URL,
+    version: config.SERVICE_VERSION,
+    groups: [categoryEndpoints(module)],
+  });
   const registry = createRegistryClient({
     registryUrl: config.REGISTRY_URL,
     internalSecret: config.INTERNAL_SECRET,
     instanceId: config.INSTANCE_ID,
-    registration: () => ({
-      category: categoryRecord(category),
-      base_url: config.ADVERTISED_URL,
-      version: config.SERVICE_VERSION,
-      openapi: buildCategoryOpenApi(category),
-    }),
+    registration: () => registration,
     logger,
     heartbeatIntervalMs: config.REGISTRY_HEARTBEAT_MS,
   });

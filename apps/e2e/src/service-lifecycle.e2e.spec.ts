@@ -1,3 +1,5 @@
+import { signIdentity } from '@mt/identity';
+import { SCOPES } from '@mt/tokens';
 import { delay, freePort, httpGet, spawnService, type AppName, type ServiceProcess } from '@mt/stack';
 import {
   closedPort,
@@ -41,7 +43,12 @@ const UNREACHABLE = { status: 'unhealthy', error: 'database unreachable' };
 interface HeldRequest {
   method: 'POST' | 'PUT';
   path: string;
-  body: Record<string, unknown>;
+  /** A function when each send must differ (a catalog entry is created once per title). */
+  body: Record<string, unknown> | (() => Record<string, unknown>);
+  /** The internal secret, for an internal endpoint (its guard would answer before the body arrives). */
+  internal?: boolean;
+  /** A gateway-signed identity, for an endpoint that needs a scope (same reason). */
+  signed?: boolean;
 }
 
 interface AppCase {
@@ -55,7 +62,7 @@ const CASES: AppCase[] = [
   {
     app: 'registry-service',
     database: 'redis',
-    held: { method: 'PUT', path: '/internal/instances/lifecycle-test', body: { version: '1' } },
+    held: { method: 'PUT', path: '/internal/instances/lifecycle-test', body: { version: '1' }, internal: true },
   },
   {
     app: 'auth-service',
@@ -65,7 +72,7 @@ const CASES: AppCase[] = [
   {
     app: 'catalog-service',
     database: 'mongo',
-    held: { method: 'POST', path: '/api/v1/movies', body: { title: 'Lifecycle', year: 2000 } },
+    held: { method: 'POST', path: '/api/v1/movies', body: () => ({ title: `Lifecycle ${randomBytes(4).toString('hex')}`, year: 2000 }), signed: true },
   },
   {
     app: 'gateway',
@@ -142,9 +149,16 @@ async function eventually(service: ServiceProcess, probe: string, expected: Answ
 ${service.recentOutput().slice(-10).join('\n')}`);
 }
 
+/** Identity headers as the gateway signs them, with their request id. */
+function signedIdentity(): Record<string, string> {
+  const requestId = `lifecycle-${randomBytes(6).toString('hex')}`;
+  const identity = { userId: '0123456789abcdef01234567', authType: 'jwt' as const, scopes: [...SCOPES], tokenId: 'lifecycle' };
+  return { 'x-request-id': requestId, ...signIdentity(identity, requestId, SECRET) };
+}
+
 /** Sends the headers and half of the body, then waits; `finish()` sends the rest. */
 function holdRequest(service: ServiceProcess, held: HeldRequest) {
-  const body = Buffer.from(JSON.stringify(held.body));
+  const body = Buffer.from(JSON.stringify(typeof held.body === 'function' ? held.body() : held.body));
   const half = Math.floor(body.length / 2);
   let answered = false;
   let req!: ReturnType<typeof request>;
@@ -154,7 +168,12 @@ function holdRequest(service: ServiceProcess, held: HeldRequest) {
       {
         method: held.method,
         agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          ...(held.internal ? { 'x-mt-internal-secret': SECRET } : {}),
+          ...(held.signed ? signedIdentity() : {}),
+        },
       },
       (res: IncomingMessage) => {
         answered = true;
@@ -193,10 +212,12 @@ async function exitWithin(service: ServiceProcess, ms: number) {
 }
 
 beforeAll(async () => {
-  // The peers the gateway and catalog talk to (start-up of a catalog includes registering).
+  // The peers the gateway and catalog talk to (start-up of a catalog includes registering; the auth
+  // service registers its routes with the registry too, which is how the gateway learns them).
   const registry = await spawnApp('registry-service', {}, 'peer-registry');
-  const auth = await spawnApp('auth-service', {}, 'peer-auth');
-  await Promise.all([registry.waitReady(30_000), auth.waitReady(30_000)]);
+  await registry.waitReady(30_000);
+  const auth = await spawnApp('auth-service', { REGISTRY_URL: registry.url }, 'peer-auth');
+  await auth.waitReady(30_000);
   peers = { authUrl: auth.url, registryUrl: registry.url };
 }, 60_000);
 

@@ -1,3 +1,4 @@
+import { endpointRouter, routeManifest } from '@mt/endpoints';
 import { createHttpApp, finishHttpApp } from '@mt/http';
 import type { Logger } from '@mt/logging';
 import type { Metrics } from '@mt/metrics';
@@ -15,14 +16,14 @@ import { createPatCacheRepository } from './authn/pat-cache.repository';
 import { createPatVerifier } from './authn/pat-verifier';
 import { watchRedisRecovery } from './authn/redis-recovery';
 import type { GatewayConfig } from './config';
-import { createDiscoveryRouter } from './discovery';
+import { createOpenApiDocument, discoveryEndpoints, gatewayFragment } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
 import type { UpstreamAgents } from './proxy/agents';
 import { createUpstreamProxy } from './proxy/upstream-proxy';
 import { createRateLimitRepository } from './rate-limit/rate-limit.repository';
 import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
 import { createRateLimiter } from './rate-limit/rate-limiter';
-import { resolveRouteMiddleware } from './routing/resolve-route.middleware';
+import { createRouteResolver, resolveRouteMiddleware } from './routing/resolve-route.middleware';
 import { bodyLimit } from './security/body-limit.middleware';
 import { corsMiddleware } from './security/cors';
 import { securityHeaders } from './security/security-headers';
@@ -42,8 +43,9 @@ export interface GatewayDeps {
 
 /**
  * The public face, top to bottom: security headers and CORS (also on the probes), probes, then for API
- * requests: route decision → authentication → rate limit → access (404/405/401/503/403) → body limit →
- * the gateway's own documents or the upstream proxy. No body parser: bodies stream to the services intact.
+ * requests: route decision (from the manifests in the route table) → authentication → rate limit → access
+ * (404/405/401/503/403) → body limit → the gateway's own endpoints or the upstream proxy. No body parser:
+ * bodies stream to the services intact.
  */
 export function createApp(deps: GatewayDeps): Express {
   const { config, logger, lifecycle, redis, metrics, routeTable, agents } = deps;
@@ -71,10 +73,14 @@ export function createApp(deps: GatewayDeps): Express {
       ? createRateLimiter(createRateLimitRepository(redis, prefix), config.RATE_LIMIT_PER_MINUTE)
       : undefined;
 
+  // The gateway's own endpoints are declared like any service's; their manifest joins the routing table.
+  const openApi = createOpenApiDocument({ routeTable, logger, gatewayFragment: () => gatewayFragment(discovery) });
+  const discovery = discoveryEndpoints({ routeTable, openApi });
+  const resolver = createRouteResolver({ routeTable, gatewayRoutes: routeManifest([discovery]).routes, logger });
+
   const app = createHttpApp({
     logger,
     metrics,
-    parseJson: false,
     before: [securityHeaders(), corsMiddleware(config.CORS_ORIGINS)],
     probes: {
       service: 'gateway',
@@ -86,17 +92,15 @@ export function createApp(deps: GatewayDeps): Express {
   });
   app.set('trust proxy', config.TRUST_PROXY);
 
-  app.use(resolveRouteMiddleware(routeTable));
+  app.use(resolveRouteMiddleware(resolver, routeTable));
   app.use(authenticateMiddleware(authenticator, logger));
   app.use(rateLimitMiddleware(rateLimiter, logger));
   app.use(enforceAccess);
   app.use(bodyLimit);
-  // The gateway's own documents first: /api/v1/categories, /openapi.json and /docs are not categories.
-  app.use(createDiscoveryRouter({ routeTable, authUrl: config.AUTH_URL, internalSecret: config.INTERNAL_SECRET, logger }));
+  app.use(endpointRouter([discovery]));
   app.use(
     createUpstreamProxy({
       routeTable,
-      authUrl: config.AUTH_URL,
       internalSecret: config.INTERNAL_SECRET,
       timeoutMs: config.PROXY_TIMEOUT_MS,
       agents,

@@ -1,6 +1,6 @@
 import type { Identity } from '@mt/identity';
 import type { Response } from 'express';
-import type { AccessDecision } from './authn/access-policy';
+import type { RouteDecision } from './routing/route-matcher';
 import type { AuthOutcome } from './authn/auth-outcome';
 
 /**
@@ -8,7 +8,7 @@ import type { AuthOutcome } from './authn/auth-outcome';
  * under one key with a type (res.locals itself is untyped).
  */
 export interface GatewayRequestState {
-  decision?: AccessDecision;
+  decision?: RouteDecision;
   auth?: AuthOutcome;
 }
 

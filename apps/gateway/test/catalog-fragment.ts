@@ -2,7 +2,10 @@
 // Deliberately generic names (operationIds, an `Entry` schema that differs per category), so the merge
 // has to dedupe and rename as it would with a careless fragment.
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { bearerSecurity, generateFragment, MessageSchema, pageSchema, registerBearerAuth, responses, z, type OpenApiFragment } from '@mt/contracts';
+import { bearerSecurity, generateFragment, MessageSchema, pageSchema, registerBearerAuth, z, type OpenApiFragment } from '@mt/contracts';
+import { operationResponses, registerResponseHeaders } from '@mt/endpoints';
+
+const responses = (successes: Parameters<typeof operationResponses>[0], errors: number[]) => operationResponses(successes, errors, { rateLimited: true });
 
 const OWN_FIELDS: Record<string, Record<string, z.ZodType>> = {
   movies: { runtime_minutes: z.number().int().min(1).max(10000).nullable(), director: z.string().max(200).nullable() },
@@ -14,6 +17,7 @@ export function catalogFragment(category: string): OpenApiFragment {
   const base = `/api/v1/${category}`;
   const registry = new OpenAPIRegistry();
   registerBearerAuth(registry);
+  registerResponseHeaders(registry);
   const Entry = z
     .object({
       id: z.string(),

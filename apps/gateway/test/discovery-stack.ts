@@ -1,114 +1,125 @@
-// A gateway-like app for the discovery tests: helmet (with the gateway's strict API CSP), the real probes,
-// the discovery router over a real route table that follows a real registry-service (real Redis), an auth
-// fragment served over HTTP, real catalog-like upstream servers registered through the registry client,
-// and a minimal forwarder to them so "try it out" reaches a catalog. Independent of the rest of the gateway.
-import { generateFragment, INTERNAL_PATHS, type OpenApiFragment } from '@mt/contracts';
-import { createHttpApp, finishHttpApp } from '@mt/http';
-import type { Logger } from '@mt/logging';
-import { createMetrics } from '@mt/metrics';
-import { createLifecycle } from '@mt/probes';
-import { createRegistryClient, createRouteTable, type RegistryClient, type RouteTable } from '@mt/registry-client';
-import { closeRedis, createRedis, pingRedis, waitForRedis } from '@mt/stores';
+// The gateway's discovery over real parts: the real gateway app (createApp) following a real registry
+// through a real route table (real Redis), a small real auth service (JWKS, introspection), and
+// catalog-like upstream instances that serve endpoint declarations of their own and register them
+// through the registry client, as a service does. No other app's code: the registrations come from
+// fixture endpoint groups.
+import { z, type OpenApiFragment } from '@mt/contracts';
+import { defineEndpoint, endpointRouter, PUBLIC, reply, scope, type EndpointGroup } from '@mt/endpoints';
+import { errorMiddleware } from '@mt/errors';
+import { identityMiddleware } from '@mt/identity';
+import { requestContextMiddleware, type Logger } from '@mt/logging';
+import { createRegistryClient, createRouteTable, serviceRegistration, type RegistryClient, type RouteTable } from '@mt/registry-client';
 import { silentLogger, testRedisUrl } from '@mt/testing';
-import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
-import { buildOpenApiRegistry } from '../../auth-service/src/openapi';
-import { categoryRecord as catalogCategoryRecord, getCategory } from '../../catalog-service/src/categories/categories';
-import { buildCategoryOpenApi } from '../../catalog-service/src/openapi';
-import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../registry-service/test/registry-harness';
+import express from 'express';
+import { startRegistry, type RunningRegistry } from '../../registry-service/test/registry-harness';
 import { categoryRecord } from '../../registry-service/test/registration-fixtures';
-import { createDiscoveryRouter } from '../src/discovery';
 import { catalogFragment } from './catalog-fragment';
+import { startTestGateway, type TestGateway } from './gateway';
+import { createSigningKey, signJwt, TEST_SECRET, type SigningKey } from './keys';
+import { authRoutes } from './manifests';
 import { startHttpServer, type RunningServer } from './servers';
-
-export { TEST_SECRET };
-
-/** The auth service's real fragment, generated from its own module. */
-export const authServiceFragment = (): OpenApiFragment => generateFragment(buildOpenApiRegistry());
+import { startFakeAuthService, type FakeAuthService } from './upstreams';
 
 export interface SeenRequest {
   instanceId: string;
   method: string;
   url: string;
-  authorization?: string;
+  userId?: string;
 }
 
 export interface DiscoveryStack {
-  app: Express;
+  gateway: TestGateway;
+  app: TestGateway['app'];
   url: string;
   registry: RunningRegistry;
   routeTable: RouteTable;
-  /** Requests the catalog upstreams answered. */
+  auth: FakeAuthService;
+  /** A JWT the gateway accepts (signed with the fake auth service's key). */
+  jwt(): string;
+  /** Requests the catalog-like upstreams answered. */
   seen: SeenRequest[];
-  /** Starts a catalog-like upstream for `category` and registers it (resolves once registered). */
-  addInstance(category: string, instanceId: string): Promise<{ client: RegistryClient; server: RunningServer }>;
-  /** How often the auth service was asked for its fragment. */
-  authRequests(): number;
-  /** Serves the auth fragment from now on (the auth service "comes up"); undefined answers 503. */
-  setAuthFragment(fragment: OpenApiFragment | undefined): void;
+  /** Starts a catalog-like upstream for `service` and registers it (resolves once registered). */
+  addInstance(service: string, instanceId: string, group?: EndpointGroup): Promise<{ client: RegistryClient; server: RunningServer }>;
   stop(): Promise<void>;
 }
 
 export interface DiscoveryStackOptions {
   prefix: string;
   /**
-   * What instances register: the catalog service's own category records and fragments (default), or
-   * this folder's deliberately careless fixture (generic names that collide across categories).
+   * The OpenAPI fragment instances register: the one derived from their endpoint declarations (default),
+   * or a deliberately careless fixture (generic names that collide across categories).
    */
-  catalog?: 'catalog-service' | 'fixture';
-  authFragment?: OpenApiFragment;
+  fragments?: 'declared' | 'careless';
   ttlMs?: number;
   sweepIntervalMs?: number;
   logger?: Logger;
 }
 
-function catalogUpstream(instanceId: string, seen: SeenRequest[]): Express {
-  const app = express();
-  app.use((req, _res, next) => {
-    seen.push({ instanceId, method: req.method, url: req.originalUrl, authorization: req.headers.authorization });
-    next();
-  });
-  app.get('/api/v1/:category/list', (req, res) => {
-    if (!req.headers.authorization?.startsWith('Bearer ')) {
-      res.status(401).json({ error: 'authentication required', status: 401, timestamp: new Date().toISOString(), code: 'unauthorized', request_id: 'x' });
-      return;
-    }
-    res.json({ data: [{ item_id: '0123456789abcdef01234567' }] });
-  });
-  app.get('/api/v1/:category', (req, res) => {
-    const now = new Date().toISOString();
-    const entry = { id: '0123456789abcdef01234567', title: `${req.params.category} sample`, year: 1999, description: null, genres: [], created_by: null, created_at: now, updated_at: now };
-    res.json({ data: [entry], page: 1, limit: 20, total: 1, total_pages: 1 });
-  });
-  return app;
+const ItemSchema = z.object({ item_id: z.string() }).openapi('ListItemStub');
+const EntrySchema = z.object({ id: z.string(), title: z.string() }).openapi('EntryStub');
+
+/** A catalog-shaped group: search (public), one entry (public), the caller's list (scoped). */
+export function catalogLikeGroup(service: string, seen: SeenRequest[], instanceId: string): EndpointGroup {
+  const note = (method: string, url: string, userId?: string) => seen.push({ instanceId, method, url, userId });
+  return {
+    namespace: service,
+    mount: `/api/v1/${service}`,
+    tags: [{ name: service, description: `${service} catalog` }],
+    endpoints: [
+      defineEndpoint({
+        name: 'search entries',
+        method: 'GET',
+        path: '/',
+        access: PUBLIC,
+        summary: 'Search',
+        query: z.strictObject({ q: z.string().optional() }),
+        responses: { 200: { description: 'Entries', schema: z.object({ data: z.array(EntrySchema) }) } },
+        handle: ({ req }) => {
+          note('GET', req.originalUrl);
+          return reply.ok({ data: [{ id: '0123456789abcdef01234567', title: `${service} sample` }] });
+        },
+      }),
+      defineEndpoint({
+        name: 'get entry',
+        method: 'GET',
+        path: '/{id}',
+        access: PUBLIC,
+        summary: 'One entry',
+        params: z.strictObject({ id: z.string().regex(/^[0-9a-f]{24}$/) }),
+        responses: { 200: { description: 'The entry', schema: EntrySchema } },
+        handle: ({ params }) => reply.ok({ id: params.id, title: `${service} sample` }),
+      }),
+      defineEndpoint({
+        name: 'get list',
+        method: 'GET',
+        path: '/list',
+        access: scope('list:read'),
+        summary: 'Your list',
+        responses: { 200: { description: 'Your entries', schema: z.object({ data: z.array(ItemSchema) }) } },
+        handle: ({ req, caller }) => {
+          note('GET', req.originalUrl, caller.userId);
+          return reply.ok({ data: [{ item_id: '0123456789abcdef01234567' }] });
+        },
+      }),
+    ],
+  };
 }
 
-/** Just enough proxying for the docs page's "try it out": GETs to a live instance, Authorization passed on. */
-function forwardToCatalog(routeTable: RouteTable): RequestHandler {
-  return async (req, res, next) => {
-    const instance = routeTable.pickInstance(String(req.params['category']));
-    if (!instance) return next();
-    const upstream = await fetch(`${instance.base_url}${req.originalUrl}`, {
-      method: req.method,
-      headers: req.headers.authorization ? { authorization: req.headers.authorization } : {},
-    });
-    res.status(upstream.status).type('application/json').send(await upstream.text());
-  };
+async function startUpstream(group: EndpointGroup): Promise<RunningServer> {
+  const app = express();
+  app.use(requestContextMiddleware(silentLogger()));
+  app.get('/healthz', (_req, res) => res.json({ status: 'healthy', database: 'connected' }));
+  app.use(identityMiddleware(TEST_SECRET));
+  app.use(endpointRouter([group]));
+  app.use(errorMiddleware(silentLogger()));
+  return startHttpServer(app);
 }
 
 export async function startDiscoveryStack(options: DiscoveryStackOptions): Promise<DiscoveryStack> {
   const logger = options.logger ?? silentLogger();
-  const registry = await startRegistry({ prefix: options.prefix, ttlMs: options.ttlMs, sweepIntervalMs: options.sweepIntervalMs });
-
-  let authFragment = options.authFragment;
-  let authRequests = 0;
-  const auth = await startHttpServer(
-    express().get(INTERNAL_PATHS.authOpenApi, (_req, res) => {
-      authRequests += 1;
-      if (authFragment) res.json(authFragment);
-      else res.status(503).json({ error: 'starting' });
-    }),
-  );
+  const registry = await startRegistry({ prefix: options.prefix, ttlMs: options.ttlMs, sweepIntervalMs: options.sweepIntervalMs, secret: TEST_SECRET });
+  const key: SigningKey = createSigningKey('discovery-key');
+  const auth = await startFakeAuthService([key]);
 
   const routeTable = createRouteTable({
     registryUrl: registry.url,
@@ -116,63 +127,54 @@ export async function startDiscoveryStack(options: DiscoveryStackOptions): Promi
     redisUrl: testRedisUrl(),
     redisKeyPrefix: options.prefix,
     logger,
+    emptyConfirmMs: 0,
   });
   await routeTable.start();
+  const gateway = await startTestGateway({ routeTable, authUrl: auth.url, prefix: options.prefix, logger, env: { REGISTRY_URL: registry.url } });
+  const server = await startHttpServer(gateway.app);
 
-  const redis = createRedis({ url: testRedisUrl(), logger, name: 'gateway-test' });
-  await waitForRedis(redis);
-  const lifecycle = createLifecycle();
-  lifecycle.started = true;
-  const app = createHttpApp({
-    logger,
-    metrics: createMetrics('gateway-test'),
-    parseJson: false,
-    // As the gateway: a JSON API's CSP on every response, which the docs routes replace with their own.
-    before: [helmet({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } })],
-    probes: { service: 'gateway', version: '1.0.0', lifecycle, pingDatabase: () => pingRedis(redis) },
-  });
-  app.use(createDiscoveryRouter({ routeTable, authUrl: auth.url, internalSecret: TEST_SECRET, logger }));
-  app.use('/api/v1/:category', forwardToCatalog(routeTable));
-  finishHttpApp(app, logger);
-  const gateway = await startHttpServer(app);
-
-  const registration = (category: string) =>
-    options.catalog === 'fixture'
-      ? { category: categoryRecord(category), openapi: catalogFragment(category) }
-      : { category: catalogCategoryRecord(getCategory(category)), openapi: buildCategoryOpenApi(category) };
+  const clients: RegistryClient[] = [];
+  const servers: RunningServer[] = [];
   const seen: SeenRequest[] = [];
-  const instances: Array<{ client: RegistryClient; server: RunningServer }> = [];
+  const register = (instanceId: string, registration: () => ReturnType<typeof serviceRegistration>) => {
+    const client = createRegistryClient({ registryUrl: registry.url, internalSecret: TEST_SECRET, instanceId, registration, logger, heartbeatIntervalMs: 500 });
+    clients.push(client);
+    client.start();
+    return client;
+  };
+  // The fake auth service registers its public routes, as the real one does.
+  const authClient = register('auth-1', () => ({
+    service: 'auth',
+    base_url: auth.url,
+    version: '1.0.0',
+    manifest: { digest: 'a'.repeat(32), routes: authRoutes() },
+    openapi: { paths: {}, components: {} },
+  }));
+  await authClient.registered();
 
   return {
-    app,
-    url: gateway.url,
+    gateway,
+    app: gateway.app,
+    url: server.url,
     registry,
     routeTable,
+    auth,
+    jwt: () => signJwt(key),
     seen,
-    async addInstance(category, instanceId) {
-      const server = await startHttpServer(catalogUpstream(instanceId, seen));
-      const client = createRegistryClient({
-        registryUrl: registry.url,
-        internalSecret: TEST_SECRET,
-        instanceId,
-        registration: () => ({ ...registration(category), base_url: server.url, version: '1.0.0' }),
-        logger,
-        heartbeatIntervalMs: 500,
-      });
-      client.start();
+    async addInstance(service, instanceId, group = catalogLikeGroup(service, seen, instanceId)) {
+      const upstream = await startUpstream(group);
+      servers.push(upstream);
+      const declared = serviceRegistration({ service, category: categoryRecord(service), baseUrl: upstream.url, version: '1.0.0', groups: [group] });
+      const openapi: OpenApiFragment = options.fragments === 'careless' ? catalogFragment(service) : declared.openapi;
+      const client = register(instanceId, () => ({ ...declared, openapi: { ...openapi, tags: openapi.tags ?? [{ name: service, description: `${service} catalog` }] } }));
       await client.registered();
-      instances.push({ client, server });
-      return { client, server };
-    },
-    authRequests: () => authRequests,
-    setAuthFragment(fragment) {
-      authFragment = fragment;
+      return { client, server: upstream };
     },
     async stop() {
-      await Promise.all(instances.map(({ client }) => client.stop()));
-      await Promise.all(instances.map(({ server }) => server.close()));
+      await Promise.all(clients.map((client) => client.stop()));
+      await Promise.all(servers.map((upstream) => upstream.close()));
       await routeTable.stop();
-      await Promise.all([gateway.close(), auth.close(), registry.stop(), closeRedis(redis)]);
+      await Promise.all([server.close(), auth.close(), registry.stop(), gateway.close()]);
     },
   };
 }

@@ -9,6 +9,8 @@ import { createApp } from '../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../src/config';
 import { createUpstreamAgents, type UpstreamAgents } from '../src/proxy/agents';
 import { TEST_SECRET } from './keys';
+import { authRoutes } from './manifests';
+import type { StaticRouteTable } from './static-route-table';
 
 export interface TestGateway {
   app: Express;
@@ -31,8 +33,13 @@ export interface TestGatewayOptions {
   prefix?: string;
 }
 
-/** createApp(deps) with a real Redis (own key prefix) or an unreachable one, ready to take requests. */
+/**
+ * createApp(deps) with a real Redis (own key prefix) or an unreachable one, ready to take requests. With a
+ * StaticRouteTable, the auth service at `authUrl` is routed too (as its registration would make it).
+ */
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
+  const table = options.routeTable as Partial<StaticRouteTable>;
+  if (table.setInstances && !table.hasService?.('auth')) table.setInstances('auth', [{ id: 'auth-1', url: options.authUrl }], authRoutes(), false);
   const prefix = options.prefix ?? testRedisPrefix('gw');
   const redisUrl = options.redisDown ? `redis://127.0.0.1:${await closedPort()}` : testRedisUrl();
   const config = loadGatewayConfig({

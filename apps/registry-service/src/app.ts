@@ -1,14 +1,14 @@
 import { redisKeys } from '@mt/contracts';
-import { finishHttpApp, createHttpApp } from '@mt/http';
-import { requireInternalSecret } from '@mt/identity';
+import { endpointRouter } from '@mt/endpoints';
+import { createHttpApp, finishHttpApp } from '@mt/http';
 import type { Logger } from '@mt/logging';
 import type { Metrics } from '@mt/metrics';
 import type { Lifecycle } from '@mt/probes';
 import { pingRedis, type Redis } from '@mt/stores';
 import type { Express } from 'express';
 import type { RegistryConfig } from './config';
+import { instancesEndpoints } from './instances/instances.endpoints';
 import { createInstancesRepository } from './instances/instances.repository';
-import { createInstancesRouter } from './instances/instances.routes';
 import { createInstancesService, type InstancesService } from './instances/instances.service';
 
 export interface RegistryDeps {
@@ -17,22 +17,32 @@ export interface RegistryDeps {
   lifecycle: Lifecycle;
   redis: Redis;
   metrics: Metrics;
+  instances: InstancesService;
 }
 
 export function createInstances({ config, logger, redis }: Pick<RegistryDeps, 'config' | 'logger' | 'redis'>): InstancesService {
   const repository = createInstancesRepository(redis, redisKeys(config.REDIS_KEY_PREFIX));
-  return createInstancesService({ repository, ttlMs: config.INSTANCE_TTL_MS, logger });
+  return createInstancesService({ repository, ttlMs: config.INSTANCE_TTL_MS, sweepIntervalMs: config.SWEEP_INTERVAL_MS, logger });
 }
 
 export function createApp(deps: RegistryDeps): Express {
-  const { config, logger, lifecycle, redis, metrics } = deps;
+  const { config, logger, lifecycle, redis, metrics, instances } = deps;
   const app = createHttpApp({
     logger,
     metrics,
-    probes: { service: 'registry-service', version: config.SERVICE_VERSION, lifecycle, pingDatabase: () => pingRedis(redis) },
+    probes: {
+      service: 'registry-service',
+      version: config.SERVICE_VERSION,
+      lifecycle,
+      pingDatabase: () => pingRedis(redis),
+      // Instances of one service that disagree on their routes are an operator's business: shown in /health
+      // (nothing to show while Redis is down: the database status already says why).
+      upstreams: async () => {
+        const mismatches = await instances.manifestMismatches().catch(() => []);
+        return Object.fromEntries(mismatches.map(({ service, digests }) => [service, { status: 'unhealthy' as const, manifest_mismatch: digests }]));
+      },
+    },
   });
-  // Every registry endpoint is internal: writes would let anyone route traffic, reads expose the topology.
-  app.use('/internal', requireInternalSecret(config.INTERNAL_SECRET));
-  app.use(createInstancesRouter(createInstances(deps)));
+  app.use(endpointRouter([instancesEndpoints(instances)], { internalSecret: config.INTERNAL_SECRET }));
   return finishHttpApp(app, logger);
 }

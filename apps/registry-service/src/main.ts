@@ -13,8 +13,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'registry-service', level: config.LOG_LEVEL });
   const lifecycle = createLifecycle();
   const redis = createRedis({ url: config.REDIS_URL, logger, name: 'registry' });
-  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-service') });
   const instances = createInstances({ config, logger, redis });
+  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-service'), instances });
   const sweeper = createExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
   await runServiceProcess({
     name: 'registry-service',
@@ -26,7 +26,10 @@ async function main(): Promise<void> {
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     startup: async (signal) => {
       await waitForRedis(redis, signal);
-      if (!signal.aborted) sweeper.start();
+      if (signal.aborted) return;
+      // Before the first sweep: after an outage, instances must not be judged by heartbeats nobody received.
+      await instances.grantAmnesty();
+      sweeper.start();
     },
     shutdown: async () => {
       await sweeper.stop();

@@ -3,7 +3,7 @@ import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeRedis, createRedis, waitForRedis, type Redis } from '@mt/stores';
 import request from 'supertest';
-import { createApp } from './app';
+import { createApp, createInstances } from './app';
 import { loadRegistryConfig } from './config';
 
 const SECRET = 'x'.repeat(32);
@@ -11,7 +11,8 @@ const SECRET = 'x'.repeat(32);
 function build(redis: Redis) {
   const lifecycle = createLifecycle();
   const config = loadRegistryConfig({ INTERNAL_SECRET: SECRET, REDIS_URL: testRedisUrl() });
-  return { lifecycle, app: createApp({ config, logger: silentLogger(), lifecycle, redis, metrics: createMetrics('test') }) };
+  const logger = silentLogger();
+  return { lifecycle, app: createApp({ config, logger, lifecycle, redis, metrics: createMetrics('test'), instances: createInstances({ config, logger, redis }) }) };
 }
 
 describe('registry-service probes', () => {

@@ -21,6 +21,8 @@ export interface RegistryHarnessOptions {
   /** Listen on this port (to restart a stopped registry at the same URL). */
   port?: number;
   logger?: Logger;
+  /** The internal secret (default TEST_SECRET). */
+  secret?: string;
 }
 
 export interface RunningRegistry {
@@ -33,7 +35,7 @@ export interface RunningRegistry {
 export async function startRegistry(options: RegistryHarnessOptions): Promise<RunningRegistry> {
   const logger = options.logger ?? silentLogger();
   const config = loadRegistryConfig({
-    INTERNAL_SECRET: TEST_SECRET,
+    INTERNAL_SECRET: options.secret ?? TEST_SECRET,
     REDIS_URL: testRedisUrl(),
     REDIS_KEY_PREFIX: options.prefix,
     INSTANCE_TTL_MS: String(options.ttlMs ?? 30_000),
@@ -43,9 +45,11 @@ export async function startRegistry(options: RegistryHarnessOptions): Promise<Ru
   await waitForRedis(redis);
   const lifecycle = createLifecycle();
   lifecycle.started = true;
-  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-test') });
   const instances = createInstances({ config, logger, redis });
+  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-test'), instances });
   const sweeper = createExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
+  // As main.ts does at start-up.
+  await instances.grantAmnesty();
   sweeper.start();
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));

@@ -47,6 +47,7 @@ beforeAll(async () => {
   const jwks = expectStatus(
     await new HttpClient(env.stack.process('auth-service').url).get<{ keys: Array<Record<string, unknown>> }>(
       '/internal/jwks',
+      { headers: { 'x-mt-internal-secret': env.stack.internalSecret } },
     ),
     200,
     'JWKS',

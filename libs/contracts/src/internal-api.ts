@@ -1,5 +1,6 @@
 import { SCOPES } from '@mt/tokens';
 import { CategoryRecordSchema } from './category.schema';
+import { RouteManifestSchema, SERVICE_ID_PATTERN } from './route-manifest';
 import { z } from './zod';
 
 /** Endpoints that services call on each other (never routed by the gateway). */
@@ -10,8 +11,6 @@ export const INTERNAL_PATHS = {
   introspect: '/internal/introspect',
   /** auth-service: a user's JWT cut-off, for the gateway when Redis cannot answer (internal secret). */
   jwtCutoff: (userId: string) => `/internal/users/${encodeURIComponent(userId)}/jwt-cutoff`,
-  /** auth-service: its OpenAPI fragment. */
-  authOpenApi: '/internal/openapi',
   /** registry-service: PUT register / DELETE deregister (internal secret). */
   registryInstance: (instanceId: string) => `/internal/instances/${encodeURIComponent(instanceId)}`,
   /** registry-service: POST heartbeat; 404 means "register again" (internal secret). */
@@ -58,28 +57,53 @@ export interface Jwks {
 /** JWT settings shared by the signer (auth) and the verifier (gateway). */
 export const JWT_ALGORITHM = 'ES256';
 
-/** A catalog instance's registration (PUT /internal/instances/{id}). */
+/** An OpenAPI fragment as handed over in a registration: path items and component sections are objects. */
+export const OpenApiFragmentSchema = z.strictObject({
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.record(z.string(), z.record(z.string(), z.unknown())),
+  tags: z.array(z.strictObject({ name: z.string().min(1).max(100), description: z.string().max(1000) })).max(20).optional(),
+});
+
+/**
+ * A service instance's registration (PUT /internal/instances/{id}): the service it belongs to (its URL
+ * segment under /api/v1), its category record when it is a catalog, where to reach it, and what it
+ * serves — the route manifest the gateway routes by and the OpenAPI fragment the gateway documents.
+ */
 export const InstanceRegistrationSchema = z.strictObject({
-  category: CategoryRecordSchema,
+  service: z.string().regex(SERVICE_ID_PATTERN),
+  category: CategoryRecordSchema.strict().optional(),
   base_url: z.url({ protocol: /^https?$/ }),
   version: z.string().min(1).max(50),
-  openapi: z.object({ paths: z.record(z.string(), z.unknown()), components: z.record(z.string(), z.unknown()) }),
+  manifest: RouteManifestSchema,
+  openapi: OpenApiFragmentSchema,
 });
 export type InstanceRegistration = z.infer<typeof InstanceRegistrationSchema>;
 
-export const LiveInstanceSchema = z.object({ instance_id: z.string(), base_url: z.string(), version: z.string() });
+export const LiveInstanceSchema = z.object({
+  instance_id: z.string(),
+  base_url: z.string(),
+  version: z.string(),
+  manifest_digest: z.string(),
+});
 export type LiveInstance = z.infer<typeof LiveInstanceSchema>;
 
-/** GET /internal/routes: live categories (sorted by id) with their instances and OpenAPI fragments. */
-export const RouteTableSchema = z.object({
-  categories: z.array(
-    z.object({
-      category: CategoryRecordSchema,
-      instances: z.array(LiveInstanceSchema),
-      openapi: InstanceRegistrationSchema.shape.openapi,
-    }),
-  ),
+/**
+ * One service in the route table. A service stays listed after its last instance has gone (with no
+ * instances), so its routes answer 503 rather than 404 and its operations stay in the OpenAPI document
+ * while it restarts. `manifest_mismatch` is true when its live instances disagree on their manifest.
+ */
+export const RoutedServiceSchema = z.object({
+  service: z.string(),
+  category: CategoryRecordSchema.optional(),
+  instances: z.array(LiveInstanceSchema),
+  manifest: RouteManifestSchema,
+  openapi: OpenApiFragmentSchema,
+  manifest_mismatch: z.boolean(),
 });
+export type RoutedService = z.infer<typeof RoutedServiceSchema>;
+
+/** GET /internal/routes: every known service (sorted by id) with its live instances. */
+export const RouteTableSchema = z.object({ services: z.array(RoutedServiceSchema) });
 export type RouteTableSnapshot = z.infer<typeof RouteTableSchema>;
 
 /** The `user.deleted` stream entry (fields of XADD). */

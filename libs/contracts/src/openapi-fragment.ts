@@ -2,8 +2,10 @@ import { OpenApiGeneratorV3, type OpenAPIRegistry } from '@asteasolutions/zod-to
 
 /** What a service hands over for the aggregate document: its paths and the components they use. */
 export interface OpenApiFragment {
-  paths: Record<string, unknown>;
+  paths: Record<string, Record<string, unknown>>;
   components: Record<string, Record<string, unknown>>;
+  /** The tags its operations use, with their descriptions. */
+  tags?: Array<{ name: string; description: string }>;
 }
 
 export function generateFragment(registry: OpenAPIRegistry): OpenApiFragment {
@@ -12,7 +14,7 @@ export function generateFragment(registry: OpenAPIRegistry): OpenApiFragment {
     info: { title: 'fragment', version: '1' },
   });
   return {
-    paths: (document.paths ?? {}) as Record<string, unknown>,
+    paths: (document.paths ?? {}) as Record<string, Record<string, unknown>>,
     components: (document.components ?? {}) as Record<string, Record<string, unknown>>,
   };
 }

@@ -17,6 +17,10 @@ export function redisKeys(prefix: string) {
     userEvents: () => `${prefix}events:users`,
     registryInstances: () => `${prefix}registry:instances`,
     registryInstance: (instanceId: string) => `${prefix}registry:instance:${instanceId}`,
+    /** Hash: service id → its latest registration (manifest, OpenAPI, category) and when it was made. */
+    registryServices: () => `${prefix}registry:services`,
+    /** Present (with a short TTL) while some registry is sweeping: a registry starting without it grants amnesty. */
+    registryWatching: () => `${prefix}registry:watching`,
     /** Pub/sub channel: a message whenever the set of live instances changes. */
     registryChanges: () => `${prefix}registry:changes`,
   };

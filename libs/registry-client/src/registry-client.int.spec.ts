@@ -14,7 +14,7 @@ const BEAT_MS = 300;
 
 async function liveInstanceIds(registry: RunningRegistry): Promise<string[]> {
   const res = await request(registry.app).get(INTERNAL_PATHS.registryRoutes).set(INTERNAL_SECRET_HEADER, TEST_SECRET).expect(200);
-  return (res.body as RouteTableSnapshot).categories.flatMap((c) => c.instances.map((i) => i.instance_id));
+  return (res.body as RouteTableSnapshot).services.flatMap((c) => c.instances.map((i) => i.instance_id));
 }
 
 async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {

@@ -8,6 +8,7 @@ import { createRouteTable, type RouteTableOptions } from './route-table';
 import type { RouteTable } from './route-table.types';
 
 const prefix = testRedisPrefix('routetable');
+const live = (table: RouteTable) => table.services().filter((s) => s.instances.length > 0).map((s) => s.service);
 const TTL_MS = 1500;
 const SWEEP_MS = 200;
 /** Long enough that only a change notification can explain a quick update. */
@@ -59,34 +60,40 @@ describe('route table (gateway side) against a real registry and Redis', () => {
     await register('books-1', 'books').expect(201);
     const routes = table();
     await routes.start();
+    expect(routes.loaded()).toBe(true);
     expect(routes.categories()).toEqual([categoryRecord('books'), categoryRecord('movies')]);
-    expect(routes.hasCategory('movies')).toBe(true);
-    expect(routes.hasCategory('tvshows')).toBe(false);
-    expect(routes.instances('movies')).toEqual([{ instance_id: 'movies-1', base_url: 'http://127.0.0.1:4001', version: '1.0.0' }]);
-    expect(routes.openApiFragments().map((f) => [f.categoryId, Object.keys(f.fragment.paths)])).toEqual([
-      ['books', ['/api/v1/books/{id}']],
-      ['movies', ['/api/v1/movies/{id}']],
+    expect(live(routes)).toEqual(['books', 'movies']);
+    expect(routes.instances('movies')).toEqual([
+      { instance_id: 'movies-1', base_url: 'http://127.0.0.1:4001', version: '1.0.0', manifest_digest: sampleRegistration('movies', 'x').manifest.digest },
+    ]);
+    expect(routes.services().map((s) => [s.service, s.manifest.routes.length])).toEqual([
+      ['books', 2],
+      ['movies', 2],
+    ]);
+    expect(routes.openApiFragments().map((f) => [f.service, Object.keys(f.fragment.paths)])).toEqual([
+      ['books', ['/api/v1/books/{id}', '/api/v1/books/list']],
+      ['movies', ['/api/v1/movies/{id}', '/api/v1/movies/list']],
     ]);
   });
 
   it('follows a registration and a deregistration within 2 s, through change notifications', async () => {
-    const routes = table();
+    const routes = table({ emptyConfirmMs: 0 });
     await routes.start();
     await new Promise((r) => setTimeout(r, 200)); // the subscription is in place
     const versionBefore = routes.version();
     await register('tv-1', 'tvshows').expect(201);
-    expect(await waitUntil(() => routes.hasCategory('tvshows'), 2000)).toBeLessThan(2000);
+    expect(await waitUntil(() => live(routes).includes('tvshows'), 2000)).toBeLessThan(2000);
     expect(routes.version()).toBeGreaterThan(versionBefore);
     await deregister('tv-1').expect(200);
-    expect(await waitUntil(() => !routes.hasCategory('tvshows'), 2000)).toBeLessThan(2000);
+    expect(await waitUntil(() => !live(routes).includes('tvshows'), 2000)).toBeLessThan(2000);
   });
 
   it('follows an expiry within 2 s of the registry removing the instance', async () => {
-    const routes = table();
+    const routes = table({ emptyConfirmMs: 0 });
     await register('movies-silent', 'movies').expect(201);
     await routes.start();
-    expect(routes.hasCategory('movies')).toBe(true);
-    const elapsed = await waitUntil(() => !routes.hasCategory('movies'), TTL_MS + SWEEP_MS + 2000);
+    expect(live(routes).includes('movies')).toBe(true);
+    const elapsed = await waitUntil(() => !live(routes).includes('movies'), TTL_MS + SWEEP_MS + 2000);
     expect(elapsed).toBeLessThan(TTL_MS + SWEEP_MS + 2000);
     expect(routes.categories()).toEqual([]);
   });
@@ -131,18 +138,30 @@ describe('route table (gateway side) against a real registry and Redis', () => {
     }
   });
 
-  it('starts with an empty table when the registry is down, without throwing', async () => {
+  it('starts with an empty table when the registry is down, without throwing, and says it is not loaded', async () => {
     const routes = table({ registryUrl: `http://127.0.0.1:${await closedPort()}` });
     await expect(routes.start()).resolves.toBeUndefined();
     expect(routes.categories()).toEqual([]);
+    expect(routes.loaded()).toBe(false);
     expect(routes.version()).toBe(0);
+  });
+
+  it('confirms a table without any live instance before taking it from the registry', async () => {
+    await register('movies-1', 'movies').expect(201);
+    const routes = table({ emptyConfirmMs: 1500 });
+    await routes.start();
+    await deregister('movies-1').expect(200);
+    await expect(routes.refresh()).resolves.toBe(true);
+    expect(live(routes)).toEqual(['movies']);
+    // Still empty after the confirmation delay: now it is believed.
+    expect(await waitUntil(() => live(routes).length === 0, 4000)).toBeGreaterThanOrEqual(1000);
   });
 
   it('still follows changes by periodic refresh when notifications cannot arrive', async () => {
     const routes = table({ redisUrl: `redis://127.0.0.1:${await closedPort()}`, refreshIntervalMs: 300 });
     await routes.start();
     await register('books-1', 'books').expect(201);
-    expect(await waitUntil(() => routes.hasCategory('books'), 1500)).toBeLessThan(1500);
+    expect(await waitUntil(() => live(routes).includes('books'), 1500)).toBeLessThan(1500);
   });
 
   it('keeps its version when a refresh finds the same table', async () => {

@@ -1,4 +1,4 @@
-import { INTERNAL_PATHS, RouteTableSchema, redisKeys, type CategoryRecord, type LiveInstance, type OpenApiFragment, type RouteTableSnapshot } from '@mt/contracts';
+import { INTERNAL_PATHS, RouteTableSchema, redisKeys, type CategoryRecord, type RoutedService, type RouteTableSnapshot } from '@mt/contracts';
 import type { Logger } from '@mt/logging';
 import { closeRedis, createRedis, type Redis } from '@mt/stores';
 import { callRegistry, reasonOf } from './registry-http';
@@ -14,48 +14,68 @@ export interface RouteTableOptions {
   /** Safety net for missed notifications (Redis down, a lost message). */
   refreshIntervalMs?: number;
   requestTimeoutMs?: number;
+  /** How long a table without any live instance must persist before it replaces one with instances. */
+  emptyConfirmMs?: number;
 }
 
-interface CategoryRoutes {
-  category: CategoryRecord;
-  instances: LiveInstance[];
-  fragment: OpenApiFragment;
-}
+const EMPTY: RouteTableSnapshot = { services: [] };
 
-const EMPTY: RouteTableSnapshot = { categories: [] };
+const instanceCount = (snapshot: RouteTableSnapshot) => snapshot.services.reduce((sum, service) => sum + service.instances.length, 0);
 
 /**
  * The registry's route table as the gateway follows it: loaded at start, reloaded on every change
  * notification (Redis pub/sub, own subscriber connection) and every `refreshIntervalMs`; a failed load
- * keeps the last good table, so a registry outage never takes routes away.
+ * keeps the last good table, so a registry outage never takes routes away. A table that would drop every
+ * live instance at once is not taken on the registry's word alone: it is confirmed by a second load after
+ * `emptyConfirmMs` (a registry that has just restarted may not have heard the heartbeats yet).
  */
 export function createRouteTable(options: RouteTableOptions): RouteTable {
   const { registryUrl, internalSecret, redisUrl, redisKeyPrefix } = options;
   const refreshIntervalMs = options.refreshIntervalMs ?? 5000;
   const requestTimeoutMs = options.requestTimeoutMs ?? 2000;
+  const emptyConfirmMs = options.emptyConfirmMs ?? 10_000;
   const log = options.logger.child({ component: 'route-table' });
   const channel = redisKeys(redisKeyPrefix).registryChanges();
   const abort = new AbortController();
 
+  let current: RouteTableSnapshot = EMPTY;
   let serialized = JSON.stringify(EMPTY);
-  let byId = new Map<string, CategoryRoutes>();
+  let isLoaded = false;
+  let byService = new Map<string, RoutedService>();
   let categoryList: CategoryRecord[] = [];
-  let fragments: Array<{ categoryId: string; fragment: OpenApiFragment }> = [];
   let version = 0;
   const nextIndex = new Map<string, number>();
   let registryReachable: boolean | undefined;
   let subscriber: Redis | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** When a table without any live instance was first seen while ours had some. */
+  let emptySince: number | undefined;
+  let confirmTimer: NodeJS.Timeout | undefined;
 
   function apply(snapshot: RouteTableSnapshot): void {
+    isLoaded = true;
+    if (instanceCount(snapshot) === 0 && instanceCount(current) > 0) {
+      const now = Date.now();
+      emptySince ??= now;
+      if (now - emptySince < emptyConfirmMs) {
+        log.warn({ confirm_in_ms: emptySince + emptyConfirmMs - now }, 'the registry reports no live instance at all; keeping the current table until that is confirmed');
+        confirmTimer ??= setTimeout(() => {
+          confirmTimer = undefined;
+          void refresh();
+        }, emptyConfirmMs - (now - emptySince) + 10);
+        confirmTimer.unref();
+        return;
+      }
+    }
+    emptySince = undefined;
     const json = JSON.stringify(snapshot);
     if (json === serialized) return;
+    current = snapshot;
     serialized = json;
-    byId = new Map(snapshot.categories.map((c) => [c.category.id, { category: c.category, instances: c.instances, fragment: toFragment(c.openapi) }]));
-    categoryList = snapshot.categories.map((c) => c.category);
-    fragments = [...byId.values()].map((c) => ({ categoryId: c.category.id, fragment: c.fragment }));
+    byService = new Map(snapshot.services.map((service) => [service.service, service]));
+    categoryList = snapshot.services.filter((s) => s.category && s.instances.length > 0).map((s) => s.category as CategoryRecord);
     version += 1;
-    log.info({ categories: snapshot.categories.map((c) => ({ id: c.category.id, instances: c.instances.length })) }, 'route table changed');
+    log.info({ services: snapshot.services.map((s) => ({ service: s.service, instances: s.instances.length })) }, 'route table changed');
   }
 
   function noteReachable(reachable: boolean, reason?: string): void {
@@ -123,33 +143,27 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
     async stop() {
       abort.abort();
       clearInterval(timer);
+      clearTimeout(confirmTimer);
       if (subscriber) await closeRedis(subscriber);
     },
     refresh,
+    loaded: () => isLoaded,
+    services: () => current.services,
     categories: () => categoryList,
-    instances: (categoryId) => byId.get(categoryId)?.instances ?? [],
-    hasCategory: (categoryId) => byId.has(categoryId),
-    openApiFragments: () => fragments,
+    instances: (service) => byService.get(service)?.instances ?? [],
+    openApiFragments: () => current.services.map((s) => ({ service: s.service, ...(s.category ? { category: s.category } : {}), fragment: s.openapi })),
     version: () => version,
-    pickInstance(categoryId, exclude) {
-      const instances = byId.get(categoryId)?.instances ?? [];
-      const start = nextIndex.get(categoryId) ?? 0;
+    pickInstance(service, exclude) {
+      const instances = byService.get(service)?.instances ?? [];
+      const start = nextIndex.get(service) ?? 0;
       for (let offset = 0; offset < instances.length; offset++) {
         const index = (start + offset) % instances.length;
         const candidate = instances[index];
         if (!candidate || exclude?.has(candidate.instance_id)) continue;
-        nextIndex.set(categoryId, index + 1);
+        nextIndex.set(service, index + 1);
         return candidate;
       }
       return undefined;
     },
   };
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The contract types `components` loosely; OpenAPI components are maps of named objects, so keep only those. */
-function toFragment(openapi: RouteTableSnapshot['categories'][number]['openapi']): OpenApiFragment {
-  const components = Object.fromEntries(Object.entries(openapi.components).filter((entry): entry is [string, Record<string, unknown>] => isObject(entry[1])));
-  return { paths: openapi.paths, components };
 }

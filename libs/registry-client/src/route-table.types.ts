@@ -1,8 +1,9 @@
-import type { CategoryRecord, LiveInstance, OpenApiFragment } from '@mt/contracts';
+import type { CategoryRecord, LiveInstance, OpenApiFragment, RoutedService } from '@mt/contracts';
 
 /**
- * The gateway's view of the registry: live categories and their instances, kept fresh by change
- * notifications and a periodic refresh, and kept as-is (last good table) while the registry is down.
+ * The gateway's view of the registry: every known service with its live instances, route manifest and
+ * OpenAPI fragment, kept fresh by change notifications and a periodic refresh, and kept as-is (last good
+ * table) while the registry is down.
  */
 export interface RouteTable {
   /** Loads the first table (does not throw if the registry is down) and starts following changes. */
@@ -10,14 +11,17 @@ export interface RouteTable {
   stop(): Promise<void>;
   /** Forces a refresh now; resolves false (keeping the old table) when the registry is unreachable. */
   refresh(): Promise<boolean>;
-  /** Live categories, sorted by id. */
+  /** True once a table has been loaded from the registry (routing is unknown before). */
+  loaded(): boolean;
+  /** Every known service, sorted by id; a service whose instances are all gone is listed without instances. */
+  services(): readonly RoutedService[];
+  /** Categories with at least one live instance, sorted by id. */
   categories(): CategoryRecord[];
-  /** The next instance of a category, round robin; undefined when none is live or the category is unknown. */
-  pickInstance(categoryId: string, exclude?: ReadonlySet<string>): LiveInstance | undefined;
-  instances(categoryId: string): LiveInstance[];
-  hasCategory(categoryId: string): boolean;
-  /** Each live category's OpenAPI fragment (paths already under /api/v1/{category}). */
-  openApiFragments(): Array<{ categoryId: string; fragment: OpenApiFragment }>;
+  /** The next live instance of a service, round robin; undefined when none is live or the service is unknown. */
+  pickInstance(service: string, exclude?: ReadonlySet<string>): LiveInstance | undefined;
+  instances(service: string): readonly LiveInstance[];
+  /** Each known service's OpenAPI fragment (paths under /api/v1/{service}). */
+  openApiFragments(): Array<{ service: string; category?: CategoryRecord; fragment: OpenApiFragment }>;
   /** Changes whenever the table's content changes (not on a refresh that found the same table): a cache key. */
   version(): number;
 }

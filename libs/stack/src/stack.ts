@@ -187,7 +187,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     if (apps.has('registry-service')) launch('registry-service', 'registry-service', registryPort, envFor('registry-service', {}));
     if (apps.has('auth-service')) {
-      launch('auth-service', 'auth-service', authPort, envFor('auth-service', { MONGO_DB_NAME: mongoDbNames.auth, ...authMallocEnv(commonEnv) }));
+      launch('auth-service', 'auth-service', authPort, envFor('auth-service', { MONGO_DB_NAME: mongoDbNames.auth, ADVERTISED_URL: authUrl, ...authMallocEnv(commonEnv) }));
     }
     if (apps.has('catalog-service')) {
       for (const category of categories) {

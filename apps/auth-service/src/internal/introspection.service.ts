@@ -1,4 +1,4 @@
-import type { IntrospectionResult } from '@mt/contracts';
+import type { IntrospectionResult, JwtCutoff } from '@mt/contracts';
 import type { Logger } from '@mt/logging';
 import { hashPat, isWellFormedPat } from '@mt/tokens';
 import { OutageLog } from '../shared/warn-throttle';
@@ -38,6 +38,12 @@ export class IntrospectionService {
       token_id: record.id,
       expires_at: record.expiresAt.toISOString(),
     };
+  }
+
+  /** A user's JWT cut-off, for the gateway when Redis cannot tell it: a missing user rejects every JWT. */
+  async jwtCutoff(userId: string): Promise<JwtCutoff> {
+    const user = await this.users.findById(userId);
+    return user ? { exists: true, cutoff_ms: user.jwtCutoffMs } : { exists: false, cutoff_ms: null };
   }
 
   /** last_used_at at most once a minute per token: Redis gate first, conditional write second. */

@@ -43,7 +43,7 @@ describe('login', () => {
     const before = Date.now();
     const res = await login(h, user.username, user.password).expect(200);
     const after = Date.now();
-    const jwks = await request(h.app).get('/internal/jwks').expect(200);
+    const jwks = await request(h.app).get('/internal/jwks').set(internalHeaders()).expect(200);
     const header = jwt.decode(res.body.access_token, { complete: true })?.header;
     expect(header).toMatchObject({ alg: 'ES256', kid: jwks.body.keys[0].kid });
     const publicKey = createPublicKey({ key: jwks.body.keys[0], format: 'jwk' });
@@ -158,7 +158,7 @@ describe('login', () => {
 
     it('serves the JWKS and the cut-off endpoint from MongoDB alone', async () => {
       const user = await registerUser(down.app);
-      await request(down.app).get('/internal/jwks').expect(200);
+      await request(down.app).get('/internal/jwks').set(internalHeaders()).expect(200);
       const res = await request(down.app).get(`/internal/users/${user.id}/jwt-cutoff`).set(internalHeaders()).expect(200);
       expect(res.body).toEqual({ exists: true, cutoff_ms: null });
     });

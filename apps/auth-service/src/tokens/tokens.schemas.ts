@@ -1,4 +1,4 @@
-import { z } from '@mt/contracts';
+import { objectIdParam, z } from '@mt/contracts';
 import { SCOPES } from '@mt/tokens';
 
 export const MAX_ACTIVE_TOKENS = 50;
@@ -45,6 +45,4 @@ export const CreatedTokenSchema = z
 
 export const TokenListSchema = z.array(TokenMetadataSchema).openapi('TokenList');
 
-export const TokenIdParamsSchema = z.strictObject({
-  id: z.string().openapi({ param: { name: 'id', in: 'path' }, description: 'Token id', example: '665f1f0c2a4b7e0012345678' }),
-});
+export const TokenIdParamsSchema = z.strictObject({ id: objectIdParam().openapi({ description: 'Token id' }) });

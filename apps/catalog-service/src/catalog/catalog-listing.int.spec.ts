@@ -277,7 +277,7 @@ describe('catalog search and pagination (API.md §5)', () => {
   it('rejects unknown query parameters on single-entry reads too', async () => {
     const res = await request(h.app).get(`/api/v1/movies/${docs[0]!._id.toHexString()}?expand=1`);
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ path: 'expand', message: 'unknown field' }]);
+    expect(res.body.details).toEqual([{ path: 'expand', message: 'unknown query parameter' }]);
   });
 });
 

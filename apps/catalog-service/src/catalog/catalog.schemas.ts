@@ -1,8 +1,7 @@
-import { pageSchema, z } from '@mt/contracts';
+import { idSchema, limitParam, objectIdParam, orderParam, pageParam, pageSchema, timestampSchema, z } from '@mt/contracts';
 import { queryInt } from '@mt/validation';
 import { componentPrefix, type CategoryDefinition } from '../categories/categories';
 import { searchWords } from '../search/text-folding';
-import { idOutputSchema, limitParam, objectIdSchema, orderParam, pageParam, timestampSchema } from '../shared/common.schemas';
 
 export const YEAR_MIN = 1870;
 export const YEAR_MAX = 2100;
@@ -49,27 +48,32 @@ function ownInputShape(category: CategoryDefinition, presence: 'create' | 'patch
 function ownOutputShape(category: CategoryDefinition): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(category.fields)) {
-    shape[name] = (field.kind === 'scalar' ? field.output.nullable() : field.output).openapi({ description: field.description, example: field.example });
+    const example = field.outputExample ?? field.example;
+    shape[name] = (field.kind === 'scalar' ? field.output.nullable() : field.output).openapi({ description: field.description, example });
   }
   return shape;
 }
 
+/** The fields every category's entries share, declared once; each category extends it with its own. */
+export const CatalogEntrySchema = z
+  .object({
+    id: idSchema(),
+    title: z.string().openapi({ example: 'The Matrix' }),
+    year: z.number().int().nullable().openapi({ example: 1999 }),
+    description: z.string().nullable(),
+    genres: z.array(z.string()).openapi({ example: ['Science Fiction'] }),
+    created_by: idSchema().nullable().openapi({ description: 'Id of the user who created the entry; null once that account is deleted' }),
+    created_at: timestampSchema(),
+    updated_at: timestampSchema(),
+  })
+  .openapi('CatalogEntry', { description: 'The fields of a catalog entry that every category has' });
+
 function buildCatalogSchemas(category: CategoryDefinition) {
   const prefix = componentPrefix(category);
 
-  const Entry = z
-    .object({
-      id: idOutputSchema(),
-      title: z.string(),
-      year: z.number().int().nullable(),
-      description: z.string().nullable(),
-      genres: z.array(z.string()),
-      created_by: z.string().nullable().openapi({ description: 'Id of the user who created the entry; null once that account is deleted' }),
-      created_at: timestampSchema(),
-      updated_at: timestampSchema(),
-      ...ownOutputShape(category),
-    })
-    .openapi(`${prefix}Entry`, { description: `A ${category.displayName} catalog entry` });
+  const Entry = CatalogEntrySchema.extend(ownOutputShape(category)).openapi(`${prefix}Entry`, {
+    description: `A ${category.displayName} catalog entry: the shared fields and the category's own`,
+  });
 
   const CreateEntry = z
     .strictObject({
@@ -93,6 +97,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
     })
     .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })
     .openapi(`${prefix}EntryPatch`, {
+      minProperties: 1,
       description: 'The fields to change (at least one); null clears an optional scalar field. Unknown fields are refused.',
     });
 
@@ -132,7 +137,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
     });
 
   const EntryPage = pageSchema(Entry, `${prefix}EntryPage`);
-  const IdParams = z.strictObject({ id: objectIdSchema() });
+  const IdParams = z.strictObject({ id: objectIdParam() });
 
   return { Entry, CreateEntry, PatchEntry, ListQuery, EntryPage, IdParams };
 }

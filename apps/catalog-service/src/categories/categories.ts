@@ -1,4 +1,6 @@
 import type { CategoryRecord } from '@mt/contracts';
+import type { Endpoint } from '@mt/endpoints';
+import type { CatalogModule } from '../catalog-module';
 import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
 
 export type ProgressUnit = 'minutes' | 'episodes' | 'pages';
@@ -16,6 +18,11 @@ export interface CategoryDefinition {
   readonly fields: Readonly<Record<string, CategoryField>>;
   /** Default port of an instance when PORT is not set. */
   readonly defaultPort: number;
+  /**
+   * Endpoints of this category beyond the shared catalog and list ones (paths under /api/v1/<id>). They are
+   * routed, documented and scope-checked like the others, with no change anywhere else.
+   */
+  readonly endpoints?: (module: CatalogModule) => Endpoint[];
 }
 
 /**
@@ -68,26 +75,44 @@ const COMMON_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', '
 const CATEGORY_ID = /^[a-z][a-z0-9-]{0,31}$/;
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
-function checked(definitions: readonly CategoryDefinition[]): ReadonlyMap<string, CategoryDefinition> {
-  const byId = new Map<string, CategoryDefinition>();
+const PROGRESS_UNITS: readonly ProgressUnit[] = ['minutes', 'episodes', 'pages'];
+
+function addChecked(byId: Map<string, CategoryDefinition>, definitions: readonly CategoryDefinition[]): void {
   for (const definition of definitions) {
     // A mistake here is a programming error: fail at module load, never at request time.
     if (!CATEGORY_ID.test(definition.id)) throw new Error(`category id '${definition.id}' is not a valid URL segment`);
     if (byId.has(definition.id)) throw new Error(`category '${definition.id}' is defined twice`);
-    for (const field of Object.keys(definition.fields)) {
+    if (!PROGRESS_UNITS.includes(definition.progressUnit)) throw new Error(`category '${definition.id}': progressUnit must be one of ${PROGRESS_UNITS.join(', ')}`);
+    for (const field of Object.keys(definition.fields ?? {})) {
       if (COMMON_FIELDS.has(field) || !FIELD_NAME.test(field)) {
         throw new Error(`category '${definition.id}': field name '${field}' is reserved or invalid`);
       }
     }
     byId.set(definition.id, definition);
   }
-  return byId;
 }
 
-const CATEGORIES = checked(DEFINITIONS);
+const CATEGORIES = new Map<string, CategoryDefinition>();
+addChecked(CATEGORIES, DEFINITIONS);
 
-/** Valid CATEGORY values, sorted. */
+/** The shipped categories' ids, sorted. */
 export const CATEGORY_IDS: readonly string[] = [...CATEGORIES.keys()].sort();
+
+/** Valid CATEGORY values, sorted: the shipped ones and those loaded from a category module. */
+export const knownCategoryIds = (): string[] => [...CATEGORIES.keys()].sort();
+
+/**
+ * Adds the categories a CommonJS module exports (`module.exports = [definition, ...]`): how a deployment
+ * (or a test) runs a category of its own, with its own endpoints, without changing this code or the gateway's.
+ * Checked like the shipped ones; a mistake fails the start-up.
+ */
+export function loadCategoryModule(modulePath: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module is named by configuration
+  const exported: unknown = require(modulePath);
+  const definitions = (Array.isArray(exported) ? exported : [exported]) as CategoryDefinition[];
+  addChecked(CATEGORIES, definitions.map((definition) => ({ ...definition, fields: definition.fields ?? {} })));
+  return definitions.map((definition) => definition.id);
+}
 
 export function findCategory(id: string): CategoryDefinition | undefined {
   return CATEGORIES.get(id);

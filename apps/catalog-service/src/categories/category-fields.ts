@@ -12,7 +12,10 @@ export interface CategoryField {
   /** The stored and returned value (without `null`). */
   readonly output: z.ZodType;
   readonly description: string;
+  /** An example of what a client sends. */
   readonly example: unknown;
+  /** An example of what the API returns, when it differs (normalised values). */
+  readonly outputExample?: unknown;
 }
 
 export const integerField = (min: number, max: number, description: string, example: number): CategoryField => ({
@@ -61,4 +64,5 @@ export const isbnField = (description: string, example: string): CategoryField =
   output: z.string().regex(STORED_ISBN_PATTERN),
   description: `${description}: a valid ISBN-10 or ISBN-13; hyphens are accepted and the value is stored and returned as digits only`,
   example,
+  outputExample: normaliseIsbn(example),
 });

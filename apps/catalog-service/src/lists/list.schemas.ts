@@ -1,6 +1,4 @@
-import { pageSchema, z } from '@mt/contracts';
-import { componentPrefix, type CategoryDefinition } from '../categories/categories';
-import { calendarDateSchema, idOutputSchema, limitParam, objectIdSchema, orderParam, pageParam, timestampSchema } from '../shared/common.schemas';
+import { calendarDateSchema, idSchema, limitParam, objectIdParam, orderParam, pageParam, pageSchema, timestampSchema, z } from '@mt/contracts';
 
 export const LIST_STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;
 export type ListStatus = (typeof LIST_STATUSES)[number];
@@ -28,8 +26,13 @@ export interface ListQuery {
 const DATE_RULES =
   'Adding or moving an entry to `watching` sets an empty `started_at` to today (UTC); to `completed` sets an empty `finished_at` to today; leaving a status clears nothing. `finished_at` before `started_at` is a 400.';
 
-function buildListSchemas(category: CategoryDefinition) {
-  const prefix = componentPrefix(category);
+const PROGRESS = "Progress (integer ≥ 0) in the category's `progress_unit` (minutes, episodes, pages)";
+
+/**
+ * The personal list's schemas: the same in every category (progress is counted in the category's unit,
+ * which the category record names), so they are declared once and shared by every category's operations.
+ */
+function buildListSchemas() {
   const status = () => z.enum(LIST_STATUSES).openapi({ description: 'Any status may move to any other' });
 
   const editableFields = () => ({
@@ -40,43 +43,44 @@ function buildListSchemas(category: CategoryDefinition) {
       .min(0)
       .nullable()
       .optional()
-      .openapi({ description: `Progress in ${category.progressUnit} (integer ≥ 0), or null` }),
+      .openapi({ description: `${PROGRESS}, or null` }),
     notes: z.string().max(2000).nullable().optional().openapi({ description: 'Notes (at most 2000 characters), or null' }),
     started_at: calendarDateSchema().nullable().optional().openapi({ description: 'Start date YYYY-MM-DD, or null' }),
     finished_at: calendarDateSchema().nullable().optional().openapi({ description: 'Finish date YYYY-MM-DD, or null' }),
   });
 
   const ItemSummary = z
-    .object({ id: idOutputSchema(), title: z.string(), year: z.number().int().nullable() })
-    .openapi(`${prefix}ItemSummary`, { description: 'The catalog entry a list entry refers to' });
+    .object({ id: idSchema(), title: z.string(), year: z.number().int().nullable() })
+    .openapi('ItemSummary', { description: 'The catalog entry a list entry refers to' });
 
   const ListEntry = z
     .object({
-      item_id: idOutputSchema(),
+      item_id: idSchema(),
       item: ItemSummary,
       status: z.enum(LIST_STATUSES),
       score: z.number().int().min(1).max(10).nullable(),
-      progress: z.number().int().min(0).nullable().openapi({ description: `Progress in ${category.progressUnit}` }),
+      progress: z.number().int().min(0).nullable().openapi({ description: PROGRESS }),
       notes: z.string().nullable(),
       started_at: calendarDateSchema().nullable(),
       finished_at: calendarDateSchema().nullable(),
       created_at: timestampSchema(),
       updated_at: timestampSchema(),
     })
-    .openapi(`${prefix}ListEntry`, { description: `An entry of the caller's ${category.displayName} list` });
+    .openapi('ListEntry', { description: "An entry of the caller's list in one category" });
 
   const AddListEntry = z
     .strictObject({
-      item_id: objectIdSchema().openapi({ description: 'Id of the catalog entry (the key of the list entry)' }),
+      item_id: objectIdParam().openapi({ description: 'Id of the catalog entry (the key of the list entry)' }),
       status: status().optional().openapi({ description: 'Default `plan_to_watch`' }),
       ...editableFields(),
     })
-    .openapi(`${prefix}ListEntryCreate`, { description: `Adds a catalog entry to the caller's list. ${DATE_RULES}` });
+    .openapi('ListEntryCreate', { description: `Adds a catalog entry to the caller's list. ${DATE_RULES}` });
 
   const PatchListEntry = z
     .strictObject({ status: status().optional(), ...editableFields() })
     .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })
-    .openapi(`${prefix}ListEntryPatch`, {
+    .openapi('ListEntryPatch', {
+      minProperties: 1,
       description: `The fields to change (at least one; not item_id); null clears a field. ${DATE_RULES}`,
     });
 
@@ -93,7 +97,7 @@ function buildListSchemas(category: CategoryDefinition) {
 
   const itemIds = () =>
     z
-      .array(objectIdSchema())
+      .array(objectIdParam())
       .min(1)
       .max(MAX_BULK_IDS)
       .superRefine((ids, ctx) => {
@@ -107,28 +111,28 @@ function buildListSchemas(category: CategoryDefinition) {
 
   const BulkStatus = z
     .strictObject({ item_ids: itemIds(), status: z.enum(LIST_STATUSES) })
-    .openapi(`${prefix}BulkStatusRequest`, {
+    .openapi('BulkStatusRequest', {
       description: `Moves the listed entries of the caller's list to \`status\`, all or nothing. ${DATE_RULES}`,
     });
   const BulkDelete = z
     .strictObject({ item_ids: itemIds() })
-    .openapi(`${prefix}BulkDeleteRequest`, { description: "Removes the listed entries from the caller's list, all or nothing" });
+    .openapi('BulkDeleteRequest', { description: "Removes the listed entries from the caller's list, all or nothing" });
 
   const BulkStatusResult = z
     .object({
       updated: z.number().int().min(0).openapi({ description: 'Entries matched, including those already in the target status' }),
-      not_found: z.array(idOutputSchema()).openapi({ description: "Requested ids that are not on the caller's list" }),
+      not_found: z.array(idSchema()).openapi({ description: "Requested ids that are not on the caller's list" }),
     })
-    .openapi(`${prefix}BulkStatusResult`);
+    .openapi('BulkStatusResult');
   const BulkDeleteResult = z
     .object({
       deleted: z.number().int().min(0),
-      not_found: z.array(idOutputSchema()).openapi({ description: "Requested ids that are not on the caller's list" }),
+      not_found: z.array(idSchema()).openapi({ description: "Requested ids that are not on the caller's list" }),
     })
-    .openapi(`${prefix}BulkDeleteResult`);
+    .openapi('BulkDeleteResult');
 
-  const ListEntryPage = pageSchema(ListEntry, `${prefix}ListEntryPage`);
-  const ItemIdParams = z.strictObject({ item_id: objectIdSchema() });
+  const ListEntryPage = pageSchema(ListEntry, 'ListEntryPage');
+  const ItemIdParams = z.strictObject({ item_id: objectIdParam() });
 
   return {
     ListEntry,
@@ -144,15 +148,6 @@ function buildListSchemas(category: CategoryDefinition) {
   };
 }
 
-export type ListSchemas = ReturnType<typeof buildListSchemas>;
-
-const cache = new Map<string, ListSchemas>();
-
-export function listSchemas(category: CategoryDefinition): ListSchemas {
-  let schemas = cache.get(category.id);
-  if (!schemas) {
-    schemas = buildListSchemas(category);
-    cache.set(category.id, schemas);
-  }
-  return schemas;
-}
+/** Built once: the same objects serve validation and the OpenAPI components of every category. */
+export const listSchemas = buildListSchemas();
+export type ListSchemas = typeof listSchemas;

@@ -128,10 +128,19 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       },
       { timeoutMs: 30_000 },
     );
-    // Fetched only now: the merged document has every category's paths once they are all registered.
-    const document = await fetch(`${gatewayUrl}/api/v1/openapi.json`, { signal: AbortSignal.timeout(5000) });
-    if (document.status !== 200) throw new Error(`GET /api/v1/openapi.json answered ${document.status}`);
-    conformance = new OpenApiConformance((await document.json()) as OpenApiDocument);
+    // Fetched only now: the merged document has every service's paths once they are all registered (the
+    // auth service registers in the background, so its paths may come a moment after the categories).
+    const document = await eventually(
+      async () => {
+        const answer = await fetch(`${gatewayUrl}/api/v1/openapi.json`, { signal: AbortSignal.timeout(5000) });
+        if (answer.status !== 200) throw new Error(`GET /api/v1/openapi.json answered ${answer.status}`);
+        const parsed = (await answer.json()) as OpenApiDocument;
+        if (!parsed.paths['/api/v1/auth/login']) throw new Error('the auth service is not registered yet');
+        return parsed;
+      },
+      { timeoutMs: 30_000 },
+    );
+    conformance = new OpenApiConformance(document);
   } catch (error) {
     await stack.stop().catch(() => undefined);
     await cleanUp();

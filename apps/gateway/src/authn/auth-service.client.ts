@@ -76,7 +76,7 @@ export function createAuthServiceClient({
   const withSecret = { [INTERNAL_SECRET_HEADER]: internalSecret };
 
   return {
-    fetchJwks: () => call(INTERNAL_PATHS.jwks, JwksResponseSchema),
+    fetchJwks: () => call(INTERNAL_PATHS.jwks, JwksResponseSchema, { headers: withSecret }),
     introspect: (token) =>
       call(INTERNAL_PATHS.introspect, IntrospectionResultSchema, {
         method: 'POST',

@@ -46,6 +46,7 @@ export const enforceAccess: RequestHandler = (_req, res, next) => {
   if (!decision) return next();
   if (decision.kind === 'not_found') return next(errors.notFound(decision.message));
   if (decision.kind === 'method_not_allowed') return next(errors.methodNotAllowed(decision.allow));
+  if (decision.kind === 'unavailable') return next(errors.serviceUnavailable(decision.message));
   if (auth.kind === 'invalid') return next(unauthorized(auth.publicMessage, true));
   if (decision.access.kind === 'public') {
     if (auth.kind === 'undecidable') gatewayState(res).auth = { kind: 'anonymous' };
@@ -54,6 +55,6 @@ export const enforceAccess: RequestHandler = (_req, res, next) => {
   if (auth.kind === 'anonymous') return next(unauthorized('authentication required', false));
   if (auth.kind === 'undecidable') return next(errors.serviceUnavailable('authentication is temporarily unavailable'));
   const { scope } = decision.access;
-  if (!auth.identity.scopes.includes(scope)) return next(errors.forbidden(`token lacks the '${scope}' scope`));
+  if (!(auth.identity.scopes as readonly string[]).includes(scope)) return next(errors.forbidden(`token lacks the '${scope}' scope`));
   next();
 };

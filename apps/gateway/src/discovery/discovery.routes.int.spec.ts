@@ -4,9 +4,13 @@ import { deleteRedisPrefix, testRedisPrefix } from '@mt/testing';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
-import { categoryRecord as catalogCategoryRecord, getCategory } from '../../../catalog-service/src/categories/categories';
-import { sampleRegistration } from '../../../registry-service/test/registration-fixtures';
-import { authServiceFragment, startDiscoveryStack, TEST_SECRET, type DiscoveryStack } from '../../test/discovery-stack';
+import { z } from '@mt/contracts';
+import { defineEndpoint, reply, scope } from '@mt/endpoints';
+import { categoryRecord, sampleRegistration } from '../../../registry-service/test/registration-fixtures';
+import { generatePat } from '@mt/tokens';
+import { activePat } from '../../test/upstreams';
+import { catalogLikeGroup, startDiscoveryStack, type DiscoveryStack } from '../../test/discovery-stack';
+import { TEST_SECRET } from '../../test/keys';
 import { dereferenced, redoclyLint, swaggerParserValidate } from '../../test/openapi-checks';
 import { DOCS_CONTENT_SECURITY_POLICY } from './docs-page';
 
@@ -32,11 +36,11 @@ describe('discovery routes over a real registry, route table and Redis', () => {
   const openapi = async (): Promise<Document> => (await request(stack.app).get('/api/v1/openapi.json').expect(200)).body;
 
   beforeAll(async () => {
-    stack = await startDiscoveryStack({ prefix, authFragment: authServiceFragment(), ttlMs: TTL_MS, sweepIntervalMs: SWEEP_MS });
+    stack = await startDiscoveryStack({ prefix, ttlMs: TTL_MS, sweepIntervalMs: SWEEP_MS });
     await stack.addInstance('movies', 'movies-1');
     await stack.addInstance('movies', 'movies-2');
     await stack.addInstance('books', 'books-1');
-    await waitFor(async () => stack.routeTable.instances('movies').length === 2 && stack.routeTable.hasCategory('books'), 2000);
+    await waitFor(async () => stack.routeTable.instances('movies').length === 2 && stack.routeTable.instances('books').length === 1, 2000);
   });
   afterAll(async () => {
     await stack.stop();
@@ -47,11 +51,7 @@ describe('discovery routes over a real registry, route table and Redis', () => {
     it('lists the live categories sorted by id, exactly as API.md §4 shapes them', async () => {
       const res = await request(stack.app).get('/api/v1/categories').expect(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      const description = (id: string) => getCategory(id).description;
-      expect(res.body).toEqual([
-        { id: 'books', name: 'books', display_name: 'Books', description: description('books'), endpoint: '/api/v1/books', icon: 'book' },
-        { id: 'movies', name: 'movies', display_name: 'Movies', description: description('movies'), endpoint: '/api/v1/movies', icon: 'film' },
-      ]);
+      expect(res.body).toEqual([categoryRecord('books'), categoryRecord('movies')]);
     });
 
     it('shows a registration and a deregistration within 2 s', async () => {
@@ -77,7 +77,7 @@ describe('discovery routes over a real registry, route table and Redis', () => {
 
     it('rejects a query parameter with 400 and another method with 405', async () => {
       const bad = await request(stack.app).get('/api/v1/categories?sort=name').expect(400);
-      expect(bad.body).toMatchObject({ status: 400, code: 'validation_failed', details: [{ path: 'sort', message: 'unknown field' }] });
+      expect(bad.body).toMatchObject({ status: 400, code: 'validation_failed', details: [{ path: 'sort', message: 'unknown query parameter' }] });
       const post = await request(stack.app).post('/api/v1/categories').expect(405);
       expect(post.headers['allow']).toBe('GET, HEAD');
       expect(post.body).toMatchObject({ status: 405, code: 'method_not_allowed' });
@@ -85,7 +85,7 @@ describe('discovery routes over a real registry, route table and Redis', () => {
   });
 
   describe('GET /api/v1/openapi.json', () => {
-    it('merges the gateway, the probes, the auth service and every live category into one valid document', async () => {
+    it('merges the gateway, the probes and every registered service into one valid document', async () => {
       const res = await request(stack.app).get('/api/v1/openapi.json').expect(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.headers['cache-control']).toBe('no-cache');
@@ -95,13 +95,12 @@ describe('discovery routes over a real registry, route table and Redis', () => {
         expect.arrayContaining([
           '/api/v1/categories', '/api/v1/openapi.json', '/api/v1/docs',
           '/livez', '/readyz', '/healthz', '/startupz', '/health',
-          '/api/v1/auth/login', '/api/v1/auth/tokens/{id}',
-          '/api/v1/books', '/api/v1/books/{id}', '/api/v1/books/bulk-delete',
-          '/api/v1/movies', '/api/v1/movies/{id}', '/api/v1/movies/list', '/api/v1/movies/list/{item_id}', '/api/v1/movies/bulk-status',
+          '/api/v1/books', '/api/v1/books/{id}', '/api/v1/books/list',
+          '/api/v1/movies', '/api/v1/movies/{id}', '/api/v1/movies/list',
         ]),
       );
       expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/'))).toEqual(['/livez', '/readyz', '/healthz', '/startupz', '/health']);
-      expect(doc.tags.map((t) => t.name)).toEqual(['Account and tokens', 'Books', 'Movies', 'discovery', 'probes']);
+      expect(doc.tags.map((t) => t.name).filter((t) => t !== 'tvshows')).toEqual(['books', 'movies', 'discovery', 'probes']);
       expect(doc.tags.every((t) => t.description.length > 0)).toBe(true);
       expect(Object.keys(doc.components['securitySchemes']!)).toEqual(['bearerAuth']);
     });
@@ -122,14 +121,8 @@ describe('discovery routes over a real registry, route table and Redis', () => {
       }
     });
 
-    it('passes the Redocly recommended ruleset without errors', async () => {
-      const problems = await redoclyLint(await openapi());
-      expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
-      // Warnings about the gateway's own part: only that the probes answer no 4xx (they do not).
-      const gatewayOwned = /^#\/(paths\/~1(livez|readyz|healthz|startupz|health|api~1v1~1(categories|openapi\.json|docs))\/|components\/schemas\/(CategoryList|OpenApiDocument|Liveness|Started|Starting|Healthy|Unhealthy|NotReady|UpstreamHealth|HealthReport|UnhealthyReport|Error|ErrorDetail)\/|info|servers|tags)/;
-      const ownWarnings = problems.filter((p) => gatewayOwned.test(p.pointer ?? ''));
-      expect(ownWarnings.filter((p) => p.ruleId !== 'operation-4xx-response')).toEqual([]);
-      expect(ownWarnings.map((p) => p.pointer)).toEqual(['/livez', '/readyz', '/healthz', '/startupz', '/health'].map((probe) => `#/paths/~1${probe.slice(1)}/get/responses`));
+    it('passes the Redocly recommended ruleset (with the project configuration) without errors or warnings', async () => {
+      expect(await redoclyLint(await openapi())).toEqual([]);
     });
 
     it('describes the real responses of the gateway routes and probes', async () => {
@@ -149,21 +142,62 @@ describe('discovery routes over a real registry, route table and Redis', () => {
       await check('/api/v1/openapi.json');
     });
 
-    it('fetches the auth fragment once and serves the cached document until something changes', async () => {
-      const before = stack.authRequests();
+    it('serves the cached document until the route table changes, and keeps a service whose instances are all gone', async () => {
       const first = await request(stack.app).get('/api/v1/openapi.json').expect(200);
       const second = await request(stack.app).get('/api/v1/openapi.json').expect(200);
       expect(second.text).toBe(first.text);
-      expect(stack.authRequests()).toBe(before);
 
       const { client, server } = await stack.addInstance('tvshows', 'tvshows-doc');
-      await waitFor(async () => stack.routeTable.hasCategory('tvshows'), 2000);
-      const withTv = await openapi();
-      expect(withTv.paths['/api/v1/tvshows/{id}']).toBeDefined();
+      await waitFor(async () => stack.routeTable.instances('tvshows').length === 1, 2000);
+      expect((await openapi()).paths['/api/v1/tvshows/{id}']).toBeDefined();
       await client.stop();
       await server.close();
-      await waitFor(async () => !stack.routeTable.hasCategory('tvshows'), 2000);
-      expect((await openapi()).paths['/api/v1/tvshows/{id}']).toBeUndefined();
+      await waitFor(async () => stack.routeTable.instances('tvshows').length === 0, 2000);
+      // A client generated now still gets the category's types; the category itself is not listed as live.
+      expect((await openapi()).paths['/api/v1/tvshows/{id}']).toBeDefined();
+      expect(await categoryIds()).not.toContain('tvshows');
+      const unavailable = await request(stack.app).get('/api/v1/tvshows/0123456789abcdef01234567').expect(503);
+      expect(unavailable.body).toMatchObject({ code: 'service_unavailable', error: 'no live instance of tvshows service' });
+    });
+  });
+
+  describe("a service's own endpoint, learned from its manifest alone", () => {
+    it('is routed with its scope: 200 with it, 403 without, 401 anonymous, 405 for another method', async () => {
+      const seen: DiscoveryStack['seen'] = [];
+      const base = catalogLikeGroup('games', seen, 'games-1');
+      const withStats = {
+        ...base,
+        endpoints: [
+          ...base.endpoints,
+          defineEndpoint({
+            name: 'get play stats',
+            method: 'GET',
+            path: '/list/play-stats',
+            access: scope('list:read'),
+            summary: 'Hours played',
+            responses: { 200: { description: 'Hours', schema: z.object({ hours: z.number() }) } },
+            handle: () => reply.ok({ hours: 42 }),
+          }),
+        ],
+      };
+      const { client, server } = await stack.addInstance('games', 'games-1', withStats);
+      try {
+        await waitFor(async () => stack.routeTable.instances('games').length === 1, 2000);
+        const reader = generatePat();
+        const writer = generatePat();
+        stack.auth.tokens.set(reader, activePat('u-games', ['list:read']));
+        stack.auth.tokens.set(writer, activePat('u-games', ['list:write']));
+        await request(stack.app).get('/api/v1/games/list/play-stats').set('Authorization', `Bearer ${reader}`).expect(200, { hours: 42 });
+        const forbidden = await request(stack.app).get('/api/v1/games/list/play-stats').set('Authorization', `Bearer ${writer}`).expect(403);
+        expect(forbidden.body).toMatchObject({ code: 'forbidden', error: "token lacks the 'list:read' scope" });
+        await request(stack.app).get('/api/v1/games/list/play-stats').expect(401);
+        const wrongMethod = await request(stack.app).post('/api/v1/games/list/play-stats').set('Authorization', `Bearer ${stack.jwt()}`).expect(405);
+        expect(wrongMethod.headers['allow']).toBe('GET, HEAD');
+        expect((await openapi()).paths['/api/v1/games/list/play-stats']!['get']!.operationId).toBe('gamesGetPlayStats');
+      } finally {
+        await client.stop();
+        await server.close();
+      }
     });
   });
 
@@ -172,10 +206,10 @@ describe('discovery routes over a real registry, route table and Redis', () => {
     let careless: DiscoveryStack;
     const openapi = async (): Promise<Document> => (await request(careless.app).get('/api/v1/openapi.json').expect(200)).body;
     beforeAll(async () => {
-      careless = await startDiscoveryStack({ prefix: ownPrefix, catalog: 'fixture', authFragment: authServiceFragment() });
+      careless = await startDiscoveryStack({ prefix: ownPrefix, fragments: 'careless' });
       await careless.addInstance('movies', 'movies-1');
       await careless.addInstance('books', 'books-1');
-      await waitFor(async () => careless.routeTable.hasCategory('movies') && careless.routeTable.hasCategory('books'), 2000);
+      await waitFor(async () => careless.routeTable.instances('movies').length === 1 && careless.routeTable.instances('books').length === 1, 2000);
     });
     afterAll(async () => {
       await careless.stop();
@@ -201,34 +235,6 @@ describe('discovery routes over a real registry, route table and Redis', () => {
       const doc = await openapi();
       await expect(swaggerParserValidate(doc)).resolves.toBeUndefined();
       expect((await redoclyLint(doc)).filter((p) => p.severity === 'error')).toEqual([]);
-    });
-  });
-
-  describe('the auth fragment while the auth service is unavailable', () => {
-    const ownPrefix = testRedisPrefix('discovery-auth');
-    let late: DiscoveryStack;
-    beforeAll(async () => {
-      late = await startDiscoveryStack({ prefix: ownPrefix });
-    });
-    afterAll(async () => {
-      await late.stop();
-      await deleteRedisPrefix(ownPrefix);
-    });
-
-    it('serves a valid document without the auth operations, then fetches the fragment again once it is up', async () => {
-      const without = (await request(late.app).get('/api/v1/openapi.json').expect(200)).body as Document;
-      await expect(swaggerParserValidate(without)).resolves.toBeUndefined();
-      expect(Object.keys(without.paths).some((p) => p.startsWith('/api/v1/auth'))).toBe(false);
-
-      late.setAuthFragment(authServiceFragment());
-      await new Promise((r) => setTimeout(r, 1100)); // past the retry spacing after a failure
-      const withAuth = (await request(late.app).get('/api/v1/openapi.json').expect(200)).body as Document;
-      expect(withAuth.paths['/api/v1/auth/login']).toBeDefined();
-
-      // Gone again: the last fragment is kept.
-      late.setAuthFragment(undefined);
-      const kept = (await request(late.app).get('/api/v1/openapi.json').expect(200)).body as Document;
-      expect(kept.paths['/api/v1/auth/login']).toBeDefined();
     });
   });
 
@@ -272,6 +278,6 @@ describe('discovery routes over a real registry, route table and Redis', () => {
     await stack.registry.stop();
     await expect(stack.routeTable.refresh()).resolves.toBe(false);
     expect(await categoryIds()).toEqual(['books', 'movies']);
-    expect((await request(stack.app).get('/api/v1/categories')).body[1]).toEqual(catalogCategoryRecord(getCategory('movies')));
+    expect((await request(stack.app).get('/api/v1/categories')).body[1]).toEqual(categoryRecord('movies'));
   });
 });

@@ -1,8 +1,5 @@
 import { CategoryRecordSchema, z } from '@mt/contracts';
 
-/** The gateway's discovery endpoints take no query parameters; any is an unknown one (400). */
-export const NoQuerySchema = z.strictObject({});
-
 export const CategoryListSchema = z.array(CategoryRecordSchema).openapi('CategoryList', {
   description: 'Categories with at least one live instance, sorted by id',
 });
@@ -43,7 +40,3 @@ const healthDetails = {
 
 export const HealthReportSchema = HealthySchema.extend(healthDetails).openapi('HealthReport');
 export const UnhealthyReportSchema = UnhealthySchema.extend(healthDetails).openapi('UnhealthyReport');
-
-/** An OpenAPI fragment as services hand it over: path items and component sections are objects. */
-const namedObjects = () => z.record(z.string(), z.record(z.string(), z.unknown()));
-export const OpenApiFragmentSchema = z.object({ paths: namedObjects(), components: namedObjects() });

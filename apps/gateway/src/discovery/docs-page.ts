@@ -1,8 +1,7 @@
-import type { RequestHandler, Response } from 'express';
+import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path';
-import { DISCOVERY_PATHS } from './gateway-openapi';
 
 /**
  * The docs page talks to this origin only: its scripts, styles and the OpenAPI document come from the
@@ -24,15 +23,18 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
 
 const ASSETS_DIR = getAbsoluteFSPath();
 /** The only files of swagger-ui-dist the gateway serves (its index.html would load the petstore). */
-const SWAGGER_UI_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png']);
+const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'] as const;
 /** Our Swagger UI configuration, as a file: the CSP allows no inline script. */
 const INIT_SCRIPT_FILE = 'init.js';
+export const DOCS_ASSETS = [...SWAGGER_UI_FILES, INIT_SCRIPT_FILE] as const;
+export type DocsAsset = (typeof DOCS_ASSETS)[number];
+const DOCS_PATH = '/api/v1/docs';
+const OPENAPI_PATH = '/api/v1/openapi.json';
 /** In asset URLs, so an upgrade of swagger-ui-dist is fetched anew despite long caching. */
 const ASSETS_VERSION = (JSON.parse(readFileSync(path.join(ASSETS_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The page's assets live next to it: /api/v1/docs/{asset}. */
-export const DOCS_ASSET_ROUTE = `${DISCOVERY_PATHS.docs}/:asset`;
-const asset = (file: string) => `${DISCOVERY_PATHS.docs}/${file}?v=${ASSETS_VERSION}`;
+const asset = (file: string) => `${DOCS_PATH}/${file}?v=${ASSETS_VERSION}`;
 
 const PAGE = `<!DOCTYPE html>
 <html lang="en">
@@ -55,7 +57,7 @@ const PAGE = `<!DOCTYPE html>
 // validatorUrl null: no badge fetched from validator.swagger.io. BaseLayout: no top bar to load other URLs.
 const INIT_SCRIPT = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
-    url: ${JSON.stringify(DISCOVERY_PATHS.openapi)},
+    url: ${JSON.stringify(OPENAPI_PATH)},
     dom_id: '#swagger-ui',
     layout: 'BaseLayout',
     presets: [SwaggerUIBundle.presets.apis],
@@ -74,22 +76,19 @@ const withDocsHeaders = (res: Response, cacheControl: string) => {
   res.setHeader('Cache-Control', cacheControl);
 };
 
-export const serveDocsPage: RequestHandler = (_req, res) => {
+export function docsPageHtml(res: Response): void {
   withDocsHeaders(res, 'no-cache');
   res.type('html').send(PAGE);
-};
+}
 
-/** Unknown assets skip the route (`next('route')`), so they end as the usual 404 payload. */
-export const serveDocsAsset: RequestHandler = (req, res, next) => {
-  const file = String(req.params['asset']);
+export async function sendDocsAsset(file: DocsAsset, res: Response): Promise<void> {
   if (file === INIT_SCRIPT_FILE) {
     withDocsHeaders(res, 'public, max-age=3600');
     res.type('application/javascript').send(INIT_SCRIPT);
     return;
   }
-  if (!SWAGGER_UI_FILES.has(file)) return next('route');
   withDocsHeaders(res, 'public, max-age=86400');
-  res.sendFile(path.join(ASSETS_DIR, file), { cacheControl: false }, (error) => {
-    if (error) next(error);
-  });
-};
+  await new Promise<void>((resolve, reject) =>
+    res.sendFile(path.join(ASSETS_DIR, file), { cacheControl: false }, (error) => (error ? reject(error) : resolve())),
+  );
+}

@@ -1,6 +1,6 @@
 import { deleteRedisPrefix, testRedisPrefix } from '@mt/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { authServiceFragment, startDiscoveryStack, type DiscoveryStack } from '../../test/discovery-stack';
+import { startDiscoveryStack, type DiscoveryStack } from '../../test/discovery-stack';
 
 const prefix = testRedisPrefix('docs-browser');
 const CHROMIUM_ARGS = [
@@ -13,7 +13,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const TOKEN = 'mtp_browserTestToken';
 
 /** Runs in the page (a string: this project compiles without DOM types). */
 const RECORD_CSP_VIOLATIONS = `
@@ -42,7 +41,7 @@ describe('the docs page in a real browser (headless Chromium)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    stack = await startDiscoveryStack({ prefix, authFragment: authServiceFragment() });
+    stack = await startDiscoveryStack({ prefix });
     await stack.addInstance('movies', 'movies-1');
     await stack.addInstance('books', 'books-1');
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -69,8 +68,8 @@ describe('the docs page in a real browser (headless Chromium)', () => {
 
     // Every live category is a section with its operations.
     const tags = await page.locator('.opblock-tag').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-tag')));
-    expect(tags).toEqual(['Account and tokens', 'Books', 'Movies', 'discovery', 'probes']);
-    for (const [tag, category] of [['Books', 'books'], ['Movies', 'movies']]) {
+    expect(tags).toEqual(['books', 'movies', 'discovery', 'probes']);
+    for (const [tag, category] of [['books', 'books'], ['movies', 'movies']]) {
       const paths = await page.locator(`#operations-tag-${tag}`).locator('xpath=..').locator('.opblock-summary-path').allInnerTexts();
       expect(paths.map((p) => p.replace(/\u200b/g, ''))).toEqual(
         expect.arrayContaining([`/api/v1/${category}`, `/api/v1/${category}/{id}`, `/api/v1/${category}/list`]),
@@ -78,31 +77,31 @@ describe('the docs page in a real browser (headless Chromium)', () => {
     }
 
     // A public operation of the gateway itself.
-    const categories = await tryItOut(page, 'operations-discovery-listCategories');
+    const categories = await tryItOut(page, 'operations-discovery-gatewayListCategories');
     expect(categories.status).toBe('200');
     expect(JSON.parse(categories.body).map((c: { id: string }) => c.id)).toEqual(['books', 'movies']);
 
     // Authorize with a bearer token, then a protected catalog operation through the gateway.
     await page.locator('.auth-wrapper button.authorize').click();
     const dialog = page.locator('.modal-ux');
-    await dialog.locator('input[type=text], input[type=password]').first().fill(TOKEN);
+    const token = stack.jwt();
+    await dialog.locator('input[type=text], input[type=password]').first().fill(token);
     await dialog.locator('button.authorize').click();
     await dialog.locator('button.btn-done').click();
-    // The catalog's fragment names no operationIds: the merge derived one from method and path.
-    const list = await tryItOut(page, 'operations-Movies-getApiV1MoviesList');
+    const list = await tryItOut(page, 'operations-movies-moviesGetList');
     expect(list.status).toBe('200');
     expect(JSON.parse(list.body)).toEqual({ data: [{ item_id: '0123456789abcdef01234567' }] });
     expect(stack.seen).toContainEqual({
       instanceId: 'movies-1',
       method: 'GET',
       url: expect.stringMatching(/^\/api\/v1\/movies\/list(\?|$)/),
-      authorization: `Bearer ${TOKEN}`,
+      userId: 'user-1',
     });
 
     // persistAuthorization: the token survives a reload.
     await page.reload();
     await page.locator('.opblock-tag-section').first().waitFor();
-    expect(await page.evaluate<string | null>("localStorage.getItem('authorized')")).toContain(TOKEN);
+    expect(await page.evaluate<string | null>("localStorage.getItem('authorized')")).toContain(token);
 
     const origin = new URL(stack.url).origin;
     expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'))).toEqual([]);
@@ -111,5 +110,5 @@ describe('the docs page in a real browser (headless Chromium)', () => {
     expect(await page.evaluate<string[]>('window.__cspViolations')).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await context.close();
-  });
+  }, 120_000);
 });

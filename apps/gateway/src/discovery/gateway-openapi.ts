@@ -1,102 +1,66 @@
 import { OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { generateFragment, registerBearerAuth, responses, z, type OpenApiFragment } from '@mt/contracts';
+import { generateFragment, registerBearerAuth, type OpenApiFragment, type z } from '@mt/contracts';
+import { operationResponses, registerEndpoints, registerResponseHeaders, type EndpointGroup } from '@mt/endpoints';
 import {
-  CategoryListSchema,
   HealthReportSchema,
   HealthySchema,
   LivenessSchema,
-  NoQuerySchema,
   NotReadySchema,
-  OpenApiDocumentSchema,
   StartedSchema,
   StartingSchema,
   UnhealthyReportSchema,
   UnhealthySchema,
 } from './discovery.schemas';
-import type { OpenApiTag } from './openapi-merge';
 
-export const DISCOVERY_PATHS = {
-  categories: '/api/v1/categories',
-  openapi: '/api/v1/openapi.json',
-  docs: '/api/v1/docs',
-} as const;
+const PROBES_TAG = {
+  name: 'probes',
+  description: 'Liveness, readiness and health. Every service answers these at its root; through the gateway they describe the gateway',
+};
 
-export const GATEWAY_TAGS: [OpenApiTag, ...OpenApiTag[]] = [
-  { name: 'discovery', description: 'Live categories and this API description' },
-  { name: 'probes', description: 'Liveness, readiness and health. Every service answers these at its root; through the gateway they describe the gateway' },
-];
+const PROBE_HEADERS = { rateLimited: false };
 
-/** Public API routes ignore a credential unless it is invalid (401); rate limits and faults apply to all. */
-const PUBLIC_ERRORS = [401];
-const json = (description: string, schema: z.ZodType): ResponseConfig => ({ description, content: { 'application/json': { schema } } });
-
-function registerDiscoveryOperations(registry: OpenAPIRegistry): void {
-  registry.registerPath({
-    method: 'get',
-    path: DISCOVERY_PATHS.categories,
-    operationId: 'listCategories',
-    summary: 'List live categories',
-    description: 'Every category with at least one live catalog instance, sorted by id. Registrations and expiries show here within seconds.',
-    tags: ['discovery'],
-    security: [],
-    request: { query: NoQuerySchema },
-    responses: responses({ 200: { description: 'Live categories', schema: CategoryListSchema } }, [400, ...PUBLIC_ERRORS]),
-  });
-  registry.registerPath({
-    method: 'get',
-    path: DISCOVERY_PATHS.openapi,
-    operationId: 'getOpenApiDocument',
-    summary: 'This API description (OpenAPI 3.0)',
-    description: 'One document for the whole public API: the gateway, the auth service and every live category.',
-    tags: ['discovery'],
-    security: [],
-    request: { query: NoQuerySchema },
-    responses: responses({ 200: { description: 'The OpenAPI document', schema: OpenApiDocumentSchema } }, [400, ...PUBLIC_ERRORS]),
-  });
-  registry.registerPath({
-    method: 'get',
-    path: DISCOVERY_PATHS.docs,
-    operationId: 'getApiDocsPage',
-    summary: 'Interactive API documentation',
-    description: 'Swagger UI served by the gateway itself (no external host), with "try it out" against this origin.',
-    tags: ['discovery'],
-    security: [],
-    request: { query: NoQuerySchema },
-    responses: {
-      200: { description: 'An HTML page', content: { 'text/html': { schema: z.string() } } },
-      ...responses({}, [400, ...PUBLIC_ERRORS]),
-    },
-  });
-}
-
+/**
+ * The probes are served by every service's probe router (libs/shared/probes), outside the endpoint
+ * declarations; their operations are documented here, once, as the gateway answers them.
+ */
 function registerProbes(registry: OpenAPIRegistry): void {
-  const probe = (path: string, operationId: string, summary: string, description: string, results: Record<number, ResponseConfig>) =>
-    registry.registerPath({ method: 'get', path, operationId, summary, description, tags: ['probes'], security: [], responses: results });
+  const probe = (path: string, name: string, summary: string, description: string, results: Record<number, { description: string; schema: z.ZodType }>) =>
+    registry.registerPath({
+      method: 'get',
+      path,
+      operationId: `probes${name}`,
+      summary,
+      description: `${description} Credentials are ignored; probes are never rate limited.`,
+      tags: [PROBES_TAG.name],
+      security: [],
+      responses: operationResponses(results, [], PROBE_HEADERS) as Record<number, ResponseConfig>,
+    });
 
-  probe('/livez', 'getLiveness', 'Liveness probe', 'Checks the process only.', { 200: json('The process is alive', LivenessSchema) });
-  probe('/readyz', 'getReadiness', 'Readiness probe', 'Pings the service database (1 s timeout); 503 while starting or shutting down.', {
-    200: json('Ready to serve', HealthySchema),
-    503: json('The database is unreachable, or the service is starting or shutting down', NotReadySchema),
+  probe('/livez', 'GetLiveness', 'Liveness probe', 'Checks the process only.', { 200: { description: 'The process is alive', schema: LivenessSchema } });
+  probe('/readyz', 'GetReadiness', 'Readiness probe', 'Pings the service database (1 s timeout); 503 while starting or shutting down.', {
+    200: { description: 'Ready to serve', schema: HealthySchema },
+    503: { description: 'The database is unreachable, or the service is starting or shutting down', schema: NotReadySchema },
   });
-  probe('/healthz', 'getHealthProbe', 'Health probe', 'Pings the service database (1 s timeout).', {
-    200: json('The database answers', HealthySchema),
-    503: json('The database is unreachable', UnhealthySchema),
+  probe('/healthz', 'GetHealth', 'Health probe', 'Pings the service database (1 s timeout).', {
+    200: { description: 'The database answers', schema: HealthySchema },
+    503: { description: 'The database is unreachable', schema: UnhealthySchema },
   });
-  probe('/startupz', 'getStartup', 'Start-up probe', 'Start-up finished: stores connected, indexes ensured, registered.', {
-    200: json('Started', StartedSchema),
-    503: json('Still starting', StartingSchema),
+  probe('/startupz', 'GetStartup', 'Start-up probe', 'Start-up finished: stores connected, indexes ensured, registered.', {
+    200: { description: 'Started', schema: StartedSchema },
+    503: { description: 'Still starting', schema: StartingSchema },
   });
-  probe('/health', 'getHealth', 'Health report', 'Like /healthz, plus the service name, version and uptime; on the gateway also each upstream.', {
-    200: json('Healthy', HealthReportSchema),
-    503: json('The database is unreachable', UnhealthyReportSchema),
+  probe('/health', 'GetHealthReport', 'Health report', 'Like /healthz, plus the service name, version and uptime; on the gateway also the health of each upstream.', {
+    200: { description: 'Healthy', schema: HealthReportSchema },
+    503: { description: 'The database is unreachable', schema: UnhealthyReportSchema },
   });
 }
 
-/** The gateway's own operations and the probes, generated from the schemas that validate them. */
-export function gatewayFragment(): OpenApiFragment {
+/** The gateway's own operations (its endpoint declarations) and the probes. */
+export function gatewayFragment(discovery: EndpointGroup): OpenApiFragment {
   const registry = new OpenAPIRegistry();
   registerBearerAuth(registry);
-  registerDiscoveryOperations(registry);
+  registerResponseHeaders(registry);
+  registerEndpoints(registry, discovery);
   registerProbes(registry);
-  return generateFragment(registry);
+  return { ...generateFragment(registry), tags: [...discovery.tags, PROBES_TAG] };
 }

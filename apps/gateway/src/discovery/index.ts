@@ -1,2 +1,4 @@
-export { createDiscoveryRouter, type DiscoveryDeps } from './discovery.routes';
+export { discoveryEndpoints, GATEWAY_MOUNT } from './discovery.endpoints';
 export { DOCS_CONTENT_SECURITY_POLICY } from './docs-page';
+export { gatewayFragment } from './gateway-openapi';
+export { createOpenApiDocument, type OpenApiDocument } from './openapi-document';

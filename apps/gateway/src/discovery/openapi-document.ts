@@ -1,7 +1,6 @@
+import type { OpenApiFragment } from '@mt/contracts';
 import type { Logger } from '@mt/logging';
 import type { RouteTable } from '@mt/registry-client';
-import type { AuthFragmentSource } from './auth-fragment';
-import { gatewayFragment, GATEWAY_TAGS } from './gateway-openapi';
 import { mergeOpenApi, type OpenApiSource, type OpenApiTag } from './openapi-merge';
 
 export const API_VERSION = '1.0.0';
@@ -11,12 +10,15 @@ const DESCRIPTION = [
   'ISO 8601 UTC timestamps. Every response carries `X-Request-Id`; every error is the `Error` payload.',
   '',
   'Authentication: `Authorization: Bearer <credential>` with a JWT from `POST /api/v1/auth/login` or a',
-  'personal access token (`mtp_...`). PAT scopes: `profile:read`, `catalog:write`, `list:read`,',
-  '`list:write`, `account` (a JWT has all). Public operations ignore a valid credential and reject an',
-  'invalid one with 401.',
+  'personal access token (`mtp_...`). Each operation says which PAT scope it needs (a JWT has every scope',
+  'of its user). Public operations ignore a valid credential and reject an invalid one with 401.',
   '',
-  'Categories come and go with their catalog instances: this document lists the categories live when',
-  'it was served.',
+  'Operation ids follow one scheme: `<service><VerbNoun>` (`authLogin`, `moviesAddListEntry`). Schemas every',
+  'category shares (`ListEntry`, `CatalogEntry`, ...) are declared once; a category adds its own fields on top',
+  '(`MoviesEntry` = `CatalogEntry` + `director`, `runtime_minutes`).',
+  '',
+  'Categories come and go with their catalog instances. A category whose instances are all restarting',
+  'stays in this document (its operations answer 503 meanwhile); one that an operator removed leaves it.',
 ].join('\n');
 
 const SKELETON = {
@@ -31,38 +33,38 @@ const SKELETON = {
   servers: [{ url: '/', description: 'This gateway' }],
 };
 
-const AUTH_TAG: OpenApiTag = { name: 'auth', description: 'Accounts, login, password changes and personal access tokens' };
-
 export interface OpenApiDocument {
-  /** The merged document, serialized; rebuilt only when the route table or the auth fragment changed. */
+  /** The merged document, serialized; rebuilt only when the route table changed. */
   json(): Promise<string>;
 }
 
-export function createOpenApiDocument(deps: { routeTable: RouteTable; authFragment: AuthFragmentSource; logger: Logger }): OpenApiDocument {
-  const { routeTable, authFragment, logger } = deps;
-  const gateway = gatewayFragment();
-  let cache: { key: string; json: string } | undefined;
+const tagsOf = (service: string, fragment: OpenApiFragment): [OpenApiTag, ...OpenApiTag[]] => {
+  const [first, ...rest] = fragment.tags ?? [];
+  return first ? [first, ...rest] : [{ name: service, description: `The ${service} service` }];
+};
+
+/**
+ * The document clients generate from: the gateway's own operations, then every known service's fragment
+ * from the route table (services in id order; the gateway's tags listed last).
+ */
+export function createOpenApiDocument(deps: { routeTable: RouteTable; gatewayFragment: () => OpenApiFragment; logger: Logger }): OpenApiDocument {
+  const { routeTable, logger } = deps;
+  let gateway: OpenApiFragment | undefined;
+  let cache: { version: number; json: string } | undefined;
 
   return {
     async json() {
-      const auth = await authFragment.current();
-      const key = `${routeTable.version()}:${auth.revision}`;
-      if (cache?.key === key) return cache.json;
-
-      const categories = new Map(routeTable.categories().map((category) => [category.id, category]));
+      const version = routeTable.version();
+      if (cache?.version === version) return cache.json;
+      gateway ??= deps.gatewayFragment();
       // The gateway first, so its definitions (Error, bearerAuth) stand when a fragment disagrees.
-      // Its tags are listed last, after the auth service's and the categories'.
-      const sources: OpenApiSource[] = [{ id: 'gateway', fragment: gateway, tags: GATEWAY_TAGS, displayRank: Number.MAX_SAFE_INTEGER }];
-      if (auth.fragment) sources.push({ id: 'auth', pathPrefix: '/api/v1/auth', fragment: auth.fragment, tags: [AUTH_TAG] });
-      for (const { categoryId, fragment } of routeTable.openApiFragments()) {
-        const category = categories.get(categoryId);
-        const description = category ? `${category.display_name}: ${category.description}` : `The ${categoryId} category`;
-        sources.push({ id: categoryId, pathPrefix: `/api/v1/${categoryId}`, fragment, tags: [{ name: categoryId, description }] });
+      const sources: OpenApiSource[] = [{ id: 'gateway', fragment: gateway, tags: tagsOf('gateway', gateway), displayRank: Number.MAX_SAFE_INTEGER }];
+      for (const { service, fragment } of routeTable.openApiFragments()) {
+        sources.push({ id: service, pathPrefix: `/api/v1/${service}`, fragment, tags: tagsOf(service, fragment) });
       }
       const { document, warnings } = mergeOpenApi(SKELETON, sources);
       for (const warning of warnings) logger.warn({ reason: warning }, 'OpenAPI merge adjusted a fragment');
-      if (!auth.fragment) logger.warn('serving the OpenAPI document without the auth operations (auth service fragment unavailable)');
-      cache = { key, json: JSON.stringify(document) };
+      cache = { version, json: JSON.stringify(document) };
       return cache.json;
     },
   };

@@ -52,8 +52,9 @@ describe('gateway probes', () => {
         services: {
           auth: { status: 'healthy' },
           registry: { status: 'unhealthy', error: 'unreachable' },
-          'catalog:movies:m1': { status: 'healthy', category: 'movies', instance_id: 'm1', version: '1.0.0' },
-          'catalog:books:b1': { status: 'unhealthy', error: 'timed out', category: 'books', instance_id: 'b1', version: '1.0.0' },
+          'auth:auth-1': { status: 'healthy', service: 'auth', instance_id: 'auth-1', version: '1.0.0' },
+          'movies:m1': { status: 'healthy', service: 'movies', instance_id: 'm1', version: '1.0.0' },
+          'books:b1': { status: 'unhealthy', error: 'timed out', service: 'books', instance_id: 'b1', version: '1.0.0' },
         },
       });
     });

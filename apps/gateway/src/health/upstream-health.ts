@@ -31,12 +31,12 @@ export function upstreamHealth({ routeTable, authUrl, registryUrl, timeoutMs = 1
       { name: 'auth', url: authUrl },
       { name: 'registry', url: registryUrl },
     ];
-    for (const category of routeTable.categories()) {
-      for (const instance of routeTable.instances(category.id)) {
+    for (const { service, instances } of routeTable.services()) {
+      for (const instance of instances) {
         targets.push({
-          name: `catalog:${category.id}:${instance.instance_id}`,
+          name: `${service}:${instance.instance_id}`,
           url: instance.base_url.replace(/\/+$/, ''),
-          details: { category: category.id, instance_id: instance.instance_id, version: instance.version },
+          details: { service, instance_id: instance.instance_id, version: instance.version },
         });
       }
     }

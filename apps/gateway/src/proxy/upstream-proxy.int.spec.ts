@@ -316,7 +316,7 @@ describe('gateway proxying to real upstreams', () => {
         expect(post.status).toBe(502);
         expectErrorPayload(post.body, 502, 'bad_gateway');
       } finally {
-        routeTable.removeCategory('flaky');
+        routeTable.removeService('flaky');
         await flaky.close();
       }
     });
@@ -327,7 +327,7 @@ describe('gateway proxying to real upstreams', () => {
       const res = await request(gateway.app).get('/api/v1/podcasts/abc');
       expect(res.status).toBe(404);
       expectErrorPayload(res.body, 404, 'not_found');
-      expect(res.body.error).toBe("unknown category 'podcasts'");
+      expect(res.body.error).toBe('no route for /api/v1/podcasts/abc');
     });
 
     it.each([

@@ -7,7 +7,6 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { Upstream } from '../authn/access-policy';
 import { callerIdentity, gatewayState } from '../request-state';
 import type { UpstreamAgents } from './agents';
 import { prepareUpstreamHeaders } from './forward-headers';
@@ -28,7 +27,6 @@ const HOP_BY_HOP_RESPONSE_HEADERS = [
 
 export interface UpstreamProxyOptions {
   routeTable: RouteTable;
-  authUrl: string;
   internalSecret: string;
   /** Deadline for the upstream's response headers once the request is sent, and the upstream socket idle limit. */
   timeoutMs: number;
@@ -39,12 +37,10 @@ export interface UpstreamProxyOptions {
 
 /** How long an instance that refused a connection is avoided (unless it is the only one left). */
 const REFUSED_INSTANCE_COOL_DOWN_MS = 5_000;
-const AUTH_LABEL = 'auth';
 
 /** One proxied request: where it is going, what has been tried, and how to report a failure. */
 interface ProxyAttempt {
-  upstream: Exclude<Upstream, { kind: 'gateway' }>;
-  /** `auth` or the category id: names the upstream in messages and metric labels. */
+  /** The service id (`auth`, `movies`): names the upstream in messages and metric labels. */
   label: string;
   target: string;
   instanceId?: string;
@@ -61,34 +57,30 @@ const isResponse = (value: unknown): value is ServerResponse =>
   typeof (value as ServerResponse | undefined)?.writeHead === 'function';
 
 /**
- * Streams requests to the auth service or to a live instance of the category (round robin via the route
+ * Streams requests to a live instance of the service that owns the route (round robin via the route
  * table), bodies untouched, and maps every upstream failure to the contract's error payload: refused or
  * no live instance 503, reset or garbage 502, too slow 504. A GET/HEAD whose connection was refused (or
  * whose reused keep-alive socket turned out dead) is sent once more, to another instance when there is
  * one, so a dying instance causes no client-visible error.
  */
 export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandler {
-  const { routeTable, authUrl, internalSecret, timeoutMs, agents, metrics, logger } = options;
+  const { routeTable, internalSecret, timeoutMs, agents, metrics, logger } = options;
   const attempts = new WeakMap<IncomingMessage, ProxyAttempt>();
   const refusedUntil = new Map<string, number>();
 
-  function pickInstance(categoryId: string, tried: ReadonlySet<string>) {
+  function pickInstance(service: string, tried: ReadonlySet<string>) {
     const now = Date.now();
     const avoid = new Set(tried);
     for (const [instanceId, until] of refusedUntil) {
       if (until <= now) refusedUntil.delete(instanceId);
       else avoid.add(instanceId);
     }
-    return routeTable.pickInstance(categoryId, avoid) ?? routeTable.pickInstance(categoryId, tried);
+    return routeTable.pickInstance(service, avoid) ?? routeTable.pickInstance(service, tried);
   }
 
   /** Sets the attempt's target; false when there is nothing to send it to. */
   function chooseTarget(attempt: ProxyAttempt): boolean {
-    if (attempt.upstream.kind === 'auth') {
-      attempt.target = authUrl;
-      return true;
-    }
-    const instance = pickInstance(attempt.upstream.categoryId, attempt.tried);
+    const instance = pickInstance(attempt.label, attempt.tried);
     if (!instance) return false;
     attempt.target = instance.base_url.replace(/\/+$/, '');
     attempt.instanceId = instance.instance_id;
@@ -118,7 +110,6 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     // A reused keep-alive socket the upstream had already closed: the request never reached it.
     const staleSocket = failure === 'reset' && attempt.proxyReq?.reusedSocket === true;
     if (failure !== 'refused' && !staleSocket) return false;
-    if (attempt.upstream.kind === 'auth') return staleSocket && chooseTarget(attempt);
     const previous = attempt.target;
     if (chooseTarget(attempt)) return true;
     // No other instance: a stale socket is worth one fresh connection to the same one.
@@ -218,10 +209,8 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       if (!url) return next(errors.notFound(`no route for ${req.path}`));
       req.url = `${url.pathname}${url.search}`;
     }
-    const upstream = decision.upstream;
     const attempt: ProxyAttempt = {
-      upstream,
-      label: upstream.kind === 'auth' ? AUTH_LABEL : upstream.categoryId,
+      label: decision.upstream.service,
       target: '',
       tried: new Set(),
       retryable: (req.method === 'GET' || req.method === 'HEAD') && !requestHasBody(req),

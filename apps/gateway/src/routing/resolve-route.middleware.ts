@@ -1,15 +1,44 @@
+import type { ManifestRoute } from '@mt/contracts';
+import type { Logger } from '@mt/logging';
 import type { RouteTable } from '@mt/registry-client';
 import type { RequestHandler } from 'express';
-import { resolveAccess } from '../authn/access-policy';
 import { gatewayState } from '../request-state';
+import { compileRoutes, type RouteMatcher, type RouteSource } from './route-matcher';
 
 /**
- * First step of every non-probe request: where does it go and what does it need (access-policy.ts).
+ * The routing and access table, compiled from the gateway's own routes and the manifests of every service in
+ * the route table, and recompiled only when the route table changes.
+ */
+export function createRouteResolver(deps: { routeTable: RouteTable; gatewayRoutes: readonly ManifestRoute[]; logger: Logger }) {
+  const { routeTable, gatewayRoutes, logger } = deps;
+  let compiled: { version: number; matcher: RouteMatcher } | undefined;
+
+  const matcher = (): RouteMatcher => {
+    const version = routeTable.version();
+    if (compiled?.version === version) return compiled.matcher;
+    const sources: RouteSource[] = [
+      { upstream: { kind: 'gateway' }, routes: gatewayRoutes },
+      ...routeTable.services().map((service) => ({ upstream: { kind: 'service' as const, service: service.service }, routes: service.manifest.routes })),
+    ];
+    const refused = (reason: string) => logger.warn({ reason }, 'route refused');
+    compiled = { version, matcher: compileRoutes(sources, refused) };
+    return compiled.matcher;
+  };
+
+  return { resolve: (method: string, path: string) => matcher().resolve(method, path) };
+}
+
+export type RouteResolver = ReturnType<typeof createRouteResolver>;
+
+/**
+ * First step of every non-probe request: where does it go and what does it need. Until the first route
+ * table has been loaded, a path the gateway does not own is a 503 (its service may well exist), not a 404.
  * Sets the low-cardinality route label for the metrics, since proxied requests have no Express route.
  */
-export function resolveRouteMiddleware(routeTable: RouteTable): RequestHandler {
+export function resolveRouteMiddleware(resolver: RouteResolver, routeTable: RouteTable): RequestHandler {
   return (req, res, next) => {
-    const decision = resolveAccess(req.method, req.path, (categoryId) => routeTable.hasCategory(categoryId));
+    let decision = resolver.resolve(req.method, req.path);
+    if (decision.kind === 'not_found' && !routeTable.loaded()) decision = { kind: 'unavailable', message: 'routes are not loaded yet: the registry has not answered' };
     gatewayState(res).decision = decision;
     if (decision.kind === 'route') res.locals['routeTemplate'] = decision.template;
     next();

@@ -23,7 +23,7 @@ describe('registry internal API (real Redis)', () => {
   const remove = (id: string) => request(registry.app).delete(INTERNAL_PATHS.registryInstance(id)).set(INTERNAL_SECRET_HEADER, TEST_SECRET);
   const routes = async (): Promise<RouteTableSnapshot> =>
     (await request(registry.app).get(INTERNAL_PATHS.registryRoutes).set(INTERNAL_SECRET_HEADER, TEST_SECRET).expect(200)).body;
-  const liveIds = async () => (await routes()).categories.flatMap((c) => c.instances.map((i) => i.instance_id));
+  const liveIds = async () => (await routes()).services.flatMap((c) => c.instances.map((i) => i.instance_id));
   const settle = () => new Promise((r) => setTimeout(r, 100));
 
   beforeAll(async () => {
@@ -55,39 +55,43 @@ describe('registry internal API (real Redis)', () => {
       await put('movies-1', { ...body, version: '1.1.0' }).expect(200);
       await settle();
       expect(messages).toHaveLength(2);
-      expect((await routes()).categories[0]!.instances).toEqual([{ instance_id: 'movies-1', base_url: 'http://127.0.0.1:4001', version: '1.1.0' }]);
+      expect((await routes()).services[0]!.instances).toEqual([{ instance_id: 'movies-1', base_url: 'http://127.0.0.1:4001', version: '1.1.0', manifest_digest: body.manifest.digest }]);
     });
 
-    it('serves live categories sorted by id with sorted instances and the fragment', async () => {
+    it('serves live services sorted by id with sorted instances, the manifest and the fragment', async () => {
       await put('tv-1', sampleRegistration('tvshows', 'http://127.0.0.1:4003')).expect(201);
       await put('movies-b', sampleRegistration('movies', 'http://127.0.0.1:4002')).expect(201);
       await put('movies-a', sampleRegistration('movies', 'http://127.0.0.1:4001')).expect(201);
       await put('books-1', sampleRegistration('books', 'http://127.0.0.1:4004')).expect(201);
       const table = await routes();
-      expect(table.categories.map((c) => c.category)).toEqual([categoryRecord('books'), categoryRecord('movies'), categoryRecord('tvshows')]);
-      expect(table.categories[1]!.instances.map((i) => i.instance_id)).toEqual(['movies-a', 'movies-b']);
-      expect(Object.keys(table.categories[1]!.openapi.paths)).toEqual(['/api/v1/movies/{id}']);
+      expect(table.services.map((c) => c.category)).toEqual([categoryRecord('books'), categoryRecord('movies'), categoryRecord('tvshows')]);
+      expect(table.services[1]!.instances.map((i) => i.instance_id)).toEqual(['movies-a', 'movies-b']);
+      expect(Object.keys(table.services[1]!.openapi.paths)).toEqual(['/api/v1/movies/{id}', '/api/v1/movies/list']);
+      expect(table.services[1]!.manifest.routes.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v1/movies/list', 'GET /api/v1/movies/{id}']);
+      expect(table.services[1]!.manifest_mismatch).toBe(false);
     });
 
     it('lets the most recently registered instance speak for its category', async () => {
       await put('movies-old', sampleRegistration('movies', 'http://127.0.0.1:4001', '1.0.0')).expect(201);
       await new Promise((r) => setTimeout(r, 5));
       const newer = sampleRegistration('movies', 'http://127.0.0.1:4002', '2.0.0');
-      newer.category.description = 'Films, new description';
+      newer.category!.description = 'Films, new description';
       await put('movies-new', newer).expect(201);
-      const [movies] = (await routes()).categories;
-      expect(movies!.category.description).toBe('Films, new description');
+      const [movies] = (await routes()).services;
+      expect(movies!.category!.description).toBe('Films, new description');
       expect(movies!.instances.map((i) => i.version)).toEqual(['2.0.0', '1.0.0']);
     });
 
     it.each([
-      ['a missing body', undefined, [{ path: 'category', message: expect.any(String) }]],
+      ['a missing body', undefined, [{ path: 'service', message: 'is required' }, { path: 'manifest', message: 'is required' }]],
       ['an unknown field', { ...sampleRegistration('movies', 'http://x:1'), extra: 1 }, [{ path: 'extra', message: 'unknown field' }]],
       ['an unknown category field', { ...sampleRegistration('movies', 'http://x:1'), category: { ...categoryRecord('movies'), colour: 'red' } }, [{ path: 'category.colour', message: 'unknown field' }]],
       ['a base URL that is not http(s)', sampleRegistration('movies', 'ftp://x:1'), [{ path: 'base_url', message: expect.any(String) }]],
       ['a name other than the id', { ...sampleRegistration('movies', 'http://x:1'), category: { ...categoryRecord('movies'), name: 'Movies' } }, [{ path: 'category.name', message: 'must equal category.id' }]],
       ['a wrong endpoint', { ...sampleRegistration('movies', 'http://x:1'), category: { ...categoryRecord('movies'), endpoint: '/movies' } }, [{ path: 'category.endpoint', message: 'must be /api/v1/movies' }]],
-      ['a reserved category id', { ...sampleRegistration('movies', 'http://x:1'), category: categoryRecord('docs') }, [{ path: 'category.id', message: "'docs' is reserved by the gateway" }]],
+      ['a reserved service id', sampleRegistration('docs', 'http://x:1'), [{ path: 'service', message: "'docs' is reserved by the gateway" }]],
+      ['a category other than the service', { ...sampleRegistration('movies', 'http://x:1'), category: categoryRecord('books') }, [{ path: 'category.id', message: 'must equal service' }]],
+      ['a route outside the service', { ...sampleRegistration('movies', 'http://x:1'), manifest: sampleRegistration('books', 'http://x:1').manifest }, [{ path: 'manifest.routes.0.path', message: 'must be under /api/v1/movies' }]],
       ['a component section that is not an object', { ...sampleRegistration('movies', 'http://x:1'), openapi: { paths: {}, components: { schemas: 'none' } } }, [{ path: 'openapi.components.schemas', message: expect.any(String) }]],
       ['paths outside the category', { ...sampleRegistration('movies', 'http://x:1'), openapi: { paths: { '/api/v1/auth/login': {} }, components: {} } }, [{ path: 'openapi.paths./api/v1/auth/login', message: 'must be under /api/v1/movies' }]],
     ])('rejects %s with 400 and stores nothing', async (_name, body, details) => {
@@ -99,7 +103,7 @@ describe('registry internal API (real Redis)', () => {
 
     it('rejects a malformed instance id with 400', async () => {
       const res = await put('-bad id', sampleRegistration('movies', 'http://x:1')).expect(400);
-      expect(res.body).toMatchObject({ code: 'validation_failed', details: [{ path: 'instanceId', message: expect.any(String) }] });
+      expect(res.body).toMatchObject({ code: 'validation_failed', details: [{ path: 'instance_id', message: expect.any(String) }] });
     });
 
     it('rejects malformed JSON with 400 and a non-JSON body with 415', async () => {

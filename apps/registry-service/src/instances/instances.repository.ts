@@ -4,8 +4,11 @@ import type { Redis } from '@mt/stores';
 /**
  * Redis layout (all under REDIS_KEY_PREFIX):
  * - `registryInstances()`: sorted set, member = instance id, score = expiry time (epoch ms);
- * - `registryInstance(id)`: hash { registration: JSON, registered_at: epoch ms };
- * - `registryChanges()`: pub/sub channel, a JSON message whenever the set of live instances changes.
+ * - `registryInstance(id)`: hash { registration: JSON, registered_at: epoch ms, service };
+ * - `registryServices()`: hash, service id → { registration JSON of its latest registration, updated_at }, so a
+ *   service whose instances are all restarting keeps its routes (503, not 404) and its OpenAPI operations;
+ * - `registryWatching()`: a marker refreshed by every sweep: some registry is watching heartbeats;
+ * - `registryChanges()`: pub/sub channel, a JSON message whenever the route table changes.
  *
  * Every operation is one Lua script, so it is atomic, and "now" is Redis' own clock (TIME): several
  * registry instances agree on liveness even when their hosts' clocks drift.
@@ -16,7 +19,10 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
-// KEYS: instances, record. ARGV: id, registration JSON, ttl ms, changes channel.
+/** Instance records outlive their expiry by far: a registry outage longer than the TTL must not lose them. */
+const RECORD_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+// KEYS: instances, record, services. ARGV: id, registration JSON, ttl ms, channel, service id, retention ms.
 // Returns 1 when the instance was not live before (a new registration), else 0.
 const REGISTER = `${NOW_MS}
 local ttl = tonumber(ARGV[3])
@@ -25,22 +31,25 @@ local wasLive = score and tonumber(score) > now
 local previous = redis.call('HGET', KEYS[2], 'registration')
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
 local changed = (not wasLive) or previous ~= ARGV[2]
-if changed then redis.call('HSET', KEYS[2], 'registration', ARGV[2], 'registered_at', now) end
-redis.call('PEXPIRE', KEYS[2], ttl * 2)
-if changed then
+if changed then redis.call('HSET', KEYS[2], 'registration', ARGV[2], 'registered_at', now, 'service', ARGV[5]) end
+redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[6]))
+local known = redis.call('HGET', KEYS[3], ARGV[5])
+local knownChanged = (not known) or string.sub(known, 1, string.len(ARGV[2]) + 1) ~= ARGV[2] .. '\\n'
+redis.call('HSET', KEYS[3], ARGV[5], ARGV[2] .. '\\n' .. now)
+if changed or knownChanged then
   redis.call('PUBLISH', ARGV[4], cjson.encode({ type = 'registered', instance_id = ARGV[1] }))
 end
 if wasLive then return 0 end
 return 1
 `;
 
-// KEYS: instances, record. ARGV: id, ttl ms. Returns 0 when the instance is unknown or already expired.
+// KEYS: instances, record. ARGV: id, ttl ms, retention ms. Returns 0 when the instance is unknown or expired.
 const HEARTBEAT = `${NOW_MS}
 local ttl = tonumber(ARGV[2])
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if (not score) or tonumber(score) <= now or redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 redis.call('ZADD', KEYS[1], 'XX', now + ttl, ARGV[1])
-redis.call('PEXPIRE', KEYS[2], ttl * 2)
+redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]))
 return 1
 `;
 
@@ -54,8 +63,10 @@ end
 return removed
 `;
 
-// KEYS: instances. ARGV: record key prefix, changes channel, batch size. Returns the removed ids.
+// KEYS: instances, watching. ARGV: record key prefix, changes channel, batch size, watching ttl ms.
+// Returns the removed ids.
 const SWEEP = `${NOW_MS}
+redis.call('SET', KEYS[2], now, 'PX', tonumber(ARGV[4]))
 local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(expired) do
   redis.call('ZREM', KEYS[1], id)
@@ -65,6 +76,16 @@ if #expired > 0 then
   redis.call('PUBLISH', ARGV[2], cjson.encode({ type = 'expired', instance_ids = expired }))
 end
 return expired
+`;
+
+// KEYS: instances, watching. ARGV: ttl ms. When no registry has been watching (the marker is gone), every
+// instance still recorded gets one TTL from now to prove itself: its missed heartbeats had nobody to
+// receive them. Returns how many instances were granted time.
+const AMNESTY = `${NOW_MS}
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now + tonumber(ARGV[1]))
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), id) end
+return #ids
 `;
 
 // KEYS: instances. ARGV: record key prefix. Returns { id, registration JSON, registered_at } per live instance.
@@ -78,6 +99,14 @@ end
 return out
 `;
 
+// KEYS: services. ARGV: service id, changes channel.
+const FORGET = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('PUBLISH', ARGV[2], cjson.encode({ type = 'forgotten', service = ARGV[1] }))
+return 1
+`;
+
 const SWEEP_BATCH = 1000;
 
 export interface StoredInstance {
@@ -87,35 +116,53 @@ export interface StoredInstance {
   registeredAtMs: number;
 }
 
+export interface StoredService {
+  service: string;
+  /** The service's latest registration (JSON). */
+  registrationJson: string;
+  updatedAtMs: number;
+}
+
 export interface InstancesRepository {
   /** Resolves true when the instance was not live before. Publishes a change unless nothing changed. */
-  register(instanceId: string, registrationJson: string, ttlMs: number): Promise<boolean>;
+  register(instanceId: string, service: string, registrationJson: string, ttlMs: number): Promise<boolean>;
   /** Resolves false when the instance is unknown or already expired. */
   heartbeat(instanceId: string, ttlMs: number): Promise<boolean>;
   /** Resolves false when the instance was unknown. Publishes a change otherwise. */
   deregister(instanceId: string): Promise<boolean>;
-  /** Removes expired instances (publishing one change) and resolves their ids. */
-  removeExpired(): Promise<string[]>;
+  /** Removes expired instances (publishing one change), marks the registry as watching for `watchingTtlMs`. */
+  removeExpired(watchingTtlMs: number): Promise<string[]>;
+  /** When no registry was watching, gives every recorded instance `ttlMs` from now; resolves how many. */
+  grantAmnesty(ttlMs: number): Promise<number>;
   liveInstances(): Promise<StoredInstance[]>;
+  knownServices(): Promise<StoredService[]>;
+  /** Resolves false when the service was not known. */
+  forgetService(service: string): Promise<boolean>;
 }
 
 export function createInstancesRepository(redis: Redis, keys: RedisKeys): InstancesRepository {
   const recordPrefix = keys.registryInstance('');
   const instances = keys.registryInstances();
+  const services = keys.registryServices();
+  const watching = keys.registryWatching();
   const channel = keys.registryChanges();
   return {
-    async register(instanceId, registrationJson, ttlMs) {
-      const result = await redis.eval(REGISTER, 2, instances, keys.registryInstance(instanceId), instanceId, registrationJson, ttlMs, channel);
+    async register(instanceId, service, registrationJson, ttlMs) {
+      const record = keys.registryInstance(instanceId);
+      const result = await redis.eval(REGISTER, 3, instances, record, services, instanceId, registrationJson, ttlMs, channel, service, RECORD_RETENTION_MS);
       return result === 1;
     },
     async heartbeat(instanceId, ttlMs) {
-      return (await redis.eval(HEARTBEAT, 2, instances, keys.registryInstance(instanceId), instanceId, ttlMs)) === 1;
+      return (await redis.eval(HEARTBEAT, 2, instances, keys.registryInstance(instanceId), instanceId, ttlMs, RECORD_RETENTION_MS)) === 1;
     },
     async deregister(instanceId) {
       return (await redis.eval(DEREGISTER, 2, instances, keys.registryInstance(instanceId), instanceId, channel)) === 1;
     },
-    async removeExpired() {
-      return (await redis.eval(SWEEP, 1, instances, recordPrefix, channel, SWEEP_BATCH)) as string[];
+    async removeExpired(watchingTtlMs) {
+      return (await redis.eval(SWEEP, 2, instances, watching, recordPrefix, channel, SWEEP_BATCH, watchingTtlMs)) as string[];
+    },
+    async grantAmnesty(ttlMs) {
+      return Number(await redis.eval(AMNESTY, 2, instances, watching, ttlMs));
     },
     async liveInstances() {
       const rows = (await redis.eval(LIVE, 1, instances, recordPrefix)) as Array<[string, string, string]>;
@@ -124,6 +171,16 @@ export function createInstancesRepository(redis: Redis, keys: RedisKeys): Instan
         registrationJson,
         registeredAtMs: Number(registeredAt),
       }));
+    },
+    async knownServices() {
+      const all = await redis.hgetall(services);
+      return Object.entries(all).map(([service, value]) => {
+        const cut = value.lastIndexOf('\n');
+        return { service, registrationJson: value.slice(0, cut), updatedAtMs: Number(value.slice(cut + 1)) };
+      });
+    },
+    async forgetService(service) {
+      return (await redis.eval(FORGET, 1, services, service, channel)) === 1;
     },
   };
 }

@@ -1,7 +1,13 @@
-import { InstanceRegistrationSchema, type InstanceRegistration, type RouteTableSnapshot } from '@mt/contracts';
+import { InstanceRegistrationSchema, type InstanceRegistration, type RoutedService, type RouteTableSnapshot } from '@mt/contracts';
 import { errors } from '@mt/errors';
 import type { Logger } from '@mt/logging';
-import type { InstancesRepository, StoredInstance } from './instances.repository';
+import type { InstancesRepository, StoredInstance, StoredService } from './instances.repository';
+
+export interface ManifestMismatch {
+  service: string;
+  /** Digest → the live instances that registered it. */
+  digests: Record<string, string[]>;
+}
 
 export interface InstancesService {
   readonly ttlMs: number;
@@ -10,19 +16,49 @@ export interface InstancesService {
   /** 404 when the instance is unknown or expired, which tells it to register again. */
   heartbeat(instanceId: string): Promise<void>;
   deregister(instanceId: string): Promise<void>;
+  /** Forgets a service that has no live instance (its routes then answer 404); 409 while it has one. */
+  forgetService(service: string): Promise<void>;
   routeTable(): Promise<RouteTableSnapshot>;
+  /** Services whose live instances disagree on their route manifest (for /health). */
+  manifestMismatches(): Promise<ManifestMismatch[]>;
   /** Removes expired instances; resolves their ids. */
   sweepExpired(): Promise<string[]>;
+  /** At start-up: instances whose heartbeats nobody was there to receive get one TTL to prove themselves. */
+  grantAmnesty(): Promise<number>;
 }
 
-export function createInstancesService(deps: { repository: InstancesRepository; ttlMs: number; logger: Logger }): InstancesService {
-  const { repository, ttlMs, logger } = deps;
+export interface InstancesServiceOptions {
+  repository: InstancesRepository;
+  ttlMs: number;
+  /** How often this registry sweeps: the "watching" marker lives a few sweeps. */
+  sweepIntervalMs: number;
+  logger: Logger;
+}
+
+export function createInstancesService(options: InstancesServiceOptions): InstancesService {
+  const { repository, ttlMs, sweepIntervalMs, logger } = options;
+  // Mismatches already logged, so a lasting disagreement is reported when it starts, not on every read.
+  let reportedMismatches = '';
+
+  async function snapshot(): Promise<{ table: RouteTableSnapshot; mismatches: ManifestMismatch[] }> {
+    const [live, known] = await Promise.all([repository.liveInstances(), repository.knownServices()]);
+    const built = buildRouteTable(live, known, logger);
+    const key = JSON.stringify(built.mismatches);
+    if (key !== reportedMismatches) {
+      reportedMismatches = key;
+      for (const mismatch of built.mismatches) {
+        logger.warn({ service: mismatch.service, digests: mismatch.digests }, 'instances of one service disagree on their route manifest; routing follows the newest registration');
+      }
+    }
+    return built;
+  }
+
   return {
     ttlMs,
     async register(instanceId, registration) {
-      const created = await repository.register(instanceId, JSON.stringify(registration), ttlMs);
+      const created = await repository.register(instanceId, registration.service, JSON.stringify(registration), ttlMs);
       if (created) {
-        logger.info({ instance_id: instanceId, category: registration.category.id, base_url: registration.base_url }, 'instance registered');
+        logger.info({ instance_id: instanceId, service: registration.service, base_url: registration.base_url, manifest: registration.manifest.digest }, 'instance registered');
       }
       return { created };
     },
@@ -33,13 +69,29 @@ export function createInstancesService(deps: { repository: InstancesRepository; 
       if (!(await repository.deregister(instanceId))) throw errors.notFound('unknown instance');
       logger.info({ instance_id: instanceId }, 'instance deregistered');
     },
+    async forgetService(service) {
+      const { table } = await snapshot();
+      const entry = table.services.find((candidate) => candidate.service === service);
+      if (!entry) throw errors.notFound('unknown service');
+      if (entry.instances.length > 0) throw errors.conflict('the service has live instances; stop them first');
+      await repository.forgetService(service);
+      logger.info({ service }, 'service forgotten');
+    },
     async routeTable() {
-      return buildRouteTable(await repository.liveInstances(), logger);
+      return (await snapshot()).table;
+    },
+    async manifestMismatches() {
+      return (await snapshot()).mismatches;
     },
     async sweepExpired() {
-      const expired = await repository.removeExpired();
+      const expired = await repository.removeExpired(sweepIntervalMs * 3);
       if (expired.length) logger.info({ instance_ids: expired }, 'expired instances removed');
       return expired;
+    },
+    async grantAmnesty() {
+      const granted = await repository.grantAmnesty(ttlMs);
+      if (granted) logger.info({ instances: granted, ttl_ms: ttlMs }, 'no registry was watching: recorded instances get one TTL to send a heartbeat');
+      return granted;
     },
   };
 }
@@ -50,49 +102,71 @@ interface ParsedInstance {
   registeredAtMs: number;
 }
 
-function parseStored(stored: StoredInstance, logger: Logger): ParsedInstance | undefined {
-  let json: unknown;
+function parseRegistration(json: string, what: string, logger: Logger): InstanceRegistration | undefined {
+  let value: unknown;
   try {
-    json = JSON.parse(stored.registrationJson);
+    value = JSON.parse(json);
   } catch {
-    json = undefined;
+    value = undefined;
   }
-  const parsed = InstanceRegistrationSchema.safeParse(json);
+  const parsed = InstanceRegistrationSchema.safeParse(value);
   if (!parsed.success) {
-    logger.warn({ instance_id: stored.instanceId }, 'ignoring an unreadable stored registration');
+    logger.warn({ what }, 'ignoring an unreadable stored registration');
     return undefined;
   }
-  return { instanceId: stored.instanceId, registration: parsed.data, registeredAtMs: stored.registeredAtMs };
+  return parsed.data;
 }
 
+const byString = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
 /**
- * Groups live instances by category (sorted by id; instances sorted by instance id). During a rolling
- * upgrade instances of one category may disagree on the category record or fragment: the most recently
- * registered instance speaks for the category (ties broken by instance id), so the newest version wins.
+ * Groups live instances by service (sorted by id; instances by instance id) and adds the services known
+ * from earlier registrations that have no live instance now. During a rolling upgrade instances of one
+ * service may disagree: the most recently registered instance speaks for the service (ties broken by
+ * instance id), so the newest version wins, and the disagreement is reported.
  */
-export function buildRouteTable(stored: StoredInstance[], logger: Logger): RouteTableSnapshot {
-  const byCategory = new Map<string, ParsedInstance[]>();
-  for (const instance of stored.map((s) => parseStored(s, logger))) {
-    if (!instance) continue;
-    const id = instance.registration.category.id;
-    byCategory.set(id, [...(byCategory.get(id) ?? []), instance]);
+export function buildRouteTable(
+  stored: StoredInstance[],
+  known: StoredService[],
+  logger: Logger,
+): { table: RouteTableSnapshot; mismatches: ManifestMismatch[] } {
+  const byService = new Map<string, ParsedInstance[]>();
+  for (const { instanceId, registrationJson, registeredAtMs } of stored) {
+    const registration = parseRegistration(registrationJson, `instance ${instanceId}`, logger);
+    if (!registration) continue;
+    byService.set(registration.service, [...(byService.get(registration.service) ?? []), { instanceId, registration, registeredAtMs }]);
   }
-  const categories = [...byCategory.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, instances]) => {
-      const speaker = instances.reduce((best, candidate) =>
-        candidate.registeredAtMs > best.registeredAtMs ||
-        (candidate.registeredAtMs === best.registeredAtMs && candidate.instanceId > best.instanceId)
-          ? candidate
-          : best,
-      );
-      return {
-        category: speaker.registration.category,
-        instances: instances
-          .map(({ instanceId, registration }) => ({ instance_id: instanceId, base_url: registration.base_url, version: registration.version }))
-          .sort((a, b) => (a.instance_id < b.instance_id ? -1 : a.instance_id > b.instance_id ? 1 : 0)),
-        openapi: speaker.registration.openapi,
-      };
-    });
-  return { categories };
+  const services: RoutedService[] = [];
+  const mismatches: ManifestMismatch[] = [];
+  for (const [service, instances] of byService) {
+    const speaker = instances.reduce((best, candidate) =>
+      candidate.registeredAtMs > best.registeredAtMs || (candidate.registeredAtMs === best.registeredAtMs && candidate.instanceId > best.instanceId)
+        ? candidate
+        : best,
+    );
+    const digests: Record<string, string[]> = {};
+    for (const { instanceId, registration } of instances) (digests[registration.manifest.digest] ??= []).push(instanceId);
+    if (Object.keys(digests).length > 1) mismatches.push({ service, digests });
+    services.push(routedService(speaker.registration, instances, Object.keys(digests).length > 1));
+  }
+  for (const { service, registrationJson } of known) {
+    if (byService.has(service)) continue;
+    const registration = parseRegistration(registrationJson, `service ${service}`, logger);
+    if (registration) services.push(routedService(registration, [], false));
+  }
+  services.sort(byString((entry) => entry.service));
+  return { table: { services }, mismatches };
+}
+
+function routedService(registration: InstanceRegistration, instances: ParsedInstance[], mismatch: boolean): RoutedService {
+  return {
+    service: registration.service,
+    ...(registration.category ? { category: registration.category } : {}),
+    instances: instances
+      .map(({ instanceId, registration: own }) => ({ instance_id: instanceId, base_url: own.base_url, version: own.version, manifest_digest: own.manifest.digest }))
+      .sort(byString((instance) => instance.instance_id)),
+    manifest: registration.manifest,
+    openapi: registration.openapi,
+    manifest_mismatch: mismatch,
+  };
 }

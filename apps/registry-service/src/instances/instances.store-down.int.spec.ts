@@ -7,7 +7,7 @@ import { captureLogger, closedPort } from '@mt/testing';
 import request from 'supertest';
 import { TEST_SECRET } from '../../test/registry-harness';
 import { sampleRegistration } from '../../test/registration-fixtures';
-import { createApp } from '../app';
+import { createApp, createInstances } from '../app';
 import { loadRegistryConfig } from '../config';
 
 describe('registry internal API with Redis unreachable', () => {
@@ -17,7 +17,7 @@ describe('registry internal API with Redis unreachable', () => {
     const lifecycle = createLifecycle();
     lifecycle.started = true;
     const config = loadRegistryConfig({ INTERNAL_SECRET: TEST_SECRET, REDIS_URL: 'redis://127.0.0.1:1' });
-    const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('test') });
+    const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('test'), instances: createInstances({ config, logger, redis }) });
     try {
       for (const test of [
         request(app).put(INTERNAL_PATHS.registryInstance('movies-1')).send(sampleRegistration('movies', 'http://x:1')),

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { envInt, envPort, envUrl } from './env-types';
 
@@ -27,3 +28,26 @@ export const internalSecretShape = {
     .string({ message: 'is required (a random string of at least 32 characters)' })
     .min(32, 'must be at least 32 characters'),
 };
+
+const INSTANCE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Variables of a service that registers with the registry (catalog instances, the auth service). */
+export const registrationEnvShape = {
+  REGISTRY_URL: envUrl(['http:', 'https:']).default('http://127.0.0.1:3002'),
+  /** Registry key of this instance; default `<service>-<hostname>-<pid>`. */
+  INSTANCE_ID: z.string().regex(INSTANCE_ID, 'must be 1-128 of A-Z a-z 0-9 . _ : -').optional(),
+  /** The base URL the gateway uses to reach this instance; default `http://127.0.0.1:<PORT>`. */
+  ADVERTISED_URL: envUrl(['http:', 'https:']).optional(),
+  /** Registry heartbeat period (the registry forgets an instance after 30 s without one). */
+  REGISTRY_HEARTBEAT_MS: envInt(10_000, 100, 20_000),
+};
+
+/** Fills in the registration defaults once the service and its port are known. */
+export function withRegistrationDefaults<E extends { INSTANCE_ID?: string; ADVERTISED_URL?: string }>(env: E, service: string, port: number) {
+  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 80) || 'host';
+  return {
+    ...env,
+    INSTANCE_ID: env.INSTANCE_ID ?? `${service}-${host}-${process.pid}`,
+    ADVERTISED_URL: (env.ADVERTISED_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+  };
+}

@@ -3,15 +3,12 @@ import { requestContextMiddleware, type Logger } from '@mt/logging';
 import { metricsHandler, metricsMiddleware, type Metrics } from '@mt/metrics';
 import { createProbeRouter, type Lifecycle, type ProbeOptions } from '@mt/probes';
 import express, { type Express, type RequestHandler } from 'express';
-import { jsonBody } from './json-body';
 
 export interface HttpAppOptions {
   logger: Logger;
   probes: ProbeOptions;
   /** Prometheus metrics of the process: every request is counted, and GET /metrics renders them. */
   metrics: Metrics;
-  /** The gateway streams bodies to upstreams untouched, so it parses none. */
-  parseJson?: boolean;
   /** Middleware that must run before the probes and routes (metrics, security headers...). */
   before?: RequestHandler[];
 }
@@ -23,8 +20,9 @@ export const rejectUntilStarted =
     next(lifecycle.started ? undefined : errors.serviceUnavailable('service is starting'));
 
 /**
- * The common front of every service: request id + logging, probes at the root, start-up gate, JSON
- * bodies. The caller mounts its routers, then calls `finishHttpApp`.
+ * The common front of every service: request id + logging, probes at the root, start-up gate. Bodies are
+ * parsed by each endpoint (its own limit and content types). The caller mounts its routers, then calls
+ * `finishHttpApp`.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
@@ -37,7 +35,6 @@ export function createHttpApp(options: HttpAppOptions): Express {
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use(createProbeRouter(options.probes));
   app.use(rejectUntilStarted(options.probes.lifecycle));
-  if (options.parseJson !== false) app.use(jsonBody());
   return app;
 }
 

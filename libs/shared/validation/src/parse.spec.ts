@@ -54,9 +54,9 @@ describe('parseBody', () => {
 });
 
 describe('parseQuery and parseParams', () => {
-  it('reject unknown query parameters with 400', () => {
+  it('reject unknown query parameters with 400, named as query parameters', () => {
     const error = thrownBy(() => parseQuery(z.strictObject({ page: z.string().optional() }), asRequest({ query: { pgae: '2' } })));
-    expect(error).toMatchObject({ status: 400, message: 'query parameters are invalid', details: [{ path: 'pgae', message: 'unknown field' }] });
+    expect(error).toMatchObject({ status: 400, message: 'query parameters are invalid', details: [{ path: 'pgae', message: 'unknown query parameter' }] });
   });
 
   it('validate path parameters', () => {

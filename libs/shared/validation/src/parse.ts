@@ -11,10 +11,16 @@ const MESSAGES: Record<RequestPart, string> = {
   path: 'path parameters are invalid',
 };
 
+const UNKNOWN_KEY: Record<RequestPart, string> = {
+  body: 'unknown field',
+  query: 'unknown query parameter',
+  path: 'unknown path parameter',
+};
+
 /** Validates input against a schema, or throws a 400 listing every failing field. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, part: RequestPart): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw errors.validation(MESSAGES[part], zodIssuesToDetails(result.error.issues, input));
+  if (!result.success) throw errors.validation(MESSAGES[part], zodIssuesToDetails(result.error.issues, input, UNKNOWN_KEY[part]));
   return result.data;
 }
 

@@ -1,0 +1,73 @@
+import { defineEndpoint, PUBLIC, reply, scope, type Endpoint } from '@mt/endpoints';
+import { categoryBasePath, type CategoryDefinition } from '../categories/categories';
+import { catalogSchemas, type EntryFieldsInput } from './catalog.schemas';
+import type { CatalogService } from './catalog.service';
+
+const DUPLICATES =
+  'Two entries are duplicates when their titles match case- and accent-insensitively and their years are equal or both missing: 409 with `existing_id`.';
+
+/** GET/POST /api/v1/{category} and GET/PATCH /api/v1/{category}/{id} (API.md §5), reads before writes. */
+export function catalogEndpoints(category: CategoryDefinition, service: CatalogService): Endpoint[] {
+  const s = catalogSchemas(category);
+  return [
+    defineEndpoint({
+      name: 'search entries',
+      method: 'GET',
+      path: '/',
+      access: PUBLIC,
+      summary: `Search and list ${category.displayName}`,
+      description:
+        'Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. ' +
+        'Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. ' +
+        'Invalid or unknown parameters are a 400 (never clamped).',
+      query: s.ListQuery,
+      responses: { 200: { description: 'A page of entries', schema: s.EntryPage } },
+      async handle({ query }) {
+        return reply.ok(await service.list(query));
+      },
+    }),
+    defineEndpoint({
+      name: 'get entry',
+      method: 'GET',
+      path: '/{id}',
+      access: PUBLIC,
+      summary: 'One catalog entry',
+      params: s.IdParams,
+      responses: { 200: { description: 'The entry', schema: s.Entry } },
+      async handle({ params }) {
+        return reply.ok(await service.get(params.id));
+      },
+    }),
+    defineEndpoint({
+      name: 'create entry',
+      method: 'POST',
+      path: '/',
+      access: scope('catalog:write'),
+      summary: `Add an entry to the ${category.displayName} catalog`,
+      description: DUPLICATES,
+      body: s.CreateEntry,
+      responses: { 201: { description: 'The new entry', schema: s.Entry } },
+      errors: [409],
+      async handle({ body, caller }) {
+        // The schema's own fields are keyed by name at runtime; zod has validated every one of them.
+        const entry = await service.create(body as EntryFieldsInput & { title: string }, caller.userId);
+        return reply.created(entry, `${categoryBasePath(category)}/${String(entry['id'])}`);
+      },
+    }),
+    defineEndpoint({
+      name: 'update entry',
+      method: 'PATCH',
+      path: '/{id}',
+      access: scope('catalog:write'),
+      summary: 'Change a catalog entry',
+      description: `Only the user who created the entry may change it (403). A change that makes it a duplicate of another entry is a 409 with \`existing_id\`.`,
+      params: s.IdParams,
+      body: s.PatchEntry,
+      responses: { 200: { description: 'The updated entry', schema: s.Entry } },
+      errors: [409],
+      async handle({ params, body, caller }) {
+        return reply.ok(await service.update(params.id, body as EntryFieldsInput, caller.userId));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,24 @@
+import type { EndpointGroup } from '@mt/endpoints';
+import type { CatalogModule } from './catalog-module';
+import { categoryBasePath } from './categories/categories';
+import { catalogEndpoints } from './catalog/catalog.endpoints';
+import { listEndpoints } from './lists/list.endpoints';
+
+/**
+ * Every public endpoint of one category: the shared catalog (reads, then writes), the personal list, and
+ * whatever the category's definition adds of its own. The router, the OpenAPI fragment and the route
+ * manifest the gateway routes by are all derived from this one list.
+ */
+export function categoryEndpoints(module: CatalogModule): EndpointGroup {
+  const { category } = module;
+  const listTag = `${category.id} list`;
+  return {
+    namespace: category.id,
+    mount: categoryBasePath(category),
+    tags: [
+      { name: category.id, description: `${category.displayName}: ${category.description}` },
+      { name: listTag, description: `Your ${category.displayName} list` },
+    ],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
+  };
+}

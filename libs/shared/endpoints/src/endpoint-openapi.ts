@@ -1,0 +1,65 @@
+import { OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { bearerSecurity, generateFragment, registerBearerAuth, z, type OpenApiFragment } from '@mt/contracts';
+import { checkGroup, fullPath, operationIdOf, pathParameters, type Endpoint, type EndpointGroup } from './endpoint';
+import { COMMON_ERROR_STATUSES, operationResponses, registerResponseHeaders } from './openapi-responses';
+
+const accessNote = (endpoint: Endpoint): string =>
+  endpoint.access.kind === 'scope'
+    ? `Requires a JWT, or a personal access token with the \`${endpoint.access.scope}\` scope (403 naming the scope otherwise).`
+    : 'Public: no credential needed (one sent along is ignored unless it is invalid: 401).';
+
+/** The error statuses that follow from an endpoint's shape, plus the ones it declares. */
+export function errorStatusesOf(endpoint: Endpoint): number[] {
+  const statuses: number[] = [400, 401, ...COMMON_ERROR_STATUSES];
+  if (endpoint.access.kind === 'scope') statuses.push(403);
+  if (pathParameters(endpoint.path).length > 0) statuses.push(404);
+  if (endpoint.body || endpoint.rawBody) statuses.push(413, 415);
+  statuses.push(...(endpoint.errors ?? []));
+  return statuses;
+}
+
+function requestOf(endpoint: Endpoint): RouteConfig['request'] {
+  const request: NonNullable<RouteConfig['request']> = {};
+  if (endpoint.params) request.params = endpoint.params;
+  if (endpoint.query && Object.keys(endpoint.query.shape).length > 0) request.query = endpoint.query;
+  if (endpoint.body) request.body = { required: true, content: { 'application/json': { schema: endpoint.body } } };
+  if (endpoint.rawBody) {
+    const { contentTypes, description } = endpoint.rawBody;
+    request.body = {
+      required: true,
+      description,
+      content: Object.fromEntries(contentTypes.map((type) => [type, { schema: z.string().openapi({ format: 'binary' }) }])),
+    };
+  }
+  return request;
+}
+
+/** Registers a group's public operations on a registry (internal endpoints are never documented). */
+export function registerEndpoints(registry: OpenAPIRegistry, group: EndpointGroup, options = { rateLimited: true }): void {
+  checkGroup(group);
+  for (const endpoint of group.endpoints) {
+    if (endpoint.access.kind === 'internal') continue;
+    registry.registerPath({
+      method: endpoint.method.toLowerCase() as RouteConfig['method'],
+      path: fullPath(group, endpoint),
+      operationId: operationIdOf(group, endpoint),
+      summary: endpoint.summary,
+      description: [accessNote(endpoint), endpoint.description].filter(Boolean).join(' '),
+      tags: endpoint.tags ?? [group.tags[0].name],
+      security: endpoint.access.kind === 'scope' ? bearerSecurity : [],
+      request: requestOf(endpoint),
+      responses: operationResponses(endpoint.responses, errorStatusesOf(endpoint), options),
+      ...endpoint.openapi,
+    });
+  }
+}
+
+/** A service's OpenAPI fragment (paths, components), generated from the same declarations that serve it. */
+export function endpointsOpenApi(groups: readonly EndpointGroup[]): OpenApiFragment {
+  const registry = new OpenAPIRegistry();
+  registerBearerAuth(registry);
+  registerResponseHeaders(registry);
+  for (const group of groups) registerEndpoints(registry, group);
+  const tags = groups.filter((group) => group.endpoints.some((e) => e.access.kind !== 'internal')).flatMap((group) => group.tags);
+  return { ...generateFragment(registry), tags };
+}
