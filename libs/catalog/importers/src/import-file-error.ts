@@ -25,9 +25,11 @@ export class ImportFileError extends AppError {
   }
 }
 
-export const isImportFileError = (error: unknown): error is ImportFileError => error instanceof ImportFileError;
+export const isImportFileError = (error: unknown): error is ImportFileError =>
+  error instanceof ImportFileError;
 
-export const unreadableFile = (message: string): ImportFileError => new ImportFileError('unreadable', message);
+export const unreadableFile = (message: string): ImportFileError =>
+  new ImportFileError('unreadable', message);
 
 export const fileTooLarge = (message: string, limit: keyof ImportLimits): ImportFileError =>
   new ImportFileError('too_large', message, limit);

@@ -35,31 +35,36 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     score: 'as exported (1–10)',
     dates: 'as exported (`started_at`, `finished_at`)',
     externalIds: 'every key of §8 in `item.external_ids`',
-    notes: ['Every field is taken as exported; a value that breaks a rule of §6 fails its row. An export of another category is refused (400).'],
+    notes: [
+      'Every field is taken as exported; a value that breaks a rule of §6 fails its row. An export of another category is refused (400).',
+    ],
   },
   csv: {
     source: 'csv',
     name: 'CSV (this API)',
-    files: '`GET …/list/export?format=csv` of the same category; columns may be reordered, unknown columns are ignored',
+    files:
+      '`GET …/list/export?format=csv` of the same category; columns may be reordered, unknown columns are ignored',
     statuses: [],
     score: 'as exported (1–10)',
     dates: 'as exported (`YYYY-MM-DD`)',
     externalIds: 'the `external_ids.<key>` columns',
     notes: [
       'Lists (genres, authors) are written `a; b` (a `;` or `\\` inside a value escaped with `\\`).',
-      'A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `\'` (spreadsheets would run it as a formula); the import removes it.',
+      "A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `'` (spreadsheets would run it as a formula); the import removes it.",
     ],
   },
   letterboxd: {
     source: 'letterboxd',
     name: 'Letterboxd',
-    files: 'one CSV of the account export: `diary.csv`, `reviews.csv`, `watched.csv`, `ratings.csv` or `watchlist.csv`, recognised by its header (send the file name for watched.csv and watchlist.csv, whose headers are the same)',
+    files:
+      'one CSV of the account export: `diary.csv`, `reviews.csv`, `watched.csv`, `ratings.csv` or `watchlist.csv`, recognised by its header (send the file name for watched.csv and watchlist.csv, whose headers are the same)',
     statuses: [
       { from: 'diary.csv, reviews.csv, watched.csv, ratings.csv', to: 'completed' },
       { from: 'watchlist.csv', to: 'plan_to_watch' },
     ],
     score: '0.5–5 stars → stars × 2 rounded up (½ → 1, 3½ → 7); no rating → none',
-    dates: 'diary: `Watched Date` → `finished_at`; watched.csv: the day it was marked watched (`Date`) → `finished_at`; ratings and watchlist: none',
+    dates:
+      'diary: `Watched Date` → `finished_at`; watched.csv: the day it was marked watched (`Date`) → `finished_at`; ratings and watchlist: none',
     externalIds: 'none (Letterboxd ids are not keys of §8): matched by title and year',
     notes: [
       'A diary repeats a film for every viewing: it becomes one row, the latest viewing winning (its date, its rating — or the latest earlier rating when it has none). Its row number is that of the latest viewing.',
@@ -69,7 +74,8 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
   trakt: {
     source: 'trakt',
     name: 'Trakt',
-    files: 'one JSON file of the export: `watched-movies.json`, `watched-shows.json`, `ratings-movies.json`, `ratings-shows.json`, `lists-watchlist.json` / `watchlist-*.json`, `watched-history.json`',
+    files:
+      'one JSON file of the export: `watched-movies.json`, `watched-shows.json`, `ratings-movies.json`, `ratings-shows.json`, `lists-watchlist.json` / `watchlist-*.json`, `watched-history.json`',
     statuses: [
       { from: 'watched movie, rated movie or show, played (history) movie', to: 'completed' },
       { from: 'watched show (`progress` = episodes seen, specials excluded)', to: 'watching' },
@@ -79,7 +85,7 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     dates: '`last_watched_at` / `watched_at` → `finished_at` (UTC day)',
     externalIds: '`ids.imdb`, `ids.tmdb` (and `ids.tvdb` for shows)',
     notes: [
-      'Movies and shows may be mixed in a file: the other category\'s rows, and episode or season rows, are counted as skipped.',
+      "Movies and shows may be mixed in a file: the other category's rows, and episode or season rows, are counted as skipped.",
       'History has one element per play: the plays of a movie become one row, the latest winning.',
     ],
   },
@@ -124,25 +130,37 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     files: 'the library export CSV',
     statuses: fromRecord(STORYGRAPH_STATUSES),
     score: '0.25–5 stars → stars × 2 rounded up (3.75 → 8)',
-    dates: 'the latest reading of `Dates Read` (`2024/01/02-2024/01/20`) → `started_at` and, for read or did-not-finish books, `finished_at` (else `Last Date Read`)',
-    externalIds: '`ISBN/UID` → `isbn` and `isbn13` when it is an ISBN (StoryGraph\'s own ids are ignored)',
+    dates:
+      'the latest reading of `Dates Read` (`2024/01/02-2024/01/20`) → `started_at` and, for read or did-not-finish books, `finished_at` (else `Last Date Read`)',
+    externalIds: "`ISBN/UID` → `isbn` and `isbn13` when it is an ISBN (StoryGraph's own ids are ignored)",
     notes: ['`Review` → `notes`; `Authors` → `authors`.'],
   },
 };
 
 function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const line = (cells: readonly string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
 function describeSource(mapping: SourceMapping): string {
   const parts = [`#### \`${mapping.source}\` — ${mapping.name}`, '', `File: ${mapping.files}.`, ''];
   if (mapping.statuses.length > 0) {
-    parts.push(table(['From', 'status'], mapping.statuses.map((status) => [status.from, `\`${status.to}\``])), '');
+    parts.push(
+      table(
+        ['From', 'status'],
+        mapping.statuses.map((status) => [status.from, `\`${status.to}\``]),
+      ),
+      '',
+    );
   } else {
     parts.push('Status: as exported.', '');
   }
-  parts.push(`- Score: ${mapping.score}.`, `- Dates: ${mapping.dates}.`, `- External ids: ${mapping.externalIds}.`);
+  parts.push(
+    `- Score: ${mapping.score}.`,
+    `- Dates: ${mapping.dates}.`,
+    `- External ids: ${mapping.externalIds}.`,
+  );
   for (const note of mapping.notes) parts.push(`- ${note}`);
   return parts.join('\n');
 }
@@ -161,5 +179,7 @@ export function describeImportSources(category: Category): string {
     'An invalid external id, year or other value is dropped with a warning and the row goes on; a row with neither a title nor an external id fails.',
     '',
   ];
-  return [...intro, ...sourcesFor(category).map((source) => describeSource(IMPORT_MAPPINGS[source]))].join('\n\n').replace(/\n{3,}/g, '\n\n');
+  return [...intro, ...sourcesFor(category).map((source) => describeSource(IMPORT_MAPPINGS[source]))]
+    .join('\n\n')
+    .replace(/\n{3,}/g, '\n\n');
 }

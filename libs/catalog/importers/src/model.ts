@@ -49,10 +49,26 @@ export interface ImportEntry {
  * another category, e.g. a TV series in an IMDb file imported into movies) or failed.
  */
 export type ImportRow =
-  | { readonly row: number; readonly ok: true; readonly item: ImportItem; readonly entry: ImportEntry; readonly warnings: readonly string[] }
+  | {
+      readonly row: number;
+      readonly ok: true;
+      readonly item: ImportItem;
+      readonly entry: ImportEntry;
+      readonly warnings: readonly string[];
+    }
   | { readonly row: number; readonly ok: false; readonly skipped: boolean; readonly message: string };
 
 export type FailedRow = Extract<ImportRow, { ok: false }>;
 
-export const failedRow = (row: number, message: string): FailedRow => ({ row, ok: false, skipped: false, message });
-export const skippedRow = (row: number, message: string): FailedRow => ({ row, ok: false, skipped: true, message });
+export const failedRow = (row: number, message: string): FailedRow => ({
+  row,
+  ok: false,
+  skipped: false,
+  message,
+});
+export const skippedRow = (row: number, message: string): FailedRow => ({
+  row,
+  ok: false,
+  skipped: true,
+  message,
+});

@@ -26,5 +26,9 @@ export function parseImport(input: ImportInput, options: ParseImportOptions): As
     const message = `source '${String(options.source)}' cannot be imported into ${options.category} (sources: ${sourcesFor(options.category).join(', ')})`;
     throw errors.validation(message, [{ path: 'source', message }]);
   }
-  return parser.parse(input, { category: options.category, limits: options.limits ?? IMPORT_LIMITS, fileName: options.fileName });
+  return parser.parse(input, {
+    category: options.category,
+    limits: options.limits ?? IMPORT_LIMITS,
+    fileName: options.fileName,
+  });
 }

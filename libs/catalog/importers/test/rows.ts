@@ -12,7 +12,8 @@ export function streamOf(content: string | Buffer, chunkBytes = 64 * 1024): Read
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   return Readable.from(
     (function* () {
-      for (let start = 0; start < bytes.length; start += chunkBytes) yield bytes.subarray(start, start + chunkBytes);
+      for (let start = 0; start < bytes.length; start += chunkBytes)
+        yield bytes.subarray(start, start + chunkBytes);
     })(),
     { objectMode: false },
   );
@@ -24,7 +25,8 @@ export async function collect(rows: AsyncIterable<ImportRow>): Promise<ImportRow
   return all;
 }
 
-export const parseAll = (input: Readable, options: ParseImportOptions): Promise<ImportRow[]> => collect(parseImport(input, options));
+export const parseAll = (input: Readable, options: ParseImportOptions): Promise<ImportRow[]> =>
+  collect(parseImport(input, options));
 
 export type OkRow = Extract<ImportRow, { ok: true }>;
 export const okRows = (rows: readonly ImportRow[]): OkRow[] => rows.filter((row): row is OkRow => row.ok);
@@ -32,4 +34,5 @@ export const skipped = (rows: readonly ImportRow[]) => rows.filter((row) => !row
 export const failed = (rows: readonly ImportRow[]) => rows.filter((row) => !row.ok && !row.skipped);
 
 /** The ok rows by title, for assertions that read as a table. */
-export const byTitle = (rows: readonly ImportRow[]): Map<string, OkRow> => new Map(okRows(rows).map((row) => [row.item.title ?? '', row]));
+export const byTitle = (rows: readonly ImportRow[]): Map<string, OkRow> =>
+  new Map(okRows(rows).map((row) => [row.item.title ?? '', row]));

@@ -22,7 +22,9 @@ function recordOf(entry: ExportEntry, category: Category): string[] {
   const item = entry.item as Record<string, unknown>;
   const externalIds = entry.item.external_ids as Record<string, string | undefined>;
   return [
-    ...catalogColumns(category).map((column) => cellOf(column.kind === 'external_id' ? externalIds[column.key] : item[column.field])),
+    ...catalogColumns(category).map((column) =>
+      cellOf(column.kind === 'external_id' ? externalIds[column.key] : item[column.field]),
+    ),
     ...LIST_COLUMNS.map((column) => cellOf(entry[column])),
   ];
 }

@@ -15,7 +15,10 @@ const exportRecord = (entry: ExportEntry) => ({
   updated_at: entry.updated_at,
 });
 
-async function* jsonParts(entries: AsyncIterable<ExportEntry>, options: ExportOptions): AsyncGenerator<string> {
+async function* jsonParts(
+  entries: AsyncIterable<ExportEntry>,
+  options: ExportOptions,
+): AsyncGenerator<string> {
   const exportedAt = (options.exportedAt ?? new Date()).toISOString();
   // format and category first: an importer can refuse a wrong file before reading its entries.
   yield `{"format":${JSON.stringify(EXPORT_FORMAT)},"category":${JSON.stringify(options.category)},"exported_at":${JSON.stringify(exportedAt)},"entries":[`;

@@ -11,7 +11,8 @@ const pad = (value: number, width: number): string => String(value).padStart(wid
 function calendarDate(year: number, month: number, day: number): string | undefined {
   const date = new Date(Date.UTC(year, month - 1, day));
   // Date.UTC rolls 2023-02-30 over to March: a real date survives the round trip unchanged.
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return undefined;
   if (year < 1000) return undefined;
   return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
 }
@@ -34,9 +35,14 @@ export function toCalendarDate(raw: string): string | undefined {
  * The date of an optional source field: empty stays null; a value that is not a date is dropped with a
  * warning naming the field.
  */
-export function optionalDate(raw: string | null | undefined, field: string, warnings: string[]): string | null {
+export function optionalDate(
+  raw: string | null | undefined,
+  field: string,
+  warnings: string[],
+): string | null {
   if (raw === null || raw === undefined || raw.trim() === '') return null;
   const date = toCalendarDate(raw);
-  if (date === undefined) warnings.push(`${field} '${raw.trim().slice(0, 40)}' is not a date and was dropped`);
+  if (date === undefined)
+    warnings.push(`${field} '${raw.trim().slice(0, 40)}' is not a date and was dropped`);
   return date ?? null;
 }

@@ -50,7 +50,8 @@ export function externalIdsOf(
       continue;
     }
     const value = NORMALISERS[key as ExternalIdKey](text);
-    if (value === undefined) warnings.push(`external id ${key} '${text.slice(0, 40)}' is not valid and was dropped`);
+    if (value === undefined)
+      warnings.push(`external id ${key} '${text.slice(0, 40)}' is not valid and was dropped`);
     else ids[key as ExternalIdKey] = value;
   }
   return ids;

@@ -1,7 +1,13 @@
 import { failedRow, type Category, type ImportEntry, type ImportItem, type ImportRow } from '../model';
 import { externalIdsOf, type ExternalIdCandidate } from './external-ids';
 import { isbn13Of, normaliseIsbn } from './isbn';
-import { itemFieldRules, NOTES_MAX_LENGTH, TITLE_MAX_LENGTH, YEAR_RANGE, type FieldRule } from './item-fields';
+import {
+  itemFieldRules,
+  NOTES_MAX_LENGTH,
+  TITLE_MAX_LENGTH,
+  YEAR_RANGE,
+  type FieldRule,
+} from './item-fields';
 import { multiLine, singleLine, wholeNumber } from './text';
 
 /** A row's catalog side as a source reads it, before validation. */
@@ -20,19 +26,30 @@ function integerValue(value: unknown, rule: { min: number; max: number }): numbe
   return number !== undefined && number >= rule.min && number <= rule.max ? number : undefined;
 }
 
-function textValue(value: unknown, rule: { maxLength: number; multiLine?: boolean }): string | null | undefined {
+function textValue(
+  value: unknown,
+  rule: { maxLength: number; multiLine?: boolean },
+): string | null | undefined {
   if (typeof value !== 'string') return undefined;
   const text = rule.multiLine ? multiLine(value) : singleLine(value);
   return text !== null && text.length > rule.maxLength ? undefined : text;
 }
 
-function listValue(field: string, value: unknown, rule: { maxItems: number; maxLength: number }, warnings: string[]): string[] | undefined {
+function listValue(
+  field: string,
+  value: unknown,
+  rule: { maxItems: number; maxLength: number },
+  warnings: string[],
+): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const items: string[] = [];
   for (const element of value) {
     const text = typeof element === 'string' ? singleLine(element) : null;
     if (text === null) continue;
-    if (text.length > rule.maxLength) warnings.push(`${field}: '${describe(text)}…' is longer than ${rule.maxLength} characters and was dropped`);
+    if (text.length > rule.maxLength)
+      warnings.push(
+        `${field}: '${describe(text)}…' is longer than ${rule.maxLength} characters and was dropped`,
+      );
     else if (!items.includes(text)) items.push(text);
   }
   if (items.length > rule.maxItems) {
@@ -50,18 +67,23 @@ function fieldValue(field: string, value: unknown, rule: FieldRule, warnings: st
   else if (rule.kind === 'text') result = textValue(value, rule);
   else if (rule.kind === 'list') result = listValue(field, value, rule, warnings);
   else result = typeof value === 'string' ? normaliseIsbn(value) : undefined;
-  if (result === undefined && rule.kind !== 'list') warnings.push(`${field} '${describe(value)}' is not valid and was dropped`);
+  if (result === undefined && rule.kind !== 'list')
+    warnings.push(`${field} '${describe(value)}' is not valid and was dropped`);
   return result;
 }
 
 function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportItem | string {
   const title = singleLine(raw.title);
-  if (title !== null && title.length > TITLE_MAX_LENGTH) return `the title is longer than ${TITLE_MAX_LENGTH} characters`;
+  if (title !== null && title.length > TITLE_MAX_LENGTH)
+    return `the title is longer than ${TITLE_MAX_LENGTH} characters`;
 
   let year: number | null = null;
   if (raw.year !== null && raw.year !== undefined && String(raw.year).trim() !== '') {
     year = integerValue(raw.year, YEAR_RANGE) ?? null;
-    if (year === null) warnings.push(`year '${describe(raw.year)}' is not a year between ${YEAR_RANGE.min} and ${YEAR_RANGE.max} and was dropped`);
+    if (year === null)
+      warnings.push(
+        `year '${describe(raw.year)}' is not a year between ${YEAR_RANGE.min} and ${YEAR_RANGE.max} and was dropped`,
+      );
   }
 
   const item: ImportItem = { title, year, external_ids: externalIdsOf(category, raw.externalIds, warnings) };
@@ -72,8 +94,10 @@ function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportIte
     if (value !== undefined) (item as unknown as Record<string, unknown>)[field] = value;
   }
   // §8: a book's isbn13 follows from its ISBN; the row can be matched by it.
-  if (typeof item.isbn === 'string' && item.external_ids.isbn13 === undefined) item.external_ids.isbn13 = isbn13Of(item.isbn);
-  if (title === null && Object.keys(item.external_ids).length === 0) return 'the row has neither a title nor an external id';
+  if (typeof item.isbn === 'string' && item.external_ids.isbn13 === undefined)
+    item.external_ids.isbn13 = isbn13Of(item.isbn);
+  if (title === null && Object.keys(item.external_ids).length === 0)
+    return 'the row has neither a title nor an external id';
   return item;
 }
 
@@ -84,15 +108,27 @@ function checkedEntry(entry: ImportEntry, warnings: string[]): ImportEntry {
     // Never leave half of a surrogate pair at the cut.
     checked.notes = checked.notes.slice(0, NOTES_MAX_LENGTH).replace(/[\uD800-\uDBFF]$/, '');
   }
-  if (checked.started_at !== null && checked.finished_at !== null && checked.finished_at < checked.started_at) {
-    warnings.push(`started_at ${checked.started_at} is after finished_at ${checked.finished_at} and was dropped`);
+  if (
+    checked.started_at !== null &&
+    checked.finished_at !== null &&
+    checked.finished_at < checked.started_at
+  ) {
+    warnings.push(
+      `started_at ${checked.started_at} is after finished_at ${checked.finished_at} and was dropped`,
+    );
     checked.started_at = null;
   }
   return checked;
 }
 
 /** The finished row: item validated per §5/§8, entry per §6; `warnings` collected by the source are kept. */
-export function completeRow(row: number, category: Category, raw: RawItem, entry: ImportEntry, warnings: string[] = []): ImportRow {
+export function completeRow(
+  row: number,
+  category: Category,
+  raw: RawItem,
+  entry: ImportEntry,
+  warnings: string[] = [],
+): ImportRow {
   const item = itemOf(category, raw, warnings);
   if (typeof item === 'string') return failedRow(row, item);
   return { row, ok: true, item, entry: checkedEntry(entry, warnings), warnings };

@@ -13,7 +13,10 @@ export function scoreFromStars(raw: string | number | null | undefined, warnings
   return Math.max(1, Math.ceil(Math.round(stars * 200) / 100));
 }
 
-export function scoreFromTenPoints(raw: string | number | null | undefined, warnings: string[]): number | null {
+export function scoreFromTenPoints(
+  raw: string | number | null | undefined,
+  warnings: string[],
+): number | null {
   const points = numberOf(raw);
   if (points === undefined) return invalid(raw, warnings);
   if (!Number.isInteger(points) || points < 1 || points > 10) return invalid(raw, warnings);

@@ -31,6 +31,11 @@ export function wholeNumber(raw: string | number | null | undefined): number | u
 
 /** The key of a work across the rows of one file: folded title (case, accents, spacing) and year. */
 export function workKey(title: string, year: number | null): string {
-  const folded = title.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/gu, ' ').trim();
+  const folded = title
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/\s+/gu, ' ')
+    .trim();
   return `${folded}\u0000${year ?? ''}`;
 }

@@ -3,13 +3,27 @@ import { EXTERNAL_ID_KEYS } from '../normalise/external-ids';
 import { CATEGORY_FIELD_RULES, COMMON_FIELD_RULES, type FieldRule } from '../normalise/item-fields';
 
 /** The list columns of this API's CSV export, after the catalog columns. */
-export const LIST_COLUMNS = ['status', 'score', 'progress', 'notes', 'started_at', 'finished_at', 'created_at', 'updated_at'] as const;
+export const LIST_COLUMNS = [
+  'status',
+  'score',
+  'progress',
+  'notes',
+  'started_at',
+  'finished_at',
+  'created_at',
+  'updated_at',
+] as const;
 
 export const EXTERNAL_ID_COLUMN_PREFIX = 'external_ids.';
 
 /** A catalog column of the CSV export: an item field, or one external id. */
 export type CatalogColumn =
-  | { readonly name: string; readonly kind: 'field'; readonly field: string; readonly rule: FieldRule | 'year' | 'text' }
+  | {
+      readonly name: string;
+      readonly kind: 'field';
+      readonly field: string;
+      readonly rule: FieldRule | 'year' | 'text';
+    }
   | { readonly name: string; readonly kind: 'external_id'; readonly key: string };
 
 /**
@@ -25,11 +39,18 @@ export function catalogColumns(category: Category): CatalogColumn[] {
     ...Object.entries({ ...COMMON_FIELD_RULES, ...CATEGORY_FIELD_RULES[category] }).map(
       ([field, rule]): CatalogColumn => ({ name: field, kind: 'field', field, rule }),
     ),
-    ...EXTERNAL_ID_KEYS[category].map((key): CatalogColumn => ({ name: `${EXTERNAL_ID_COLUMN_PREFIX}${key}`, kind: 'external_id', key })),
+    ...EXTERNAL_ID_KEYS[category].map((key): CatalogColumn => ({
+      name: `${EXTERNAL_ID_COLUMN_PREFIX}${key}`,
+      kind: 'external_id',
+      key,
+    })),
   ];
 }
 
-export const csvHeader = (category: Category): string[] => [...catalogColumns(category).map((column) => column.name), ...LIST_COLUMNS];
+export const csvHeader = (category: Category): string[] => [
+  ...catalogColumns(category).map((column) => column.name),
+  ...LIST_COLUMNS,
+];
 
 /**
  * Several values in one cell: `Drama; Crime`. A `;` or `\` inside a value is escaped with `\`, so every
@@ -43,8 +64,8 @@ export function splitList(cell: string): string[] {
   const values: string[] = [];
   let current = '';
   for (let i = 0; i < cell.length; i++) {
-    const char = cell[i]!;
-    if (char === '\\' && i + 1 < cell.length) current += cell[++i];
+    const char = cell.charAt(i);
+    if (char === '\\' && i + 1 < cell.length) current += cell.charAt(++i);
     else if (char === ';') {
       values.push(current);
       current = '';
@@ -62,7 +83,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 
 export const guardFormula = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
 
-export const unguardFormula = (cell: string): string => (cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell);
+export const unguardFormula = (cell: string): string =>
+  cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
 
 /** Columns that only another category has: a file with them is another category's export. */
 export function foreignColumns(category: Category): Map<string, Category> {

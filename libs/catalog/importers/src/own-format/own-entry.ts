@@ -29,7 +29,8 @@ export function ownEntry(fields: OwnEntryFields): ImportEntry | string {
     return `status must be one of ${LIST_STATUSES.join(', ')}`;
   }
   const score = empty(fields.score) ? null : integerOf(fields.score);
-  if (score === undefined || (score !== null && (score < 1 || score > 10))) return 'score must be an integer from 1 to 10, or empty';
+  if (score === undefined || (score !== null && (score < 1 || score > 10)))
+    return 'score must be an integer from 1 to 10, or empty';
   const progress = empty(fields.progress) ? null : integerOf(fields.progress);
   if (progress === undefined) return 'progress must be an integer of at least 0, or empty';
   if (!empty(fields.notes) && typeof fields.notes !== 'string') return 'notes must be text';
@@ -37,7 +38,10 @@ export function ownEntry(fields: OwnEntryFields): ImportEntry | string {
   for (const field of ['started_at', 'finished_at'] as const) {
     const value = fields[field];
     if (empty(value)) continue;
-    const date = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim()) ? toCalendarDate(value) : undefined;
+    const date =
+      typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim())
+        ? toCalendarDate(value)
+        : undefined;
     if (date === undefined) return `${field} must be a date YYYY-MM-DD, or empty`;
     dates[field] = date;
   }

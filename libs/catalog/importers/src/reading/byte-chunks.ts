@@ -21,7 +21,10 @@ export async function* countedChunks(input: ImportInput, limits: ImportLimits): 
   let total = 0;
   let first = true;
   for await (const raw of input) {
-    const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const chunk =
+      typeof raw === 'string'
+        ? Buffer.from(raw, 'utf8')
+        : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     if (chunk.length === 0) continue;
     total += chunk.length;
     if (total > limits.maxBytes) {
@@ -30,8 +33,10 @@ export async function* countedChunks(input: ImportInput, limits: ImportLimits): 
     if (first) {
       first = false;
       // Spreadsheets save "Unicode text" as UTF-16; decoding it as UTF-8 would yield garbage, not an error.
-      if (startsWithUtf16Bom(chunk)) throw unreadableFile('the file is UTF-16 encoded; save it as UTF-8 and upload it again');
+      if (startsWithUtf16Bom(chunk))
+        throw unreadableFile('the file is UTF-16 encoded; save it as UTF-8 and upload it again');
     }
-    for (let start = 0; start < chunk.length; start += SLICE_BYTES) yield chunk.subarray(start, start + SLICE_BYTES);
+    for (let start = 0; start < chunk.length; start += SLICE_BYTES)
+      yield chunk.subarray(start, start + SLICE_BYTES);
   }
 }

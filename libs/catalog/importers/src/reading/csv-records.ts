@@ -22,7 +22,10 @@ function fileErrorOf(error: unknown, limits: ImportLimits): unknown {
   if (isImportFileError(error) || !(error instanceof CsvError)) return error;
   const where = typeof error.lines === 'number' ? ` (near line ${error.lines})` : '';
   if (error.code === 'CSV_MAX_RECORD_SIZE') {
-    return fileTooLarge(`a row is longer than ${formatSize(limits.maxRecordChars)} characters${where}`, 'maxRecordChars');
+    return fileTooLarge(
+      `a row is longer than ${formatSize(limits.maxRecordChars)} characters${where}`,
+      'maxRecordChars',
+    );
   }
   return unreadableFile(`not a readable CSV file: ${CSV_PROBLEMS[error.code] ?? 'malformed CSV'}${where}`);
 }
@@ -48,9 +51,13 @@ export async function* readCsvRecords(input: ImportInput, limits: ImportLimits):
   try {
     for await (const values of parser as AsyncIterable<string[]>) {
       row += 1;
-      if (row - 1 > limits.maxRows) throw fileTooLarge(`the file has more than ${limits.maxRows} rows`, 'maxRows');
+      if (row - 1 > limits.maxRows)
+        throw fileTooLarge(`the file has more than ${limits.maxRows} rows`, 'maxRows');
       if (values.some((value) => value.length > limits.maxFieldChars)) {
-        throw fileTooLarge(`row ${row} has a field longer than ${formatSize(limits.maxFieldChars)} characters`, 'maxFieldChars');
+        throw fileTooLarge(
+          `row ${row} has a field longer than ${formatSize(limits.maxFieldChars)} characters`,
+          'maxFieldChars',
+        );
       }
       yield { row, values };
     }

@@ -36,7 +36,10 @@ export async function openCsvTable(input: ImportInput, limits: ImportLimits): Pr
     try {
       for await (const record of { [Symbol.asyncIterator]: () => records }) {
         if (record.values.length !== columns.length) {
-          yield failedRow(record.row, `the row has ${record.values.length} cells but the header has ${columns.length} columns`);
+          yield failedRow(
+            record.row,
+            `the row has ${record.values.length} cells but the header has ${columns.length} columns`,
+          );
           continue;
         }
         yield {

@@ -1,4 +1,10 @@
-import { TokenParser, Tokenizer, TokenType, type ParsedElementInfo, type ParsedTokenInfo } from '@streamparser/json';
+import {
+  TokenParser,
+  Tokenizer,
+  TokenType,
+  type ParsedElementInfo,
+  type ParsedTokenInfo,
+} from '@streamparser/json';
 import { fileTooLarge, isImportFileError, unreadableFile } from '../import-file-error';
 import { formatSize, type ImportLimits } from '../limits';
 import { countedChunks, type ImportInput } from './byte-chunks';
@@ -37,26 +43,43 @@ class TokenGuard {
       const expected = this.rootType === TokenType.LEFT_BRACKET ? 'an array' : 'an object';
       throw unreadableFile(`the JSON document must be ${expected}`);
     }
-    if ((token.token === TokenType.STRING || token.token === TokenType.NUMBER) && String(token.value).length > this.limits.maxFieldChars) {
-      throw fileTooLarge(`a JSON value is longer than ${formatSize(this.limits.maxFieldChars)} characters`, 'maxFieldChars');
+    if (
+      (token.token === TokenType.STRING || token.token === TokenType.NUMBER) &&
+      String(token.value).length > this.limits.maxFieldChars
+    ) {
+      throw fileTooLarge(
+        `a JSON value is longer than ${formatSize(this.limits.maxFieldChars)} characters`,
+        'maxFieldChars',
+      );
     }
     if (token.partial) return;
     const before = this.depth;
     if (OPENERS.has(token.token)) {
       this.depth += 1;
       if (this.depth > this.limits.maxJsonDepth) {
-        throw fileTooLarge(`the JSON document is nested deeper than ${this.limits.maxJsonDepth} levels`, 'maxJsonDepth');
+        throw fileTooLarge(
+          `the JSON document is nested deeper than ${this.limits.maxJsonDepth} levels`,
+          'maxJsonDepth',
+        );
       }
     } else if (CLOSERS.has(token.token)) {
       this.depth -= 1;
     }
-    const startsElement = before === this.rowDepth && token.token !== TokenType.COMMA && !CLOSERS.has(token.token);
+    const startsElement =
+      before === this.rowDepth && token.token !== TokenType.COMMA && !CLOSERS.has(token.token);
     if (startsElement && this.elementStart === undefined) this.elementStart = token.offset;
-    if (this.elementStart !== undefined && token.offset - this.elementStart > this.limits.maxJsonElementBytes) {
-      throw fileTooLarge(`a JSON row is larger than ${formatSize(this.limits.maxJsonElementBytes)}`, 'maxJsonElementBytes');
+    if (
+      this.elementStart !== undefined &&
+      token.offset - this.elementStart > this.limits.maxJsonElementBytes
+    ) {
+      throw fileTooLarge(
+        `a JSON row is larger than ${formatSize(this.limits.maxJsonElementBytes)}`,
+        'maxJsonElementBytes',
+      );
     }
     // An element ends with its last token back at row depth: a scalar, or the closer of its container.
-    if (this.depth <= this.rowDepth && (before === this.rowDepth || CLOSERS.has(token.token))) this.elementStart = undefined;
+    if (this.depth <= this.rowDepth && (before === this.rowDepth || CLOSERS.has(token.token)))
+      this.elementStart = undefined;
   }
 }
 
@@ -72,22 +95,36 @@ function eventOf(info: ParsedElementInfo, rowDepth: number): JsonEvent | undefin
   if (info.stack.length === 1 && typeof info.key === 'string') {
     const value = info.value;
     // Only scalars: an object or array under a scalar key is not what the format has there.
-    return { kind: 'scalar', key: info.key, value: value !== null && typeof value === 'object' ? undefined : value };
+    return {
+      kind: 'scalar',
+      key: info.key,
+      value: value !== null && typeof value === 'object' ? undefined : value,
+    };
   }
   return undefined;
 }
 
 const asFileError = (error: unknown): unknown =>
-  isImportFileError(error) ? error : unreadableFile(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  isImportFileError(error)
+    ? error
+    : unreadableFile(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
 
 /**
  * The rows of a JSON file, streamed (@streamparser/json): only the row element being read is held in memory;
  * every other value is dropped as soon as it is complete. The byte, row, depth, value-length and row-size
  * limits fail the read as soon as they are crossed; invalid or truncated JSON is an unreadable file.
  */
-export async function* readJsonRows(input: ImportInput, layout: JsonRowsLayout, limits: ImportLimits): AsyncGenerator<JsonEvent> {
+export async function* readJsonRows(
+  input: ImportInput,
+  layout: JsonRowsLayout,
+  limits: ImportLimits,
+): AsyncGenerator<JsonEvent> {
   const rowDepth = layout.root === 'array' ? 1 : 2;
-  const guard = new TokenGuard(limits, rowDepth, layout.root === 'array' ? TokenType.LEFT_BRACKET : TokenType.LEFT_BRACE);
+  const guard = new TokenGuard(
+    limits,
+    rowDepth,
+    layout.root === 'array' ? TokenType.LEFT_BRACKET : TokenType.LEFT_BRACE,
+  );
   const tokenizer = new Tokenizer({ emitPartialTokens: true });
   const parser = new TokenParser({ paths: selectorsOf(layout), keepStack: false });
   const pending: JsonEvent[] = [];
@@ -109,18 +146,20 @@ export async function* readJsonRows(input: ImportInput, layout: JsonRowsLayout, 
     if (!event) return;
     if (event.kind === 'row') {
       rows += 1;
-      if (rows > limits.maxRows) throw fileTooLarge(`the file has more than ${limits.maxRows} rows`, 'maxRows');
+      if (rows > limits.maxRows)
+        throw fileTooLarge(`the file has more than ${limits.maxRows} rows`, 'maxRows');
     }
     pending.push(event);
   };
 
-  const feed = (write: () => void): void => {
+  /** Writes to the tokenizer; returns the file error it ran into, after which nothing more is read. */
+  const feed = (write: () => void): unknown => {
     try {
       write();
     } catch (error) {
       failure ??= error;
     }
-    if (failure !== undefined) throw asFileError(failure);
+    return failure === undefined ? undefined : asFileError(failure);
   };
 
   let sawData = false;
@@ -128,14 +167,18 @@ export async function* readJsonRows(input: ImportInput, layout: JsonRowsLayout, 
     sawData = true;
     if (tokenizer.isEnded) {
       // Only whitespace may follow the document.
-      if (chunk.toString('utf8').trim() !== '') throw unreadableFile('not valid JSON: data after the end of the document');
+      if (chunk.toString('utf8').trim() !== '')
+        throw unreadableFile('not valid JSON: data after the end of the document');
       continue;
     }
-    feed(() => tokenizer.write(chunk));
-    while (pending.length > 0) yield pending.shift()!;
+    const error = feed(() => tokenizer.write(chunk));
+    // The rows completed before the failure still come out first, as they would from a CSV file.
+    yield* pending.splice(0);
+    if (error !== undefined) throw error;
   }
   if (!sawData) throw unreadableFile('the file is empty');
-  if (!tokenizer.isEnded) feed(() => tokenizer.end());
+  const error = tokenizer.isEnded ? undefined : feed(() => tokenizer.end());
+  yield* pending.splice(0);
+  if (error !== undefined) throw error;
   if (!parser.isEnded) throw unreadableFile('not valid JSON: the document ends before it is complete');
-  while (pending.length > 0) yield pending.shift()!;
 }

@@ -26,7 +26,10 @@ function statusOf(shelf: string, warnings: string[]): ListStatus {
   const name = shelf.trim().toLowerCase();
   const known = GOODREADS_SHELVES[name] ?? CUSTOM_SHELVES.find(([pattern]) => pattern.test(name))?.[1];
   if (known) return known;
-  if (name !== '') warnings.push(`shelf '${shelf.trim().slice(0, 40)}' has no matching status and was imported as plan_to_watch`);
+  if (name !== '')
+    warnings.push(
+      `shelf '${shelf.trim().slice(0, 40)}' has no matching status and was imported as plan_to_watch`,
+    );
   return 'plan_to_watch';
 }
 
@@ -51,7 +54,9 @@ function rowOf(row: CsvRow, context: ParseContext): ImportRow {
   const warnings: string[] = [];
   const isbn13 = unwrapFormula(row.cell('ISBN13'));
   const isbn10 = unwrapFormula(row.cell('ISBN'));
-  const isbn = [isbn13, isbn10].find((candidate) => candidate !== '' && normaliseIsbn(candidate) !== undefined) ?? (isbn13 || isbn10 || null);
+  const isbn =
+    [isbn13, isbn10].find((candidate) => candidate !== '' && normaliseIsbn(candidate) !== undefined) ??
+    (isbn13 || isbn10 || null);
   const status = statusOf(row.cell('Exclusive Shelf'), warnings);
   const entry = entryWith(status, {
     score: scoreFromStars(row.cell('My Rating'), warnings),
@@ -80,7 +85,9 @@ function rowOf(row: CsvRow, context: ParseContext): ImportRow {
 async function* parseGoodreads(input: ImportInput, context: ParseContext): AsyncGenerator<ImportRow> {
   const table = await openCsvTable(input, context.limits);
   if (!table.has('Book Id') || !table.has('Title') || !table.has('Exclusive Shelf')) {
-    throw unreadableFile('not a Goodreads library export: expected the columns Book Id, Title and Exclusive Shelf');
+    throw unreadableFile(
+      'not a Goodreads library export: expected the columns Book Id, Title and Exclusive Shelf',
+    );
   }
   for await (const row of table.rows) yield isCsvRow(row) ? rowOf(row, context) : row;
 }

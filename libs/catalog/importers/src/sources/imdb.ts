@@ -33,7 +33,8 @@ function rowOf(row: CsvRow, file: 'ratings' | 'watchlist', context: ParseContext
   const warnings: string[] = [];
   const score = scoreFromTenPoints(row.cell('Your Rating'), warnings);
   // Rated titles were seen; the date a rating was given is not when, so no finish date.
-  const entry = file === 'ratings' ? entryWith('completed', { score }) : entryWith('plan_to_watch', { score });
+  const entry =
+    file === 'ratings' ? entryWith('completed', { score }) : entryWith('plan_to_watch', { score });
   const movieFields =
     context.category === 'movies'
       ? { runtime_minutes: row.cell('Runtime (mins)'), director: row.cell('Directors') || null }
@@ -55,7 +56,9 @@ function rowOf(row: CsvRow, file: 'ratings' | 'watchlist', context: ParseContext
 async function* parseImdb(input: ImportInput, context: ParseContext): AsyncGenerator<ImportRow> {
   const table = await openCsvTable(input, context.limits);
   if (!table.has('Const') || !table.has('Title') || !table.has('Title Type')) {
-    throw unreadableFile('not an IMDb export file: expected the columns Const, Title and Title Type (ratings.csv or watchlist.csv)');
+    throw unreadableFile(
+      'not an IMDb export file: expected the columns Const, Title and Title Type (ratings.csv or watchlist.csv)',
+    );
   }
   // watchlist.csv (and every IMDb list export) numbers its rows in Position; ratings.csv has Date Rated.
   const file = table.has('Position') ? 'watchlist' : 'ratings';

@@ -19,7 +19,9 @@ export type LetterboxdFile = 'diary' | 'reviews' | 'ratings' | 'watched' | 'watc
  */
 export function letterboxdFileOf(table: CsvTable, fileName: string | undefined): LetterboxdFile {
   if (!table.has('Name') || !table.has('Letterboxd URI')) {
-    throw unreadableFile('not a Letterboxd export file: expected the columns Date, Name, Year, Letterboxd URI (diary.csv, watched.csv, ratings.csv or watchlist.csv)');
+    throw unreadableFile(
+      'not a Letterboxd export file: expected the columns Date, Name, Year, Letterboxd URI (diary.csv, watched.csv, ratings.csv or watchlist.csv)',
+    );
   }
   if (table.has('Watched Date')) return table.has('Review') ? 'reviews' : 'diary';
   if (table.has('Rating')) return 'ratings';
@@ -56,11 +58,19 @@ function keepEarlierRating(winner: ImportRow, earlier: ImportRow): ImportRow {
   if (!winner.ok || !earlier.ok) return winner;
   return {
     ...winner,
-    entry: { ...winner.entry, score: winner.entry.score ?? earlier.entry.score, notes: winner.entry.notes ?? earlier.entry.notes },
+    entry: {
+      ...winner.entry,
+      score: winner.entry.score ?? earlier.entry.score,
+      notes: winner.entry.notes ?? earlier.entry.notes,
+    },
   };
 }
 
-async function* diaryRows(table: CsvTable, context: ParseContext, file: LetterboxdFile): AsyncGenerator<RepeatableRow | ImportRow> {
+async function* diaryRows(
+  table: CsvTable,
+  context: ParseContext,
+  file: LetterboxdFile,
+): AsyncGenerator<RepeatableRow | ImportRow> {
   for await (const row of table.rows) {
     if (!isCsvRow(row)) {
       yield row;
@@ -69,12 +79,22 @@ async function* diaryRows(table: CsvTable, context: ParseContext, file: Letterbo
     const warnings: string[] = [];
     const title = row.cell('Name');
     const year = row.cell('Year');
-    const parsed = completeRow(row.row, context.category, { title, year, externalIds: {} }, entryOf(file, row, warnings), warnings);
+    const parsed = completeRow(
+      row.row,
+      context.category,
+      { title, year, externalIds: {} },
+      entryOf(file, row, warnings),
+      warnings,
+    );
     if (!parsed.ok) {
       yield parsed;
       continue;
     }
-    yield { key: workKey(singleLine(title) ?? '', wholeNumber(year) ?? null), date: parsed.entry.finished_at, row: parsed };
+    yield {
+      key: workKey(singleLine(title) ?? '', wholeNumber(year) ?? null),
+      date: parsed.entry.finished_at,
+      row: parsed,
+    };
   }
 }
 
@@ -92,7 +112,13 @@ async function* parseLetterboxd(input: ImportInput, context: ParseContext): Asyn
       continue;
     }
     const warnings: string[] = [];
-    yield completeRow(row.row, context.category, { title: row.cell('Name'), year: row.cell('Year'), externalIds: {} }, entryOf(file, row, warnings), warnings);
+    yield completeRow(
+      row.row,
+      context.category,
+      { title: row.cell('Name'), year: row.cell('Year'), externalIds: {} },
+      entryOf(file, row, warnings),
+      warnings,
+    );
   }
 }
 

@@ -24,9 +24,15 @@ function rowOf(row: CsvRow, context: ParseContext, present: (column: string) => 
     // A column the file does not have is a field it is silent about, not an empty one.
     if (!present(column.name)) continue;
     if (column.kind === 'external_id') externalIds[column.key] = cell(column.name);
-    else if (typeof column.rule === 'object') fields[column.field] = column.rule.kind === 'list' ? splitList(cell(column.name)) : cell(column.name);
+    else if (typeof column.rule === 'object')
+      fields[column.field] = column.rule.kind === 'list' ? splitList(cell(column.name)) : cell(column.name);
   }
-  return completeRow(row.row, context.category, { title: cell('title'), year: cell('year'), externalIds, fields }, entry);
+  return completeRow(
+    row.row,
+    context.category,
+    { title: cell('title'), year: cell('year'), externalIds, fields },
+    entry,
+  );
 }
 
 /** This API's CSV export: the columns of `csvHeader(category)`, in any order; unknown columns are ignored. */
@@ -37,7 +43,10 @@ async function* parseMediaTrackerCsv(input: ImportInput, context: ParseContext):
   }
   const foreign = foreignColumns(context.category);
   const other = table.columns.find((column) => foreign.has(column.toLowerCase()));
-  if (other) throw unreadableFile(`this is a ${foreign.get(other.toLowerCase())} export (column '${other}'), not ${context.category}`);
+  if (other)
+    throw unreadableFile(
+      `this is a ${foreign.get(other.toLowerCase())} export (column '${other}'), not ${context.category}`,
+    );
   for await (const row of table.rows) yield isCsvRow(row) ? rowOf(row, context, table.has) : row;
 }
 

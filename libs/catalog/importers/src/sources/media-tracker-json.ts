@@ -9,10 +9,12 @@ import type { ImportInput } from '../reading/byte-chunks';
 import type { ImportSourceParser, ParseContext } from './source';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function rowOf(row: number, element: unknown, context: ParseContext): ImportRow {
-  if (!isObject(element) || !isObject(element['item'])) return failedRow(row, 'an entry must be an object with an item');
+  if (!isObject(element) || !isObject(element['item']))
+    return failedRow(row, 'an entry must be an object with an item');
   const item = element['item'];
   const entry = ownEntry(element as unknown as Parameters<typeof ownEntry>[0]);
   if (typeof entry === 'string') return failedRow(row, entry);
@@ -44,16 +46,21 @@ async function* parseMediaTrackerJson(input: ImportInput, context: ParseContext)
     if (event.kind === 'scalar') {
       if (event.key === 'format') {
         format = event.value;
-        if (format !== EXPORT_FORMAT) throw unreadableFile(`not a media-tracker export: format must be '${EXPORT_FORMAT}'`);
+        if (format !== EXPORT_FORMAT)
+          throw unreadableFile(`not a media-tracker export: format must be '${EXPORT_FORMAT}'`);
       } else if (event.value !== context.category) {
-        throw unreadableFile(`this export is of category '${String(event.value).slice(0, 40)}', not ${context.category}`);
+        throw unreadableFile(
+          `this export is of category '${String(event.value).slice(0, 40)}', not ${context.category}`,
+        );
       }
       continue;
     }
-    if (format === undefined) throw unreadableFile(`not a media-tracker export: 'format' must come before 'entries'`);
+    if (format === undefined)
+      throw unreadableFile(`not a media-tracker export: 'format' must come before 'entries'`);
     yield rowOf(event.row, event.value, context);
   }
-  if (format === undefined) throw unreadableFile(`not a media-tracker export: it has no format '${EXPORT_FORMAT}'`);
+  if (format === undefined)
+    throw unreadableFile(`not a media-tracker export: it has no format '${EXPORT_FORMAT}'`);
 }
 
 export const mediaTrackerJsonSource: ImportSourceParser = {

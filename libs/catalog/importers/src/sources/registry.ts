@@ -20,4 +20,6 @@ export const IMPORT_SOURCES: Readonly<Record<SourceId, ImportSourceParser>> = {
 
 /** The sources a category imports from (API.md §12), in the order of the contract. */
 export const sourcesFor = (category: Category): SourceId[] =>
-  (Object.keys(IMPORT_SOURCES) as SourceId[]).filter((id) => IMPORT_SOURCES[id].categories.includes(category));
+  (Object.keys(IMPORT_SOURCES) as SourceId[]).filter((id) =>
+    IMPORT_SOURCES[id].categories.includes(category),
+  );

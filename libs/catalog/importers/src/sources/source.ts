@@ -2,7 +2,15 @@ import type { ImportLimits } from '../limits';
 import type { Category, ImportRow } from '../model';
 import type { ImportInput } from '../reading/byte-chunks';
 
-export const SOURCE_IDS = ['media-tracker', 'csv', 'letterboxd', 'trakt', 'imdb', 'goodreads', 'storygraph'] as const;
+export const SOURCE_IDS = [
+  'media-tracker',
+  'csv',
+  'letterboxd',
+  'trakt',
+  'imdb',
+  'goodreads',
+  'storygraph',
+] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 
 export interface ParseContext {

@@ -30,8 +30,9 @@ function latestReading(raw: string, finished: boolean): { start: string | null; 
   const readings = [...raw.matchAll(READING)];
   const last = readings[readings.length - 1];
   if (!last) return { start: null, end: null };
-  if (last[2] !== undefined) return { start: last[1]!, end: last[2] };
-  return finished ? { start: null, end: last[1]! } : { start: last[1]!, end: null };
+  const [, first = null, second] = last;
+  if (second !== undefined) return { start: first, end: second };
+  return finished ? { start: null, end: first } : { start: first, end: null };
 }
 
 function rowOf(row: CsvRow, context: ParseContext): ImportRow {
@@ -39,14 +40,17 @@ function rowOf(row: CsvRow, context: ParseContext): ImportRow {
   const readStatus = row.cell('Read Status').trim().toLowerCase();
   let status = STORYGRAPH_STATUSES[readStatus];
   if (!status) {
-    if (readStatus !== '') warnings.push(`read status '${readStatus.slice(0, 40)}' is unknown and was imported as plan_to_watch`);
+    if (readStatus !== '')
+      warnings.push(`read status '${readStatus.slice(0, 40)}' is unknown and was imported as plan_to_watch`);
     status = 'plan_to_watch';
   }
   // A finish date only for books that were finished (or given up on): a current reading has only begun.
   const ended = status === 'completed' || status === 'dropped';
   const reading = latestReading(row.cell('Dates Read'), ended);
   const started = optionalDate(reading.start, 'Dates Read', warnings);
-  const finished = ended ? optionalDate(reading.end ?? row.cell('Last Date Read'), 'Last Date Read', warnings) : null;
+  const finished = ended
+    ? optionalDate(reading.end ?? row.cell('Last Date Read'), 'Last Date Read', warnings)
+    : null;
   const entry = entryWith(status, {
     score: scoreFromStars(row.cell('Star Rating'), warnings),
     started_at: started,
@@ -56,7 +60,8 @@ function rowOf(row: CsvRow, context: ParseContext): ImportRow {
   // "ISBN/UID" holds an ISBN, or StoryGraph's own id for editions without one (not an id of §8).
   const isbnOrUid = row.cell('ISBN/UID').trim();
   const looksLikeIsbn = /^[\d-]{9,17}[\dXx]$/.test(isbnOrUid);
-  if (looksLikeIsbn && normaliseIsbn(isbnOrUid) === undefined) warnings.push(`ISBN '${isbnOrUid}' is not valid and was dropped`);
+  if (looksLikeIsbn && normaliseIsbn(isbnOrUid) === undefined)
+    warnings.push(`ISBN '${isbnOrUid}' is not valid and was dropped`);
   return completeRow(
     row.row,
     context.category,

@@ -19,7 +19,8 @@ type TraktKind = 'watched' | 'rating' | 'watchlist' | 'history';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 function kindOf(element: Json): TraktKind | undefined {
@@ -36,7 +37,9 @@ function episodesSeen(seasons: unknown): number {
   let seen = 0;
   for (const season of seasons) {
     if (!isObject(season) || season['number'] === 0 || !Array.isArray(season['episodes'])) continue;
-    seen += season['episodes'].filter((episode) => isObject(episode) && (typeof episode['plays'] !== 'number' || episode['plays'] > 0)).length;
+    seen += season['episodes'].filter(
+      (episode) => isObject(episode) && (typeof episode['plays'] !== 'number' || episode['plays'] > 0),
+    ).length;
   }
   return seen;
 }
@@ -47,13 +50,19 @@ function entryOf(kind: TraktKind, element: Json, isShow: boolean, warnings: stri
       // Trakt does not say whether every episode of a show was seen: a show in progress, with the count.
       return isShow
         ? entryWith('watching', { progress: episodesSeen(element['seasons']) })
-        : entryWith('completed', { finished_at: optionalDate(text(element['last_watched_at']), 'last_watched_at', warnings) });
+        : entryWith('completed', {
+            finished_at: optionalDate(text(element['last_watched_at']), 'last_watched_at', warnings),
+          });
     case 'rating':
-      return entryWith('completed', { score: scoreFromTenPoints(element['rating'] as number | string | null, warnings) });
+      return entryWith('completed', {
+        score: scoreFromTenPoints(element['rating'] as number | string | null, warnings),
+      });
     case 'watchlist':
       return entryWith('plan_to_watch', { notes: multiLine(text(element['notes'])) });
     case 'history':
-      return entryWith('completed', { finished_at: optionalDate(text(element['watched_at']), 'watched_at', warnings) });
+      return entryWith('completed', {
+        finished_at: optionalDate(text(element['watched_at']), 'watched_at', warnings),
+      });
   }
 }
 
@@ -61,12 +70,17 @@ function rowOf(row: number, element: unknown, context: ParseContext): Repeatable
   if (!isObject(element)) return failedRow(row, 'not a Trakt item (expected an object)');
   const wanted = context.category === 'movies' ? 'movie' : 'show';
   if ('episode' in element || 'season' in element) {
-    return skippedRow(row, `Trakt ${'episode' in element ? 'episode' : 'season'} rows are not imported (only whole ${wanted}s)`);
+    return skippedRow(
+      row,
+      `Trakt ${'episode' in element ? 'episode' : 'season'} rows are not imported (only whole ${wanted}s)`,
+    );
   }
   const work = element[wanted];
   if (!isObject(work)) {
     const other = ['movie', 'show'].find((type) => isObject(element[type]));
-    return other ? skippedRow(row, `a Trakt ${other} is not imported into ${context.category}`) : failedRow(row, 'not a Trakt movie or show');
+    return other
+      ? skippedRow(row, `a Trakt ${other} is not imported into ${context.category}`)
+      : failedRow(row, 'not a Trakt movie or show');
   }
   const kind = kindOf(element);
   if (!kind) return failedRow(row, 'not a Trakt watched, ratings, watchlist or history item');
@@ -79,7 +93,11 @@ function rowOf(row: number, element: unknown, context: ParseContext): Repeatable
     {
       title: text(work['title']),
       year: work['year'] as number | string | null | undefined,
-      externalIds: { imdb: idOf('imdb'), tmdb: idOf('tmdb'), ...(wanted === 'show' ? { tvdb: idOf('tvdb') } : {}) },
+      externalIds: {
+        imdb: idOf('imdb'),
+        tmdb: idOf('tmdb'),
+        ...(wanted === 'show' ? { tvdb: idOf('tvdb') } : {}),
+      },
     },
     entryOf(kind, element, wanted === 'show', warnings),
     warnings,
@@ -87,7 +105,10 @@ function rowOf(row: number, element: unknown, context: ParseContext): Repeatable
   if (kind !== 'history' || !parsed.ok) return parsed;
   // History has one element per play: the plays of one work collapse to its latest.
   const traktId = idOf('trakt');
-  const key = traktId !== null && traktId !== undefined ? `trakt:${traktId}` : workKey(singleLine(text(work['title'])) ?? '', parsed.item.year);
+  const key =
+    traktId !== null && traktId !== undefined
+      ? `trakt:${traktId}`
+      : workKey(singleLine(text(work['title'])) ?? '', parsed.item.year);
   return { key, date: parsed.entry.finished_at, row: parsed };
 }
 
