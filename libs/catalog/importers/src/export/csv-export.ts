@@ -1,15 +1,20 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import type { Category } from '../model';
-import { catalogColumns, csvHeader, guardFormula, joinList, LIST_COLUMNS } from '../own-format/csv-columns';
+import {
+  catalogColumns,
+  csvHeader,
+  guardFormula,
+  joinList,
+  LIST_COLUMNS,
+  type CatalogColumn,
+} from '../own-format/csv-columns';
 import type { ExportEntry, ExportOptions } from '../own-format/export-entry';
 import { batched } from './batch';
 
-const CSV_OPTIONS = {
-  // RFC 4180: CRLF between records, and any field with a line break quoted (bare \n included).
-  record_delimiter: 'windows',
-  quoted_match: /[\r\n]/,
-} as const;
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled; records end with CRLF. */
+const NEEDS_QUOTES = /[",\r\n]/;
+const field = (cell: string): string => (NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
+const csvLine = (cells: readonly string[]): string => `${cells.map(field).join(',')}\r\n`;
 
 function cellOf(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -18,11 +23,11 @@ function cellOf(value: unknown): string {
   return String(value);
 }
 
-function recordOf(entry: ExportEntry, category: Category): string[] {
+function recordOf(entry: ExportEntry, columns: readonly CatalogColumn[]): string[] {
   const item = entry.item as Record<string, unknown>;
   const externalIds = entry.item.external_ids as Record<string, string | undefined>;
   return [
-    ...catalogColumns(category).map((column) =>
+    ...columns.map((column) =>
       cellOf(column.kind === 'external_id' ? externalIds[column.key] : item[column.field]),
     ),
     ...LIST_COLUMNS.map((column) => cellOf(entry[column])),
@@ -30,8 +35,9 @@ function recordOf(entry: ExportEntry, category: Category): string[] {
 }
 
 async function* csvParts(entries: AsyncIterable<ExportEntry>, category: Category): AsyncGenerator<string> {
-  yield stringify([csvHeader(category)], CSV_OPTIONS);
-  for await (const entry of entries) yield stringify([recordOf(entry, category)], CSV_OPTIONS);
+  yield csvLine(csvHeader(category));
+  const columns = catalogColumns(category);
+  for await (const entry of entries) yield csvLine(recordOf(entry, columns));
 }
 
 /**

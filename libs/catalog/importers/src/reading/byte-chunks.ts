@@ -10,6 +10,8 @@ export type ImportInput = AsyncIterable<Uint8Array | string>;
  */
 const SLICE_BYTES = 16 * 1024;
 
+const startsWithZip = (chunk: Buffer): boolean => chunk.length >= 4 && chunk.readUInt32LE(0) === 0x04034b50;
+
 const startsWithUtf16Bom = (chunk: Buffer): boolean =>
   chunk.length >= 2 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff));
 
@@ -33,8 +35,13 @@ export async function* countedChunks(input: ImportInput, limits: ImportLimits): 
     if (first) {
       first = false;
       // Spreadsheets save "Unicode text" as UTF-16; decoding it as UTF-8 would yield garbage, not an error.
-      if (startsWithUtf16Bom(chunk))
+      if (startsWithUtf16Bom(chunk)) {
         throw unreadableFile('the file is UTF-16 encoded; save it as UTF-8 and upload it again');
+      }
+      // Letterboxd and Trakt hand out their exports as ZIP archives: say what to do rather than "not valid CSV".
+      if (startsWithZip(chunk)) {
+        throw unreadableFile('the file is a ZIP archive; unzip it and upload one of the files inside');
+      }
     }
     for (let start = 0; start < chunk.length; start += SLICE_BYTES)
       yield chunk.subarray(start, start + SLICE_BYTES);

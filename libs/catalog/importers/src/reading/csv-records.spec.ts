@@ -65,6 +65,15 @@ describe('readCsvRecords', () => {
     });
   });
 
+  it('refuses a ZIP archive (how Letterboxd and Trakt deliver exports) with 400 and a hint', async () => {
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('diary.csv...')]);
+    expect(await refusal(records(zip))).toMatchObject({
+      problem: 'unreadable',
+      status: 400,
+      message: expect.stringMatching(/ZIP archive; unzip it/),
+    });
+  });
+
   it('counts data rows against the row limit, the header not included', async () => {
     const limits = { ...IMPORT_LIMITS, maxRows: 3 };
     expect(await records('h\n1\n2\n3\n', undefined, limits)).toHaveLength(4);
