@@ -143,7 +143,9 @@ function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]
   return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-function describeSource(mapping: SourceMapping): string {
+/** The Markdown section of one source: the file to upload, the status table, score, dates, ids, notes. */
+export function describeImportSource(source: SourceId): string {
+  const mapping = IMPORT_MAPPINGS[source];
   const parts = [`#### \`${mapping.source}\` — ${mapping.name}`, '', `File: ${mapping.files}.`, ''];
   if (mapping.statuses.length > 0) {
     parts.push(
@@ -174,12 +176,12 @@ export function describeImportSources(category: Category): string {
   const intro = [
     `### Import sources for ${category}`,
     '',
-    `The body is the file as the service exports it (up to ${formatSize(limits.maxBytes)} and ${limits.maxRows.toLocaleString('en')} rows, a field up to ${formatSize(limits.maxFieldChars)} characters, JSON nested at most ${limits.maxJsonDepth} levels; over a limit: 413). A file that is not the source's format, not UTF-8, or not valid CSV/JSON is a 400.`,
+    `The body is the file as the service exports it (up to ${formatSize(limits.maxBytes)} and ${limits.maxRows.toLocaleString('en')} rows, a field up to ${formatSize(limits.maxFieldChars)} characters, JSON nested at most ${limits.maxJsonDepth} levels; over a limit: 413). A file that is not the source's format, not UTF-8, a ZIP archive, or not valid CSV/JSON is a 400.`,
     'Rows are numbered as a person counts them: a CSV header is row 1 (as in a spreadsheet), the first element of a JSON array is row 1.',
     'An invalid external id, year or other value is dropped with a warning and the row goes on; a row with neither a title nor an external id fails.',
     '',
   ];
-  return [...intro, ...sourcesFor(category).map((source) => describeSource(IMPORT_MAPPINGS[source]))]
+  return [...intro, ...sourcesFor(category).map(describeImportSource)]
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n');
 }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { parseImport, type ImportRow, type ParseImportOptions } from '../src';
+import { isImportFileError, parseImport, type ImportRow, type ParseImportOptions } from '../src';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -36,3 +36,13 @@ export const failed = (rows: readonly ImportRow[]) => rows.filter((row) => !row.
 /** The ok rows by title, for assertions that read as a table. */
 export const byTitle = (rows: readonly ImportRow[]): Map<string, OkRow> =>
   new Map(okRows(rows).map((row) => [row.item.title ?? '', row]));
+
+/** How a read that must fail was refused: the ImportFileError's fields, or undefined when it did not fail. */
+export const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => {
+      if (!isImportFileError(error)) throw error;
+      return { problem: error.problem, status: error.status, limit: error.limit, message: error.message };
+    },
+  );

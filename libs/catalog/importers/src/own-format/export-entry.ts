@@ -1,4 +1,4 @@
-import type { Category, ExternalIds, ListStatus } from '../model';
+import type { Category, ExternalIds, ImportEntry } from '../model';
 
 /** The format name and version of this API's JSON export (API.md §12). */
 export const EXPORT_FORMAT = 'media-tracker/list@1';
@@ -21,14 +21,8 @@ export interface ExportItem {
 }
 
 /** One list entry of an export: the full catalog entry and the list fields (API.md §6, §12). */
-export interface ExportEntry {
+export interface ExportEntry extends ImportEntry {
   item: ExportItem;
-  status: ListStatus;
-  score: number | null;
-  progress: number | null;
-  notes: string | null;
-  started_at: string | null;
-  finished_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -22,6 +22,15 @@ const startsWithUtf16Bom = (chunk: Buffer): boolean =>
 export async function* countedChunks(input: ImportInput, limits: ImportLimits): AsyncGenerator<Buffer> {
   let total = 0;
   let first = true;
+  // Decoding only to validate: a Latin-1 or Windows-1252 file would otherwise import garbled titles.
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const checkUtf8 = (bytes?: Buffer): void => {
+    try {
+      utf8.decode(bytes, { stream: bytes !== undefined });
+    } catch {
+      throw unreadableFile('the file is not UTF-8 encoded; save it as UTF-8 and upload it again');
+    }
+  };
   for await (const raw of input) {
     const chunk =
       typeof raw === 'string'
@@ -43,7 +52,9 @@ export async function* countedChunks(input: ImportInput, limits: ImportLimits): 
         throw unreadableFile('the file is a ZIP archive; unzip it and upload one of the files inside');
       }
     }
+    checkUtf8(chunk);
     for (let start = 0; start < chunk.length; start += SLICE_BYTES)
       yield chunk.subarray(start, start + SLICE_BYTES);
   }
+  checkUtf8();
 }

@@ -1,6 +1,5 @@
-import { ImportFileError } from '../import-file-error';
 import { IMPORT_LIMITS } from '../limits';
-import { streamOf } from '../../test/rows';
+import { refusal, streamOf } from '../../test/rows';
 import { readCsvRecords, type CsvRecord } from './csv-records';
 
 async function records(
@@ -12,15 +11,6 @@ async function records(
   for await (const record of readCsvRecords(streamOf(content, chunkBytes), limits)) all.push(record);
   return all;
 }
-
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) =>
-      error instanceof ImportFileError
-        ? { problem: error.problem, status: error.status, limit: error.limit, message: error.message }
-        : error,
-  );
 
 describe('readCsvRecords', () => {
   it('numbers records as spreadsheet rows, a quoted line break staying inside its record', async () => {
@@ -63,6 +53,17 @@ describe('readCsvRecords', () => {
       status: 400,
       message: expect.stringMatching(/UTF-16/),
     });
+  });
+
+  it('refuses a Latin-1 file with 400 instead of importing garbled titles, also when the bad byte is last', async () => {
+    expect(await refusal(records(Buffer.from('Name,Year\nAm\xe9lie,2001\n', 'latin1'), 4))).toMatchObject({
+      problem: 'unreadable',
+      status: 400,
+      message: expect.stringMatching(/not UTF-8/),
+    });
+    expect(await refusal(records(Buffer.concat([Buffer.from('Name\n'), Buffer.from([0xc3])])))).toMatchObject(
+      { status: 400 },
+    );
   });
 
   it('refuses a ZIP archive (how Letterboxd and Trakt deliver exports) with 400 and a hint', async () => {

@@ -1,6 +1,5 @@
-import { ImportFileError } from '../import-file-error';
 import { IMPORT_LIMITS } from '../limits';
-import { streamOf } from '../../test/rows';
+import { refusal, streamOf } from '../../test/rows';
 import { readJsonRows, type JsonEvent, type JsonRowsLayout } from './json-rows';
 
 const ARRAY: JsonRowsLayout = { root: 'array' };
@@ -16,15 +15,6 @@ async function events(
   for await (const event of readJsonRows(streamOf(content, chunkBytes), layout, limits)) all.push(event);
   return all;
 }
-
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) =>
-      error instanceof ImportFileError
-        ? { problem: error.problem, status: error.status, limit: error.limit }
-        : error,
-  );
 
 describe('readJsonRows', () => {
   it('yields the elements of a root array, numbered from 1, across tiny chunks and a BOM', async () => {
@@ -51,10 +41,9 @@ describe('readJsonRows', () => {
 
   it('refuses the wrong root, invalid JSON, data after the document and a truncated document with 400', async () => {
     for (const content of ['{"a":1}', '[1,]', '[1] [2]', '[{"a":', '', '   ']) {
-      expect(await refusal(events(content))).toEqual({
+      expect(await refusal(events(content))).toMatchObject({
         problem: 'unreadable',
         status: 400,
-        limit: undefined,
       });
     }
   });
@@ -62,7 +51,7 @@ describe('readJsonRows', () => {
   it('refuses nesting deeper than the limit with 413', async () => {
     const limits = { ...IMPORT_LIMITS, maxJsonDepth: 4 };
     expect(await events('[[[[1]]]]', ARRAY, undefined, limits)).toHaveLength(1);
-    expect(await refusal(events('[[[[[1]]]]]', ARRAY, undefined, limits))).toEqual({
+    expect(await refusal(events('[[[[[1]]]]]', ARRAY, undefined, limits))).toMatchObject({
       problem: 'too_large',
       status: 413,
       limit: 'maxJsonDepth',

@@ -1,5 +1,4 @@
-import { isImportFileError } from '../import-file-error';
-import { byTitle, failed, fixture, okRows, parseAll, streamOf } from '../../test/rows';
+import { byTitle, failed, fixture, okRows, parseAll, refusal, streamOf } from '../../test/rows';
 
 const letterboxd = { source: 'letterboxd', category: 'movies' } as const;
 
@@ -115,21 +114,17 @@ describe('letterboxd source', () => {
   });
 
   it('refuses watched.csv / watchlist.csv without a file name, since their headers are the same', async () => {
-    const error = await parseAll(fixture('letterboxd/watchlist.csv'), letterboxd).catch(
-      (caught: unknown) => caught,
-    );
-    expect(isImportFileError(error) && { problem: error.problem, status: error.status }).toEqual({
+    expect(await refusal(parseAll(fixture('letterboxd/watchlist.csv'), letterboxd))).toMatchObject({
       problem: 'unreadable',
       status: 400,
+      message: expect.stringMatching(/watched\.csv and watchlist\.csv/),
     });
-    expect((error as Error).message).toMatch(/watched\.csv and watchlist\.csv/);
   });
 
   it('refuses a file that is not a Letterboxd export with 400', async () => {
-    const error = await parseAll(streamOf('Title,Year\nHeat,1995\n'), letterboxd).catch(
-      (caught: unknown) => caught,
-    );
-    expect(isImportFileError(error) && error.status).toBe(400);
-    expect((error as Error).message).toMatch(/not a Letterboxd export/);
+    expect(await refusal(parseAll(streamOf('Title,Year\nHeat,1995\n'), letterboxd))).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/not a Letterboxd export/),
+    });
   });
 });

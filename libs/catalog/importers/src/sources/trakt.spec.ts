@@ -1,5 +1,4 @@
-import { isImportFileError } from '../import-file-error';
-import { byTitle, failed, fixture, okRows, parseAll, skipped, streamOf } from '../../test/rows';
+import { byTitle, failed, fixture, okRows, parseAll, refusal, skipped, streamOf } from '../../test/rows';
 
 const movies = { source: 'trakt', category: 'movies' } as const;
 const tvshows = { source: 'trakt', category: 'tvshows' } as const;
@@ -95,8 +94,7 @@ describe('trakt source', () => {
 
   it('refuses a JSON object, invalid JSON and a truncated file with 400', async () => {
     for (const content of ['{"movies": []}', '[{"plays": 1,}]', '[{"plays": 1, "movie": {"title": "He', '']) {
-      const error = await parseAll(streamOf(content), movies).catch((caught: unknown) => caught);
-      expect(isImportFileError(error) && { problem: error.problem, status: error.status }).toEqual({
+      expect(await refusal(parseAll(streamOf(content), movies))).toMatchObject({
         problem: 'unreadable',
         status: 400,
       });
