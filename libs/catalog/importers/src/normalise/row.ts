@@ -19,7 +19,8 @@ export interface RawItem {
   readonly fields?: Readonly<Record<string, unknown>>;
 }
 
-const describe = (value: unknown): string => String(value).replace(/\s+/g, ' ').slice(0, 40);
+/** A value as quoted in a warning: one line, at most 40 characters. */
+const shown = (value: unknown): string => String(value).replace(/\s+/g, ' ').slice(0, 40);
 
 function integerValue(value: unknown, rule: { min: number; max: number }): number | undefined {
   const number = typeof value === 'string' || typeof value === 'number' ? wholeNumber(value) : undefined;
@@ -48,7 +49,7 @@ function listValue(
     if (text === null) continue;
     if (text.length > rule.maxLength)
       warnings.push(
-        `${field}: '${describe(text)}…' is longer than ${rule.maxLength} characters and was dropped`,
+        `${field}: '${shown(text)}…' is longer than ${rule.maxLength} characters and was dropped`,
       );
     else if (!items.includes(text)) items.push(text);
   }
@@ -68,7 +69,7 @@ function fieldValue(field: string, value: unknown, rule: FieldRule, warnings: st
   else if (rule.kind === 'list') result = listValue(field, value, rule, warnings);
   else result = typeof value === 'string' ? normaliseIsbn(value) : undefined;
   if (result === undefined && rule.kind !== 'list')
-    warnings.push(`${field} '${describe(value)}' is not valid and was dropped`);
+    warnings.push(`${field} '${shown(value)}' is not valid and was dropped`);
   return result;
 }
 
@@ -82,7 +83,7 @@ function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportIte
     year = integerValue(raw.year, YEAR_RANGE) ?? null;
     if (year === null)
       warnings.push(
-        `year '${describe(raw.year)}' is not a year between ${YEAR_RANGE.min} and ${YEAR_RANGE.max} and was dropped`,
+        `year '${shown(raw.year)}' is not a year between ${YEAR_RANGE.min} and ${YEAR_RANGE.max} and was dropped`,
       );
   }
 

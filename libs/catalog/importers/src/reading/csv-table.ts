@@ -35,10 +35,12 @@ export async function openCsvTable(input: ImportInput, limits: ImportLimits): Pr
   async function* rows(): AsyncGenerator<CsvRow | FailedRow> {
     try {
       for await (const record of { [Symbol.asyncIterator]: () => records }) {
+        // Spreadsheets save rows they once touched as ",,,,": nothing there, not a row.
+        if (record.values.every((value) => value.trim() === '')) continue;
         if (record.values.length !== columns.length) {
           yield failedRow(
             record.row,
-            `the row has ${record.values.length} cells but the header has ${columns.length} columns`,
+            `the row has ${record.values.length} cell(s) but the header has ${columns.length} columns`,
           );
           continue;
         }

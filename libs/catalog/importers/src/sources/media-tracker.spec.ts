@@ -148,7 +148,7 @@ describe('csv source (our CSV export)', () => {
     expect(failed(rows).map((row) => [row.row, !row.ok && row.message])).toEqual([
       [4, 'status must be one of watching, completed, on_hold, dropped, plan_to_watch'],
       [5, 'started_at must be a date YYYY-MM-DD, or empty'],
-      [7, 'the row has 3 cells but the header has 19 columns'],
+      [7, 'the row has 3 cell(s) but the header has 19 columns'],
     ]);
   });
 
@@ -166,11 +166,11 @@ describe('csv source (our CSV export)', () => {
     });
   });
 
-  it('accepts the columns in another order, and a file with only title and status', async () => {
-    const rows = okRows(await parseAll(streamOf('status,title\r\nwatching,Dune\r\n'), options));
+  it('accepts the columns in another order, a file with only title and status, and ignores empty rows', async () => {
+    const rows = okRows(await parseAll(streamOf('status,title\r\n,\r\nwatching,Dune\r\n , \r\n'), options));
     expect(rows).toEqual([
       {
-        row: 2,
+        row: 3,
         ok: true,
         item: { title: 'Dune', year: null, external_ids: {} },
         entry: {
