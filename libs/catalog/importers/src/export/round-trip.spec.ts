@@ -13,6 +13,7 @@ const awkwardTitles = [
   '-Ology: a film',
   'Amélie — 東京物語 🎬',
   "'Salem's Lot",
+  'Two  spaces\tand a tab',
 ];
 
 function entry(item: ExportEntry['item'], fields: Partial<ExportEntry> = {}): ExportEntry {
@@ -33,7 +34,7 @@ const common = (index: number) => ({
   id: `6561f0c2a1b2c3d4e5f607${String(index).padStart(2, '0')}`,
   title: awkwardTitles[index % awkwardTitles.length]!,
   year: index % 3 === 0 ? null : 1990 + index,
-  description: index % 2 === 0 ? null : 'Line one, with a comma;\nline two with "quotes".',
+  description: index % 2 === 0 ? null : 'Line one, with a comma;\r\nline two with "quotes".',
   genres: index % 2 === 0 ? [] : ['Drama', 'Sci-Fi; Fantasy', 'back\\slash'],
   created_by: null,
   ...TIMESTAMPS,
@@ -43,14 +44,14 @@ const fullEntry = (index: number): Partial<ExportEntry> => ({
   status: 'completed',
   score: 1 + (index % 10),
   progress: index,
-  notes: 'Seen twice,\r\nonce "in 35mm".\n=SUM(A1)',
+  notes: '  Seen twice,\r\nonce "in 35mm".\n=SUM(A1)\n',
   started_at: '2024-02-28',
   finished_at: '2024-02-29',
 });
 
 /** Entries of every category with every field set and every field empty, titles with the awkward characters. */
 const ENTRIES: Record<Category, ExportEntry[]> = {
-  movies: [0, 1, 2, 3, 4, 5].map((index) =>
+  movies: [0, 1, 2, 3, 4, 5, 6].map((index) =>
     entry(
       {
         ...common(index),
@@ -109,7 +110,7 @@ function expectedRow(category: Category, exported: ExportEntry) {
   const { status, score, progress, notes, started_at, finished_at } = exported;
   return {
     item: item as unknown as ImportItem,
-    entry: { status, score, progress, notes: notes?.replace(/\r\n/g, '\n') ?? null, started_at, finished_at },
+    entry: { status, score, progress, notes, started_at, finished_at },
   };
 }
 

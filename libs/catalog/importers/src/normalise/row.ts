@@ -17,7 +17,14 @@ export interface RawItem {
   readonly externalIds: Readonly<Partial<Record<string, ExternalIdCandidate>>>;
   /** Other item fields the source knows (description, genres, the category's own); null = known to be empty. */
   readonly fields?: Readonly<Record<string, unknown>>;
+  /**
+   * Our own exports: text only trimmed, as the catalog itself stores it, so a round trip gives back exactly
+   * what was exported. Other sources get titles and names on one line with single spaces.
+   */
+  readonly verbatim?: boolean;
 }
+
+const trimmed = (value: string): string | null => (value.trim() === '' ? null : value.trim());
 
 /** A value as quoted in a warning: one line, at most 40 characters. */
 const shown = (value: unknown): string => String(value).replace(/\s+/g, ' ').slice(0, 40);
@@ -30,9 +37,10 @@ function integerValue(value: unknown, rule: { min: number; max: number }): numbe
 function textValue(
   value: unknown,
   rule: { maxLength: number; multiLine?: boolean },
+  verbatim: boolean,
 ): string | null | undefined {
   if (typeof value !== 'string') return undefined;
-  const text = rule.multiLine ? multiLine(value) : singleLine(value);
+  const text = verbatim ? trimmed(value) : rule.multiLine ? multiLine(value) : singleLine(value);
   return text !== null && text.length > rule.maxLength ? undefined : text;
 }
 
@@ -41,17 +49,18 @@ function listValue(
   value: unknown,
   rule: { maxItems: number; maxLength: number },
   warnings: string[],
+  verbatim: boolean,
 ): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const items: string[] = [];
   for (const element of value) {
-    const text = typeof element === 'string' ? singleLine(element) : null;
+    const text = typeof element !== 'string' ? null : verbatim ? trimmed(element) : singleLine(element);
     if (text === null) continue;
     if (text.length > rule.maxLength)
       warnings.push(
         `${field}: '${shown(text)}…' is longer than ${rule.maxLength} characters and was dropped`,
       );
-    else if (!items.includes(text)) items.push(text);
+    else if (verbatim || !items.includes(text)) items.push(text);
   }
   if (items.length > rule.maxItems) {
     warnings.push(`${field}: only the first ${rule.maxItems} of ${items.length} were kept`);
@@ -61,12 +70,18 @@ function listValue(
 }
 
 /** The field's valid value, null for known-empty, or undefined (dropped with a warning) when invalid. */
-function fieldValue(field: string, value: unknown, rule: FieldRule, warnings: string[]): unknown {
+function fieldValue(
+  field: string,
+  value: unknown,
+  rule: FieldRule,
+  warnings: string[],
+  verbatim: boolean,
+): unknown {
   if (value === null || value === '') return rule.kind === 'list' ? [] : null;
   let result: unknown;
   if (rule.kind === 'integer') result = integerValue(value, rule);
-  else if (rule.kind === 'text') result = textValue(value, rule);
-  else if (rule.kind === 'list') result = listValue(field, value, rule, warnings);
+  else if (rule.kind === 'text') result = textValue(value, rule, verbatim);
+  else if (rule.kind === 'list') result = listValue(field, value, rule, warnings, verbatim);
   else result = typeof value === 'string' ? normaliseIsbn(value) : undefined;
   if (result === undefined && rule.kind !== 'list')
     warnings.push(`${field} '${shown(value)}' is not valid and was dropped`);
@@ -74,7 +89,8 @@ function fieldValue(field: string, value: unknown, rule: FieldRule, warnings: st
 }
 
 function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportItem | string {
-  const title = singleLine(raw.title);
+  const verbatim = raw.verbatim === true;
+  const title = typeof raw.title !== 'string' ? null : verbatim ? trimmed(raw.title) : singleLine(raw.title);
   if (title !== null && title.length > TITLE_MAX_LENGTH)
     return `the title is longer than ${TITLE_MAX_LENGTH} characters`;
 
@@ -91,7 +107,7 @@ function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportIte
   const fields = raw.fields ?? {};
   for (const [field, rule] of itemFieldRules(category)) {
     if (!(field in fields)) continue;
-    const value = fieldValue(field, fields[field], rule, warnings);
+    const value = fieldValue(field, fields[field], rule, warnings, verbatim);
     if (value !== undefined) (item as unknown as Record<string, unknown>)[field] = value;
   }
   // §8: a book's isbn13 follows from its ISBN; the row can be matched by it.

@@ -1,6 +1,5 @@
 import { LIST_STATUSES, type ImportEntry, type ListStatus } from '../model';
 import { toCalendarDate } from '../normalise/dates';
-import { multiLine } from '../normalise/text';
 
 /** The list fields of this API's own exports, as read from a JSON entry or a CSV row. */
 export interface OwnEntryFields {
@@ -52,7 +51,8 @@ export function ownEntry(fields: OwnEntryFields): ImportEntry | string {
     status: status as ListStatus,
     score,
     progress,
-    notes: typeof fields.notes === 'string' ? multiLine(fields.notes) : null,
+    // Kept exactly as exported (the list stores notes untrimmed).
+    notes: typeof fields.notes === 'string' && fields.notes !== '' ? fields.notes : null,
     ...dates,
   };
 }

@@ -30,7 +30,7 @@ function rowOf(row: CsvRow, context: ParseContext, present: (column: string) => 
   return completeRow(
     row.row,
     context.category,
-    { title: cell('title'), year: cell('year'), externalIds, fields },
+    { title: cell('title'), year: cell('year'), externalIds, fields, verbatim: true },
     entry,
   );
 }

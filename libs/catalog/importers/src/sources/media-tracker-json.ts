@@ -29,6 +29,7 @@ function rowOf(row: number, element: unknown, context: ParseContext): ImportRow 
       year: item['year'] as number | null | undefined,
       externalIds: externalIds as Record<string, string | number | null>,
       fields,
+      verbatim: true,
     },
     entry,
   );

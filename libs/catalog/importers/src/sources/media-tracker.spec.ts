@@ -87,7 +87,7 @@ describe('csv source (our CSV export)', () => {
           title: 'The Left Hand of Darkness',
           year: 1969,
           external_ids: { isbn13: '9780441478125', openlibrary: 'OL59863W', goodreads: '18423' },
-          description: 'A human envoy on Gethen,\nwhere people have no fixed sex.',
+          description: 'A human envoy on Gethen,\r\nwhere people have no fixed sex.',
           genres: ['Science Fiction', 'Classics'],
           authors: ['Ursula K. Le Guin'],
           isbn: '9780441478125',
