@@ -1,0 +1,18 @@
+export * from './model';
+export * from './limits';
+export * from './import-file-error';
+export type { ImportInput } from './reading/byte-chunks';
+export * from './parse-import';
+export { SOURCE_IDS, type SourceId } from './sources/source';
+export { IMPORT_SOURCES, sourcesFor } from './sources/registry';
+export * from './import-mappings';
+export { EXTERNAL_ID_KEYS } from './normalise/external-ids';
+export {
+  EXPORT_FORMAT,
+  type ExportEntry,
+  type ExportItem,
+  type ExportOptions,
+} from './own-format/export-entry';
+export { csvHeader } from './own-format/csv-columns';
+export { jsonExport } from './export/json-export';
+export { csvExport } from './export/csv-export';

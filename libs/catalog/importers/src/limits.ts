@@ -1,0 +1,34 @@
+/** How much of an uploaded file the parsers accept (API.md §12), enforced while reading, never after buffering. */
+export interface ImportLimits {
+  /** Bytes of the whole file, counted on the stream. */
+  readonly maxBytes: number;
+  /** Data rows (CSV records after the header; JSON row elements). */
+  readonly maxRows: number;
+  /** Characters of one CSV field or one JSON string or number. */
+  readonly maxFieldChars: number;
+  /** Characters of one CSV record (the parser's buffer for a row). */
+  readonly maxRecordChars: number;
+  /** Nesting of JSON objects and arrays. */
+  readonly maxJsonDepth: number;
+  /** Bytes of one JSON row element (one list entry, one Trakt item). */
+  readonly maxJsonElementBytes: number;
+}
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+export const IMPORT_LIMITS: ImportLimits = {
+  maxBytes: 10 * MiB,
+  maxRows: 50_000,
+  maxFieldChars: 64 * KiB,
+  maxRecordChars: 256 * KiB,
+  maxJsonDepth: 32,
+  maxJsonElementBytes: 1 * MiB,
+};
+
+/** `10 MiB`, `64 KiB`, `512 bytes`: limits as people read them. */
+export function formatSize(bytes: number): string {
+  if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  if (bytes >= KiB && bytes % KiB === 0) return `${bytes / KiB} KiB`;
+  return `${bytes} bytes`;
+}

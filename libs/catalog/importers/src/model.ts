@@ -1,0 +1,74 @@
+/** The categories whose lists can be imported and exported. */
+export const CATEGORIES = ['movies', 'tvshows', 'books'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** API.md §6. */
+export const LIST_STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+
+/** API.md §8: the external id keys, all categories together. */
+export type ExternalIdKey = 'imdb' | 'tmdb' | 'tvdb' | 'isbn13' | 'openlibrary' | 'goodreads';
+export type ExternalIds = Partial<Record<ExternalIdKey, string>>;
+
+/**
+ * The catalog side of a parsed row. `title`, `year` and `external_ids` are always there (`title` is null only
+ * when the row has external ids to match by); the other fields are present only when the source knows
+ * them, so a field the source is silent about is absent, not null.
+ */
+export interface ImportItem {
+  title: string | null;
+  year: number | null;
+  external_ids: ExternalIds;
+  description?: string | null;
+  genres?: string[];
+  runtime_minutes?: number | null;
+  director?: string | null;
+  seasons?: number | null;
+  episodes?: number | null;
+  network?: string | null;
+  authors?: string[];
+  /** Digits only: an ISBN-13 when the source has one, else the ISBN-10. */
+  isbn?: string | null;
+  pages?: number | null;
+}
+
+/** The list side of a parsed row (API.md §6); dates are `YYYY-MM-DD`. */
+export interface ImportEntry {
+  status: ListStatus;
+  score: number | null;
+  progress: number | null;
+  notes: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/**
+ * One row of an import file, numbered as a person counts the rows of that file: a CSV's header is row 1 (as
+ * in a spreadsheet), a JSON array's first element is row 1. A row that is `ok` may carry warnings (a value
+ * that was dropped, a note that was shortened); a row that is not `ok` is either `skipped` (it belongs to
+ * another category, e.g. a TV series in an IMDb file imported into movies) or failed.
+ */
+export type ImportRow =
+  | {
+      readonly row: number;
+      readonly ok: true;
+      readonly item: ImportItem;
+      readonly entry: ImportEntry;
+      readonly warnings: readonly string[];
+    }
+  | { readonly row: number; readonly ok: false; readonly skipped: boolean; readonly message: string };
+
+export type FailedRow = Extract<ImportRow, { ok: false }>;
+
+export const failedRow = (row: number, message: string): FailedRow => ({
+  row,
+  ok: false,
+  skipped: false,
+  message,
+});
+export const skippedRow = (row: number, message: string): FailedRow => ({
+  row,
+  ok: false,
+  skipped: true,
+  message,
+});

@@ -1,0 +1,34 @@
+import type { Category, ExternalIds, ImportEntry } from '../model';
+
+/** The format name and version of this API's JSON export (API.md §12). */
+export const EXPORT_FORMAT = 'media-tracker/list@1';
+
+/**
+ * A catalog entry as the API returns it (API.md §5, §8): the common fields, `external_ids`, and the
+ * category's own fields as further members.
+ */
+export interface ExportItem {
+  id: string;
+  title: string;
+  year: number | null;
+  description?: string | null;
+  genres?: string[];
+  external_ids: ExternalIds;
+  created_by?: string | null;
+  created_at?: string;
+  updated_at?: string;
+  [field: string]: unknown;
+}
+
+/** One list entry of an export: the full catalog entry and the list fields (API.md §6, §12). */
+export interface ExportEntry extends ImportEntry {
+  item: ExportItem;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ExportOptions {
+  readonly category: Category;
+  /** Defaults to now. */
+  readonly exportedAt?: Date;
+}
