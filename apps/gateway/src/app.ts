@@ -74,6 +74,8 @@ export function createApp(deps: GatewayDeps): Express {
   const app = createHttpApp({
     logger,
     metrics,
+    // The one INFO line per client request of the stack: the services log theirs at debug.
+    accessLog: true,
     parseJson: false,
     before: [securityHeaders(), corsMiddleware(config.CORS_ORIGINS)],
     probes: {
