@@ -303,7 +303,7 @@ async function main(): Promise<void> {
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
       results.auth = await measureAuthCost(
-        gatewayUrl,
+        { gateway: gatewayUrl, gatewayMetrics: bench.stack.process('gateway').metricsUrl! },
         session,
         { gateway: bench.stack.process('gateway').pid, catalog: catalog.pid, auth: auth.pid, redisPort },
         options,

@@ -330,11 +330,13 @@ describe('scaling the movies catalog', () => {
     const servers = await Promise.all(sentAfterKill.map((outcome) => instanceThatServed(outcome.requestId!)));
     expect(new Set(servers)).toEqual(new Set(['catalog-movies-2']));
 
-    // The registry forgets the dead instance within the TTL (seen in the gateway's /health).
+    // The registry forgets the dead instance within the TTL (seen in the detailed /health of the gateway's
+    // metrics port: the public one names categories, not instances).
     await eventually(
       async () => {
-        const health = await api.get<{ services?: Record<string, unknown> }>('/health');
-        const movies = Object.keys(health.body.services ?? {}).filter((name) =>
+        const response = await fetch(`${stack.stack.process('gateway').metricsUrl}/health`);
+        const health = (await response.json()) as { services?: Record<string, unknown> };
+        const movies = Object.keys(health.services ?? {}).filter((name) =>
           name.startsWith('catalog:movies:'),
         );
         expect(movies).toHaveLength(1);
