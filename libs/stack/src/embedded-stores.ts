@@ -162,7 +162,7 @@ export async function initiateReplicaSet(port: number, timeoutMs = 30_000): Prom
   const connection = mongoose.createConnection();
   try {
     await connection.openUri(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 10_000 });
-    const admin = connection.db!.admin();
+    const admin = connection.getClient().db().admin();
     const hello = await admin.command({ hello: 1 });
     if (!hello['setName']) {
       await admin.command({ replSetInitiate: { _id: EMBEDDED_REPLICA_SET, members: [{ _id: 0, host: `127.0.0.1:${port}` }] } });
@@ -207,7 +207,7 @@ function memoryServerFailure(error: unknown): string {
   if (typeof download.url === 'string' && typeof download.msg === 'string') {
     return `downloading ${new URL(download.url).host} failed: ${download.msg}; no internet access?`;
   }
-  return driverReason(error).split('\n')[0]!.trim();
+  return (driverReason(error).split('\n')[0] ?? '').trim();
 }
 
 /** No MONGO_URL, no mongod on PATH, and mongodb-memory-server could not provide one. */

@@ -5,7 +5,8 @@ import { freePort } from './free-port';
 import { httpGet } from './http-probe';
 import type { LogLine } from './log-format';
 import { spawnService } from './service-process';
-import { AUTH_GLIBC_TUNABLES, startStack, type Stack } from './stack';
+import { INTERNAL_SECRET_MIN_LENGTH as SERVICES_MIN_LENGTH } from '@mt/config';
+import { AUTH_GLIBC_TUNABLES, INTERNAL_SECRET_MIN_LENGTH, startStack, type Stack } from './stack';
 import { APPS } from './workspace';
 
 /**
@@ -154,6 +155,7 @@ describe('startStack', () => {
   });
 
   it('refuses a short INTERNAL_SECRET from the environment before starting anything, as the services would', async () => {
+    expect(INTERNAL_SECRET_MIN_LENGTH).toBe(SERVICES_MIN_LENGTH);
     await expect(start({ INTERNAL_SECRET: 'too-short' })).rejects.toThrow(
       'INTERNAL_SECRET (from the environment) must be at least 32 characters',
     );

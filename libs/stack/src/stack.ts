@@ -1,4 +1,3 @@
-import { INTERNAL_SECRET_MIN_LENGTH } from '@mt/config';
 import { randomBytes } from 'node:crypto';
 import { provideMongo, provideRedis, type ProvideOptions, type ProvidedStore } from './embedded-stores';
 import { freePort, portIsFree } from './free-port';
@@ -15,6 +14,12 @@ export const DEFAULT_PORTS = {
 } as const;
 
 export const DEFAULT_CATEGORIES = ['movies', 'tvshows', 'books'] as const;
+
+/**
+ * The services' minimum (INTERNAL_SECRET_MIN_LENGTH of @mt/config, which this buildable lib may not import;
+ * a spec keeps the two equal).
+ */
+export const INTERNAL_SECRET_MIN_LENGTH = 32;
 
 /**
  * Metrics ports in `ports: 'default'` mode: one machine, so one each from Prometheus' 9464 up, in this order

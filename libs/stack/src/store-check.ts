@@ -44,7 +44,7 @@ export async function reachMongo(url: string, timeoutMs = 2000): Promise<MongoFa
   const connection = mongoose.createConnection();
   try {
     await connection.openUri(url, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, autoCreate: false, autoIndex: false });
-    const hello = await connection.db!.admin().command({ hello: 1 });
+    const hello = await connection.getClient().db().admin().command({ hello: 1 });
     return { replicaSet: typeof hello['setName'] === 'string' ? hello['setName'] : undefined };
   } finally {
     await connection.close(true).catch(() => undefined);

@@ -33,15 +33,14 @@ export function upstreamHealth({ routeTable, authUrl, registryUrl, timeoutMs = 1
     const instances = routeTable.categories().flatMap((category) =>
       routeTable.instances(category.id).map((instance) => ({ category: category.id, instance })),
     );
-    const [auth, registry, ...catalogs] = await Promise.all([
+    const [auth, registry, catalogs] = await Promise.all([
       probe(authUrl, timeoutMs),
       probe(registryUrl, timeoutMs),
-      ...instances.map(({ instance }) => probe(instance.base_url.replace(/\/+$/, ''), timeoutMs)),
+      Promise.all(instances.map(async (entry) => ({ ...entry, health: await probe(entry.instance.base_url.replace(/\/+$/, ''), timeoutMs) }))),
     ]);
     const detailed: Record<string, UpstreamHealth> = { auth, registry };
     const summary: Record<string, UpstreamHealth> = { auth, registry };
-    instances.forEach(({ category, instance }, index) => {
-      const health = catalogs[index]!;
+    for (const { category, instance, health } of catalogs) {
       detailed[`catalog:${category}:${instance.instance_id}`] = {
         ...health,
         category,
@@ -52,7 +51,7 @@ export function upstreamHealth({ routeTable, authUrl, registryUrl, timeoutMs = 1
       const name = `catalog:${category}`;
       if (health.status === 'healthy') summary[name] = { status: 'healthy' };
       else summary[name] ??= { status: 'unhealthy', error: 'no healthy instance' };
-    });
+    }
     return { summary, detailed };
   };
 }
