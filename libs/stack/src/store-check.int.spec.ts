@@ -12,15 +12,15 @@ describe('store checks', () => {
     expect(facts.replicaSet).toEqual(expect.any(String));
   });
 
-  it('fail with the driver\'s reason for a closed port', async () => {
+  it("fail with the driver's reason for a closed port", async () => {
     const redisPort = await closedPort();
     const mongoPort = await closedPort();
     expect(driverReason(await reachRedis(`redis://127.0.0.1:${redisPort}`).catch((e: unknown) => e))).toBe(
       `connect ECONNREFUSED 127.0.0.1:${redisPort}`,
     );
-    expect(driverReason(await reachMongo(`mongodb://127.0.0.1:${mongoPort}`, 500).catch((e: unknown) => e))).toContain(
-      `ECONNREFUSED 127.0.0.1:${mongoPort}`,
-    );
+    expect(
+      driverReason(await reachMongo(`mongodb://127.0.0.1:${mongoPort}`, 500).catch((e: unknown) => e)),
+    ).toContain(`ECONNREFUSED 127.0.0.1:${mongoPort}`);
   });
 
   it('fail within their timeout against a server that accepts and never answers', async () => {
@@ -52,17 +52,24 @@ describe('store checks', () => {
     expect((error as Error).message).toBe(
       `Redis at redis://[redacted]@127.0.0.1:${port} is not reachable: connect ECONNREFUSED 127.0.0.1:${port} (tried for 2 s)\n  Start Redis there.`,
     );
-    expect(notes).toEqual([`Redis at redis://[redacted]@127.0.0.1:${port} is not reachable: connect ECONNREFUSED 127.0.0.1:${port}; trying again for 2 s`]);
+    expect(notes).toEqual([
+      `Redis at redis://[redacted]@127.0.0.1:${port} is not reachable: connect ECONNREFUSED 127.0.0.1:${port}; trying again for 2 s`,
+    ]);
   });
 
   it('waitForStore returns as soon as a store that was starting answers', async () => {
     let attempts = 0;
-    const value = await waitForStore('Redis', testRedisUrl(), async (timeoutMs) => {
-      attempts++;
-      if (attempts < 3) throw new Error('connect ECONNREFUSED (still starting)');
-      await reachRedis(testRedisUrl(), timeoutMs);
-      return 'up';
-    }, { waitMs: 5000, advice: '' });
+    const value = await waitForStore(
+      'Redis',
+      testRedisUrl(),
+      async (timeoutMs) => {
+        attempts++;
+        if (attempts < 3) throw new Error('connect ECONNREFUSED (still starting)');
+        await reachRedis(testRedisUrl(), timeoutMs);
+        return 'up';
+      },
+      { waitMs: 5000, advice: '' },
+    );
     expect({ value, attempts }).toEqual({ value: 'up', attempts: 3 });
   });
 });
@@ -72,7 +79,12 @@ describe('provideMongo / provideRedis with the URL from the environment', () => 
     const notes: string[] = [];
     const mongo = await provideMongo({ MONGO_URL: testMongoUrl() }, { note: (text) => notes.push(text) });
     const redis = await provideRedis({ REDIS_URL: testRedisUrl() }, { note: (text) => notes.push(text) });
-    expect([mongo.url, mongo.source, redis.url, redis.source]).toEqual([testMongoUrl(), 'env', testRedisUrl(), 'env']);
+    expect([mongo.url, mongo.source, redis.url, redis.source]).toEqual([
+      testMongoUrl(),
+      'env',
+      testRedisUrl(),
+      'env',
+    ]);
     expect(notes).toEqual([]);
   });
 

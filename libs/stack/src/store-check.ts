@@ -43,7 +43,12 @@ export interface MongoFacts {
 export async function reachMongo(url: string, timeoutMs = 2000): Promise<MongoFacts> {
   const connection = mongoose.createConnection();
   try {
-    await connection.openUri(url, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, autoCreate: false, autoIndex: false });
+    await connection.openUri(url, {
+      serverSelectionTimeoutMS: timeoutMs,
+      connectTimeoutMS: timeoutMs,
+      autoCreate: false,
+      autoIndex: false,
+    });
     const hello = await connection.getClient().db().admin().command({ hello: 1 });
     return { replicaSet: typeof hello['setName'] === 'string' ? hello['setName'] : undefined };
   } finally {
@@ -101,9 +106,17 @@ export async function waitForStore<T>(
     } catch (error) {
       const reason = driverReason(error);
       const now = Date.now();
-      if (now >= deadline) throw new StoreUnreachableError(store, url, `${reason} (tried for ${Math.round(waitMs / 1000)} s)`, options.advice);
+      if (now >= deadline)
+        throw new StoreUnreachableError(
+          store,
+          url,
+          `${reason} (tried for ${Math.round(waitMs / 1000)} s)`,
+          options.advice,
+        );
       if (reportedAt === undefined) {
-        options.note?.(`${store} at ${shownUrl(url)} is not reachable: ${reason}; trying again for ${Math.round(waitMs / 1000)} s`);
+        options.note?.(
+          `${store} at ${shownUrl(url)} is not reachable: ${reason}; trying again for ${Math.round(waitMs / 1000)} s`,
+        );
         reportedAt = now;
       } else if (now - reportedAt >= REPORT_EVERY_MS) {
         options.note?.(`${store} at ${shownUrl(url)}: still not reachable (${reason})`);

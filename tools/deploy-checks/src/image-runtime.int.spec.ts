@@ -164,7 +164,9 @@ describe('the app bundles, laid out like the runtime images', () => {
     async (app) => {
       const scraped = await fetch(`http://127.0.0.1:${metricsPorts[app]}/metrics`);
       expect(scraped.status).toBe(200);
-      expect(await scraped.text()).toMatch(new RegExp(`^process_cpu_user_seconds_total\\{service="${app}"\\} `, 'm'));
+      expect(await scraped.text()).toMatch(
+        new RegExp(`^process_cpu_user_seconds_total\\{service="${app}"\\} `, 'm'),
+      );
       const onApiPort = await fetch(`http://127.0.0.1:${ports[app]}/metrics`);
       expect(onApiPort.status).toBe(404);
     },

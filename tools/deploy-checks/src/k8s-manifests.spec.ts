@@ -270,9 +270,12 @@ describe('the manifest checks catch what matters', () => {
     );
   });
 
-  it('rejects a kustomization whose image tag is not the package version (compose\'s IMAGE_TAG default)', () => {
+  it("rejects a kustomization whose image tag is not the package version (compose's IMAGE_TAG default)", () => {
     const copy: Manifest[] = structuredClone(manifests);
-    const images = copy.find((m) => m.object.kind === 'Kustomization')!.object['images'] as Array<{ name: string; newTag: string }>;
+    const images = copy.find((m) => m.object.kind === 'Kustomization')!.object['images'] as Array<{
+      name: string;
+      newTag: string;
+    }>;
     images.find((image) => image.name === 'media-tracker/gateway')!.newTag = 'latest';
     expect(checkKustomization(copy, readdirSync(K8S_DIR))).toEqual([
       `kustomization.yaml tags media-tracker/gateway latest, expected the package version ${PACKAGE_VERSION}`,

@@ -67,7 +67,10 @@ export interface PodSpec {
 export interface DeploymentSpec {
   replicas?: number;
   selector: { matchLabels?: Record<string, string> };
-  template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+  template: {
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    spec: PodSpec;
+  };
 }
 export interface ServiceSpec {
   selector?: Record<string, string>;
@@ -257,15 +260,23 @@ function checkMetricsPort(
   const own = envValue(container, 'METRICS_PORT')?.value;
   const expected = own === undefined ? configured : Number(own);
   const port = container.ports?.find((p) => p.name === 'metrics')?.containerPort;
-  if (port !== expected) problems.push(`${where}: a container port named metrics must be METRICS_PORT (${expected}), found ${port}`);
-  if (annotations?.['prometheus.io/scrape'] !== 'true') problems.push(`${where}: the pod must be annotated prometheus.io/scrape: 'true'`);
+  if (port !== expected)
+    problems.push(
+      `${where}: a container port named metrics must be METRICS_PORT (${expected}), found ${port}`,
+    );
+  if (annotations?.['prometheus.io/scrape'] !== 'true')
+    problems.push(`${where}: the pod must be annotated prometheus.io/scrape: 'true'`);
   if (annotations?.['prometheus.io/port'] !== String(expected)) {
-    problems.push(`${where}: prometheus.io/port must be the metrics port ${expected}, found ${annotations?.['prometheus.io/port']}`);
+    problems.push(
+      `${where}: prometheus.io/port must be the metrics port ${expected}, found ${annotations?.['prometheus.io/port']}`,
+    );
   }
-  if (annotations?.['prometheus.io/path'] !== '/metrics') problems.push(`${where}: prometheus.io/path must be /metrics`);
+  if (annotations?.['prometheus.io/path'] !== '/metrics')
+    problems.push(`${where}: prometheus.io/path must be /metrics`);
   for (const probe of Object.keys(PROBE_PATHS) as Array<keyof typeof PROBE_PATHS>) {
     const probed = resolvePort(container, container[probe]?.httpGet?.port);
-    if (probed !== undefined && probed === expected) problems.push(`${where}: ${probe} must probe the API port, not the metrics port`);
+    if (probed !== undefined && probed === expected)
+      problems.push(`${where}: ${probe} must probe the API port, not the metrics port`);
   }
   return problems;
 }
@@ -339,7 +350,9 @@ export function checkManifests(manifests: Manifest[]): string[] {
     if (pod.containers.length !== 1) problems.push(`${where}: one container expected`);
     const container = pod.containers[0];
     problems.push(...checkContainer(where, container, pod, secrets, configMaps));
-    problems.push(...checkMetricsPort(where, container, spec.template.metadata?.annotations, configuredMetricsPort));
+    problems.push(
+      ...checkMetricsPort(where, container, spec.template.metadata?.annotations, configuredMetricsPort),
+    );
     const metricsPort = container.ports?.find((p) => p.name === 'metrics')?.containerPort;
 
     const expected = REQUIRED_DEPLOYMENTS[name as keyof typeof REQUIRED_DEPLOYMENTS];
@@ -360,7 +373,9 @@ export function checkManifests(manifests: Manifest[]): string[] {
             `Service ${nameOf(service)}: targetPort ${servicePort.targetPort} is not a port of ${name}`,
           );
         } else if (target === metricsPort) {
-          problems.push(`Service ${nameOf(service)}: exposes the metrics port of ${name}; metrics are scraped on the pods`);
+          problems.push(
+            `Service ${nameOf(service)}: exposes the metrics port of ${name}; metrics are scraped on the pods`,
+          );
         }
       }
     }
@@ -428,7 +443,9 @@ export function checkKustomization(manifests: Manifest[], files: string[]): stri
     if (!images.has(image)) problems.push(`kustomization.yaml sets no tag for ${image}`);
     // One IMAGE_TAG everywhere: compose's default and these tags are the release in package.json.
     else if (images.get(image) !== PACKAGE_VERSION) {
-      problems.push(`kustomization.yaml tags ${image} ${images.get(image)}, expected the package version ${PACKAGE_VERSION}`);
+      problems.push(
+        `kustomization.yaml tags ${image} ${images.get(image)}, expected the package version ${PACKAGE_VERSION}`,
+      );
     }
   }
   return problems;

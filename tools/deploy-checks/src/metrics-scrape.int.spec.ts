@@ -1,4 +1,12 @@
-import { createHttpApp, createMetricsApp, defineRoute, finishHttpApp, healthReportOf, startService, type RunningService } from '@mt/http';
+import {
+  createHttpApp,
+  createMetricsApp,
+  defineRoute,
+  finishHttpApp,
+  healthReportOf,
+  startService,
+  type RunningService,
+} from '@mt/http';
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeRedis, createRedis, pingRedis, waitForRedis, type Redis } from '@mt/stores';
@@ -13,7 +21,10 @@ const ROUTE = '/api/v1/counters/:name';
  * A service shaped like ours and started the way every service starts (startService): createHttpApp with a
  * feature router at a fixed mount path and Redis behind it on the API port, createMetricsApp on the metrics port.
  */
-async function startMetricsService(redis: Redis, prefix: string): Promise<{ service: RunningService; url: string; metricsUrl: string }> {
+async function startMetricsService(
+  redis: Redis,
+  prefix: string,
+): Promise<{ service: RunningService; url: string; metricsUrl: string }> {
   const lifecycle = createLifecycle();
   const logger = silentLogger();
   const metrics = createMetrics(SERVICE);
@@ -44,7 +55,11 @@ async function startMetricsService(redis: Redis, prefix: string): Promise<{ serv
     shutdown: async () => undefined,
   });
   await service.started;
-  return { service, url: `http://127.0.0.1:${service.port}`, metricsUrl: `http://127.0.0.1:${service.metricsPort}` };
+  return {
+    service,
+    url: `http://127.0.0.1:${service.port}`,
+    metricsUrl: `http://127.0.0.1:${service.metricsPort}`,
+  };
 }
 
 async function scrapeMetrics(metricsUrl: string): Promise<{ text: string; samples: Sample[] }> {
@@ -85,9 +100,9 @@ describe('GET /metrics on the metrics port of a service backed by real Redis', (
     await scrape();
     const { samples, text } = await scrape();
     expect(text).not.toContain('route="/metrics"');
-    expect(sampleValue(samples, 'http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(
-      sampleValue(before, 'http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }),
-    );
+    expect(
+      sampleValue(samples, 'http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }),
+    ).toBe(sampleValue(before, 'http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }));
   });
 
   it('moves the request counter and the latency histogram by N, labelled with the route template', async () => {

@@ -1,7 +1,14 @@
 import { errorMiddleware, errors, notFoundHandler } from '@mt/errors';
 import { requestContextMiddleware, type Logger } from '@mt/logging';
 import { metricsMiddleware, type Metrics } from '@mt/metrics';
-import { createHealthReport, createProbeRouter, type HealthAnswer, type HealthView, type Lifecycle, type ProbeOptions } from '@mt/probes';
+import {
+  createHealthReport,
+  createProbeRouter,
+  type HealthAnswer,
+  type HealthView,
+  type Lifecycle,
+  type ProbeOptions,
+} from '@mt/probes';
 import express, { type Express, type RequestHandler } from 'express';
 import { jsonBody } from './json-body';
 

@@ -22,7 +22,10 @@ export function createMetricsApp({ metrics, health, logger }: MetricsAppOptions)
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContextMiddleware(logger));
-  app.route('/metrics').get(metricsHandler(metrics)).all(rejectOtherMethods(['GET']));
+  app
+    .route('/metrics')
+    .get(metricsHandler(metrics))
+    .all(rejectOtherMethods(['GET']));
   app
     .route('/health')
     .get(async (_req, res) => {

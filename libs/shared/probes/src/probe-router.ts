@@ -60,7 +60,9 @@ export function createHealthReport(options: ProbeOptions): (view: HealthView) =>
       uptime_seconds: Math.floor((Date.now() - options.lifecycle.startedAtMs) / 1000),
       ...(upstreams ? { services: view === 'detailed' ? upstreams.detailed : upstreams.summary } : {}),
     };
-    return up ? { status: 200, body: { ...HEALTHY, ...about } } : { status: 503, body: { ...UNREACHABLE, ...about } };
+    return up
+      ? { status: 200, body: { ...HEALTHY, ...about } }
+      : { status: 503, body: { ...UNREACHABLE, ...about } };
   };
 }
 

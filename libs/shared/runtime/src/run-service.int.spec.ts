@@ -1,7 +1,14 @@
 import { ConfigError } from '@mt/config';
 import { createHttpApp, defineRoute, finishHttpApp, type RunningService } from '@mt/http';
 import { pingMongo, type Redis } from '@mt/stores';
-import { deleteRedisPrefix, dropTestDatabase, testDbName, testMongoUrl, testRedisPrefix, testRedisUrl } from '@mt/testing';
+import {
+  deleteRedisPrefix,
+  dropTestDatabase,
+  testDbName,
+  testMongoUrl,
+  testRedisPrefix,
+  testRedisUrl,
+} from '@mt/testing';
 import { Router } from 'express';
 import type { Connection } from 'mongoose';
 import {
@@ -36,7 +43,7 @@ const config = (): TestConfig => ({
 
 /** ioredis reports `end` once the socket has closed (a moment after disconnect()). */
 async function redisStatusSoon(redis: Redis): Promise<string> {
-  for (const deadline = Date.now() + 2000; redis.status !== 'end' && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 2000; redis.status !== 'end' && Date.now() < deadline;) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return redis.status;
@@ -51,7 +58,13 @@ function defineTestService(events: string[], seen: { mongo?: Connection; redis?:
       mongo: { url: c.MONGO_URL, dbName: c.MONGO_DB_NAME },
       redis: { url: c.REDIS_URL, waitAtStartup: true },
     }),
-    create: ({ logger, lifecycle, metrics, mongo, redis }: ServiceContext<TestConfig> & StoreClients<TestStores>) => {
+    create: ({
+      logger,
+      lifecycle,
+      metrics,
+      mongo,
+      redis,
+    }: ServiceContext<TestConfig> & StoreClients<TestStores>) => {
       seen.mongo = mongo;
       seen.redis = redis;
       const app = createHttpApp({
@@ -70,7 +83,10 @@ function defineTestService(events: string[], seen: { mongo?: Connection; redis?:
       app.use(router);
       return {
         app: finishHttpApp(app, logger),
-        startup: async () => void events.push(`startup (mongo ${mongo.readyState === 1 ? 'connected' : 'not connected'}, redis ${redis.status})`),
+        startup: async () =>
+          void events.push(
+            `startup (mongo ${mongo.readyState === 1 ? 'connected' : 'not connected'}, redis ${redis.status})`,
+          ),
         registration: {
           start: () => void events.push('registration started'),
           registered: async () => void events.push('registered'),
@@ -109,7 +125,11 @@ describe('startServiceProcess (the start-up of every main.ts)', () => {
     // The public port has no /metrics: it is an unknown path like any other.
     const publicMetrics = await fetch(`${api}/metrics`);
     expect(publicMetrics.status).toBe(404);
-    expect(await publicMetrics.json()).toMatchObject({ status: 404, code: 'not_found', request_id: expect.any(String) });
+    expect(await publicMetrics.json()).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      request_id: expect.any(String),
+    });
 
     const scraped = await fetch(`${ops}/metrics`);
     expect(scraped.status).toBe(200);
@@ -119,7 +139,11 @@ describe('startServiceProcess (the start-up of every main.ts)', () => {
     );
     const health = await fetch(`${ops}/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'healthy', database: 'connected', service: 'runtime-test' });
+    expect(await health.json()).toMatchObject({
+      status: 'healthy',
+      database: 'connected',
+      service: 'runtime-test',
+    });
     const unknown = await fetch(`${ops}/api/v1/things`);
     expect(unknown.status).toBe(404);
     expect((await fetch(`${ops}/metrics`, { method: 'POST' })).status).toBe(405);
@@ -150,7 +174,9 @@ describe('startServiceProcess (the start-up of every main.ts)', () => {
       },
     };
     const error = await startServiceProcess(failing, { attachToProcess: false }).catch((e: unknown) => e);
-    expect(startupFailureMessage(error)).toBe('start-up failed: JWT_PRIVATE_KEY: not a readable PEM private key');
+    expect(startupFailureMessage(error)).toBe(
+      'start-up failed: JWT_PRIVATE_KEY: not a readable PEM private key',
+    );
     expect(await redisStatusSoon(seen.redis!)).toBe('end');
     expect(seen.mongo!.readyState).toBe(0);
   });
@@ -160,11 +186,20 @@ describe('startServiceProcess (the start-up of every main.ts)', () => {
     const taken = running.metricsPort!;
     const clash = { ...defineTestService([]), loadConfig: () => ({ ...config(), METRICS_PORT: taken }) };
     const error = await startServiceProcess(clash, { attachToProcess: false }).catch((e: unknown) => e);
-    expect(startupFailureMessage(error)).toBe(`start-up failed: METRICS_PORT: port ${taken} on 127.0.0.1 is already in use`);
+    expect(startupFailureMessage(error)).toBe(
+      `start-up failed: METRICS_PORT: port ${taken} on 127.0.0.1 is already in use`,
+    );
   });
 
   it('prints a configuration error as it is: every bad variable named', () => {
-    expect(startupFailureMessage(new ConfigError(['PORT: must be a non-negative integer', 'METRICS_PORT: must be a non-negative integer']))).toBe(
+    expect(
+      startupFailureMessage(
+        new ConfigError([
+          'PORT: must be a non-negative integer',
+          'METRICS_PORT: must be a non-negative integer',
+        ]),
+      ),
+    ).toBe(
       'Invalid configuration:\n  - PORT: must be a non-negative integer\n  - METRICS_PORT: must be a non-negative integer',
     );
   });

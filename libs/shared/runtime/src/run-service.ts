@@ -3,7 +3,15 @@ import { createMetricsApp, healthReportOf, startService, type RunningService } f
 import { createLogger, type Logger } from '@mt/logging';
 import { createMetrics, type Metrics } from '@mt/metrics';
 import { createLifecycle, type Lifecycle } from '@mt/probes';
-import { closeMongo, closeRedis, createMongoConnection, createRedis, openMongo, waitForRedis, type Redis } from '@mt/stores';
+import {
+  closeMongo,
+  closeRedis,
+  createMongoConnection,
+  createRedis,
+  openMongo,
+  waitForRedis,
+  type Redis,
+} from '@mt/stores';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 
@@ -25,7 +33,9 @@ export interface StoreSpecs {
 }
 
 /** The clients of the stores asked for: `mongo` and `redis` are there exactly when the specs name them. */
-export type StoreClients<S extends StoreSpecs> = (S extends { mongo: object } ? { mongo: Connection } : unknown) &
+export type StoreClients<S extends StoreSpecs> = (S extends { mongo: object }
+  ? { mongo: Connection }
+  : unknown) &
   (S extends { redis: object } ? { redis: Redis } : unknown);
 
 export interface ServiceContext<C> {
@@ -75,7 +85,9 @@ export interface ServiceDefinition<C extends ServiceBaseConfig, S extends StoreS
  * the service's own work, registration) → until SIGTERM/SIGINT: withdraw the registration, drain, stop, close
  * the stores, exit 0. A bad configuration or a failed set-up exits 1 with one message on stderr (no stack).
  */
-export function runService<C extends ServiceBaseConfig, S extends StoreSpecs>(definition: ServiceDefinition<C, S>): void {
+export function runService<C extends ServiceBaseConfig, S extends StoreSpecs>(
+  definition: ServiceDefinition<C, S>,
+): void {
   startServiceProcess(definition).catch((error: unknown) => {
     process.stderr.write(`${startupFailureMessage(error)}\n`);
     process.exit(1);
@@ -105,8 +117,14 @@ export async function startServiceProcess<C extends ServiceBaseConfig, S extends
   const specs = definition.stores?.(config) ?? ({} as S);
   const mongo = specs.mongo ? createMongoConnection() : undefined;
   const redis = specs.redis ? createRedis({ url: specs.redis.url, logger, name: clientName }) : undefined;
-  const context = { config, logger, lifecycle, metrics, ...(mongo ? { mongo } : {}), ...(redis ? { redis } : {}) } as ServiceContext<C> &
-    StoreClients<S>;
+  const context = {
+    config,
+    logger,
+    lifecycle,
+    metrics,
+    ...(mongo ? { mongo } : {}),
+    ...(redis ? { redis } : {}),
+  } as ServiceContext<C> & StoreClients<S>;
   const closeStores = () => Promise.all([mongo && closeMongo(mongo), redis && closeRedis(redis)]);
 
   let parts: ServiceParts;
@@ -129,10 +147,17 @@ export async function startServiceProcess<C extends ServiceBaseConfig, S extends
     port: config.PORT,
     host: config.HOST,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    metricsServer: { app: createMetricsApp({ metrics, health: healthReportOf(parts.app), logger }), port: config.METRICS_PORT },
+    metricsServer: {
+      app: createMetricsApp({ metrics, health: healthReportOf(parts.app), logger }),
+      port: config.METRICS_PORT,
+    },
     startup: async (signal) => {
       if (mongo && specs.mongo) {
-        await openMongo(mongo, { url: specs.mongo.url, dbName: specs.mongo.dbName, logger, appName: clientName }, signal);
+        await openMongo(
+          mongo,
+          { url: specs.mongo.url, dbName: specs.mongo.dbName, logger, appName: clientName },
+          signal,
+        );
       }
       if (redis && specs.redis?.waitAtStartup) await waitForRedis(redis, signal);
       if (signal.aborted) return;
@@ -159,7 +184,10 @@ export async function startServiceProcess<C extends ServiceBaseConfig, S extends
 /** Unexpected errors are logged without their stack; an uncaught exception ends the process. */
 function watchProcess(logger: Logger): void {
   process.on('unhandledRejection', (reason) =>
-    logger.error({ reason: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection'),
+    logger.error(
+      { reason: reason instanceof Error ? reason.message : String(reason) },
+      'unhandled rejection',
+    ),
   );
   process.on('uncaughtException', (error) => {
     logger.fatal({ err: { name: error.name, message: error.message } }, 'uncaught exception; exiting');

@@ -22,7 +22,10 @@ export const UNREACHABLE_REPORT_INTERVAL_MS = 5000;
  * Reports a store that cannot be reached: the first failure at once, then at most one line every
  * `intervalMs` however fast the retries are, each with the attempt count and the time spent so far.
  */
-export function unreachableReporter(report: (fields: { attempt: number; waited_s: number }) => void, intervalMs = UNREACHABLE_REPORT_INTERVAL_MS) {
+export function unreachableReporter(
+  report: (fields: { attempt: number; waited_s: number }) => void,
+  intervalMs = UNREACHABLE_REPORT_INTERVAL_MS,
+) {
   const startedAt = Date.now();
   let lastAt: number | undefined;
   return (attempt: number): void => {

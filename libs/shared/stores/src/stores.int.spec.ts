@@ -38,7 +38,7 @@ describe('MongoDB helpers', () => {
     expect(elapsedSince(startedAt)).toBeLessThan(100);
   });
 
-  it('keep retrying an unreachable MongoDB, naming its address and the driver\'s reason once per 5 s, until start-up is aborted', async () => {
+  it("keep retrying an unreachable MongoDB, naming its address and the driver's reason once per 5 s, until start-up is aborted", async () => {
     const { logger, lines } = captureLogger();
     const connection = createMongoConnection();
     const controller = new AbortController();
@@ -52,7 +52,12 @@ describe('MongoDB helpers', () => {
     // Several attempts in 2.5 s (backoff from 250 ms), one line.
     const reported = lines().filter((line) => line.includes('mongodb not reachable yet'));
     expect(reported).toHaveLength(1);
-    expect(JSON.parse(reported[0]!)).toMatchObject({ level: 40, address, attempt: 1, reason: expect.stringContaining('ECONNREFUSED') });
+    expect(JSON.parse(reported[0]!)).toMatchObject({
+      level: 40,
+      address,
+      attempt: 1,
+      reason: expect.stringContaining('ECONNREFUSED'),
+    });
     await closeMongo(connection);
   });
 
@@ -138,7 +143,7 @@ describe('Redis helpers', () => {
     expect(elapsedSince(closingAt)).toBeLessThan(300);
   });
 
-  it('while waiting for an unreachable Redis, name its address and the driver\'s reason at once, then at most every 5 s', async () => {
+  it("while waiting for an unreachable Redis, name its address and the driver's reason at once, then at most every 5 s", async () => {
     const { logger, lines } = captureLogger();
     const address = `redis://127.0.0.1:${await closedPort()}`;
     const redis = createRedis({ url: address, logger, name: 'stores-int-report' });
@@ -146,7 +151,11 @@ describe('Redis helpers', () => {
       await waitForRedis(redis, AbortSignal.timeout(2500));
       const reported = lines().filter((line) => line.includes('redis not reachable yet'));
       expect(reported).toHaveLength(1);
-      expect(JSON.parse(reported[0]!)).toMatchObject({ level: 40, address, reason: expect.stringContaining('ECONNREFUSED') });
+      expect(JSON.parse(reported[0]!)).toMatchObject({
+        level: 40,
+        address,
+        reason: expect.stringContaining('ECONNREFUSED'),
+      });
       // ioredis retried several times meanwhile.
       expect(lines().filter((line) => line.includes('"msg":"redis error"')).length).toBeGreaterThan(1);
     } finally {
