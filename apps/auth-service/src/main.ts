@@ -1,5 +1,5 @@
 import { runService } from '@mt/runtime';
-import { sleep } from '@mt/stores';
+import { waitForRedis } from '@mt/stores';
 import { createApp } from './app';
 import { createAuthModule } from './auth-module';
 import { loadAuthConfig } from './config';
@@ -26,10 +26,9 @@ runService({
         // The warm-up hash has started libuv's thread pool: from now on hashing yields to the event loop.
         lowerHelperThreadPriority(logger);
         // Redis is not needed to serve (lockout fails open, changes wait in the outbox), but the first
-        // re-mirror of cut-offs is better done before traffic arrives.
-        for (const deadline = Date.now() + REDIS_STARTUP_WAIT_MS; redis.status !== 'ready' && Date.now() < deadline && !signal.aborted; ) {
-          await sleep(100, signal);
-        }
+        // re-mirror of cut-offs is better done before traffic arrives. An unreachable one is named (address,
+        // reason) while we wait.
+        await waitForRedis(redis, AbortSignal.any([signal, AbortSignal.timeout(REDIS_STARTUP_WAIT_MS)]));
         if (redis.status !== 'ready') logger.warn('redis not reachable yet: starting anyway; cut-offs are re-mirrored when it connects');
         await auth.relay.start();
       },
