@@ -302,8 +302,10 @@ async function main(): Promise<void> {
     }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
+      const gatewayMetrics = bench.stack.process('gateway').metricsUrl;
+      if (!gatewayMetrics) throw new Error('the gateway was started without a metrics port');
       results.auth = await measureAuthCost(
-        gatewayUrl,
+        { gateway: gatewayUrl, gatewayMetrics },
         session,
         { gateway: bench.stack.process('gateway').pid, catalog: catalog.pid, auth: auth.pid, redisPort },
         options,

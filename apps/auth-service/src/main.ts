@@ -1,77 +1,52 @@
-import { ConfigError } from '@mt/config';
-import { runServiceProcess } from '@mt/http';
-import { createLogger } from '@mt/logging';
-import { createMetrics } from '@mt/metrics';
-import { createLifecycle } from '@mt/probes';
 import { createRegistryClient, serviceRegistration } from '@mt/registry-client';
-import { closeMongo, closeRedis, createMongoConnection, createRedis, openMongo, sleep } from '@mt/stores';
+import { runService } from '@mt/runtime';
+import { waitForRedis } from '@mt/stores';
 import { createApp } from './app';
 import { AUTH_SERVICE, authEndpoints } from './auth.endpoints';
 import { createAuthModule } from './auth-module';
 import { loadAuthConfig } from './config';
-import { JwtKeyError, loadJwtKeys } from './jwt/key-store';
+import { loadJwtKeys } from './jwt/key-store';
 import { lowerHelperThreadPriority } from './shared/thread-priority';
 
 /** Start-up waits this long for Redis, then goes on without it (MongoDB is the auth service's own store). */
 const REDIS_STARTUP_WAIT_MS = 5000;
 
-async function main(): Promise<void> {
-  const config = loadAuthConfig();
-  const logger = createLogger({ service: 'auth-service', level: config.LOG_LEVEL });
-  const keys = loadJwtKeys(config, logger);
-  const lifecycle = createLifecycle();
-  const connection = createMongoConnection();
-  const redis = createRedis({ url: config.REDIS_URL, logger, name: 'auth' });
-  const auth = createAuthModule({ config, logger, connection, redis, keys });
-  const app = createApp({ config, logger, lifecycle, metrics: createMetrics('auth-service'), connection, auth });
-  // The gateway learns the public routes from this registration, as it does a catalog's.
-  const registration = serviceRegistration({ service: AUTH_SERVICE, baseUrl: config.ADVERTISED_URL, version: config.SERVICE_VERSION, groups: [authEndpoints(auth)] });
-  const registry = createRegistryClient({
-    registryUrl: config.REGISTRY_URL,
-    internalSecret: config.INTERNAL_SECRET,
-    instanceId: config.INSTANCE_ID,
-    registration: () => registration,
-    logger,
-    heartbeatIntervalMs: config.REGISTRY_HEARTBEAT_MS,
-  });
-
-  await runServiceProcess({
-    name: 'auth-service',
-    app,
-    logger,
-    lifecycle,
-    port: config.PORT,
-    host: config.HOST,
-    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-    startup: async (signal) => {
-      await openMongo(connection, { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME, logger, appName: 'auth-service' }, signal);
-      if (signal.aborted) return;
-      await auth.prepare();
-      // The warm-up hash has started libuv's thread pool: from now on hashing yields to the event loop.
-      lowerHelperThreadPriority(logger);
-      // Redis is not needed to serve (lockout fails open, changes wait in the outbox), but the first
-      // re-mirror of cut-offs is better done before traffic arrives.
-      for (const deadline = Date.now() + REDIS_STARTUP_WAIT_MS; redis.status !== 'ready' && Date.now() < deadline && !signal.aborted; ) {
-        await sleep(100, signal);
-      }
-      if (redis.status !== 'ready') logger.warn('redis not reachable yet: starting anyway; cut-offs are re-mirrored when it connects');
-      await auth.relay.start();
-      // Registered last, in the background: the gateway routes here once it is registered, but the auth
-      // service's own work (introspection and JWKS for the gateway) does not wait for the registry.
-      registry.start();
-    },
-    // Deregister first, so the gateway stops routing here while in-flight requests finish.
-    beforeDrain: () => registry.stop(),
-    shutdown: async () => {
-      await registry.stop();
-      await auth.relay.stop();
-      await Promise.all([closeMongo(connection), closeRedis(redis)]);
-    },
-  });
-}
-
-main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof JwtKeyError;
-  process.stderr.write(`${known ? (error as Error).message : `start-up failed: ${String(error)}`}\n`);
-  process.exit(1);
+runService({
+  name: 'auth-service',
+  loadConfig: loadAuthConfig,
+  stores: (config) => ({
+    mongo: { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME },
+    redis: { url: config.REDIS_URL, waitAtStartup: false },
+  }),
+  create: ({ config, logger, lifecycle, metrics, mongo, redis }) => {
+    const keys = loadJwtKeys(config, logger);
+    const auth = createAuthModule({ config, logger, connection: mongo, redis, keys });
+    // The gateway learns the public routes from this registration, as it does a catalog's.
+    const registration = serviceRegistration({ service: AUTH_SERVICE, baseUrl: config.ADVERTISED_URL, version: config.SERVICE_VERSION, groups: [authEndpoints(auth)] });
+    return {
+      app: createApp({ config, logger, lifecycle, metrics, connection: mongo, auth }),
+      startup: async (signal) => {
+        await auth.prepare();
+        // The warm-up hash has started libuv's thread pool: from now on hashing yields to the event loop.
+        lowerHelperThreadPriority(logger);
+        // Redis is not needed to serve (lockout fails open, changes wait in the outbox), but the first
+        // re-mirror of cut-offs is better done before traffic arrives. An unreachable one is named (address,
+        // reason) while we wait.
+        await waitForRedis(redis, AbortSignal.any([signal, AbortSignal.timeout(REDIS_STARTUP_WAIT_MS)]));
+        if (redis.status !== 'ready') logger.warn('redis not reachable yet: starting anyway; cut-offs are re-mirrored when it connects');
+        await auth.relay.start();
+      },
+      registration: createRegistryClient({
+        registryUrl: config.REGISTRY_URL,
+        internalSecret: config.INTERNAL_SECRET,
+        instanceId: config.INSTANCE_ID,
+        registration: () => registration,
+        logger,
+        heartbeatIntervalMs: config.REGISTRY_HEARTBEAT_MS,
+      }),
+      // Its own work (introspection and JWKS for the gateway) does not wait for the registry.
+      registerInBackground: true,
+      shutdown: () => auth.relay.stop(),
+    };
+  },
 });

@@ -152,9 +152,11 @@ describe('probes of all six processes', () => {
         '/health',
       );
       expect(health.status).toBe(200);
-      // Named `<service>` for the gateway's own dependencies, `<service>:<instance>` for registered instances.
-      const upstreams = [...new Set(Object.entries(health.body.services).map(([name, { status }]) => `${name.split(':')[0]} ${status}`))];
-      expect(upstreams.sort()).toEqual(['auth unhealthy', 'registry healthy', ...CATEGORIES.map((category) => `${category} unhealthy`)].sort());
+      // The gateway's own dependencies by name, each routed service by `catalog:<category>` / `service:<id>`.
+      const upstreams = Object.entries(health.body.services).map(([name, { status }]) => `${name} ${status}`);
+      expect(upstreams.sort()).toEqual(
+        ['auth unhealthy', 'registry healthy', 'service:auth unhealthy', ...CATEGORIES.map((category) => `catalog:${category} unhealthy`)].sort(),
+      );
     } finally {
       await stack.mongoProxy!.restore();
     }
@@ -323,12 +325,14 @@ describe('scaling the movies catalog', () => {
     const servers = await Promise.all(sentAfterKill.map((outcome) => instanceThatServed(outcome.requestId!)));
     expect(new Set(servers)).toEqual(new Set(['catalog-movies-2']));
 
-    // The registry forgets the dead instance within the TTL (seen in the gateway's /health).
+    // The registry forgets the dead instance within the TTL (seen in the detailed /health of the gateway's
+    // metrics port: the public one names categories, not instances).
     await eventually(
       async () => {
-        const health = await api.get<{ services?: Record<string, unknown> }>('/health');
-        const movies = Object.keys(health.body.services ?? {}).filter((name) =>
-          name.startsWith('movies:'),
+        const response = await fetch(`${stack.stack.process('gateway').metricsUrl}/health`);
+        const health = (await response.json()) as { services?: Record<string, unknown> };
+        const movies = Object.keys(health.services ?? {}).filter((name) =>
+          name.startsWith('catalog:movies:'),
         );
         expect(movies).toHaveLength(1);
       },

@@ -102,6 +102,8 @@ async function spawnApp(app: AppName, storeOverrides: NodeJS.ProcessEnv = {}, na
       REGISTRY_URL: peers?.registryUrl ?? 'http://127.0.0.1:9',
       JWT_KEY_DIR: keyDir,
       LOG_LEVEL: 'info',
+      // Several services run at once here: each on a free metrics port, not the shared default.
+      METRICS_PORT: '0',
       ...storeOverrides,
     },
   });

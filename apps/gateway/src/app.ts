@@ -81,6 +81,8 @@ export function createApp(deps: GatewayDeps): Express {
   const app = createHttpApp({
     logger,
     metrics,
+    // The one INFO line per client request of the stack: the services log theirs at debug.
+    accessLog: true,
     before: [securityHeaders(), corsMiddleware(config.CORS_ORIGINS)],
     probes: {
       service: 'gateway',

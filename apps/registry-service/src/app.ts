@@ -39,7 +39,11 @@ export function createApp(deps: RegistryDeps): Express {
       // (nothing to show while Redis is down: the database status already says why).
       upstreams: async () => {
         const mismatches = await instances.manifestMismatches().catch(() => []);
-        return Object.fromEntries(mismatches.map(({ service, digests }) => [service, { status: 'unhealthy' as const, manifest_mismatch: digests }]));
+        const problem = 'its instances disagree on their route manifest';
+        return {
+          summary: Object.fromEntries(mismatches.map(({ service }) => [service, { status: 'unhealthy' as const, error: problem }])),
+          detailed: Object.fromEntries(mismatches.map(({ service, digests }) => [service, { status: 'unhealthy' as const, error: problem, manifest_digests: digests }])),
+        };
       },
     },
   });

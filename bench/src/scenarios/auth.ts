@@ -30,12 +30,13 @@ export interface AuthResults {
  * is warmed first, so this is the cached path), and a public catalog read without any credential.
  */
 export async function measureAuthCost(
-  gatewayUrl: string,
+  urls: { gateway: string; gatewayMetrics: string },
   credentials: { jwt: string; pat: string },
   pids: { gateway: number; catalog: number; auth: number; redisPort: string },
   options: BenchOptions,
   log: (text: string) => void,
 ): Promise<AuthResults> {
+  const gatewayUrl = urls.gateway;
   const jwtHeaders = { authorization: `Bearer ${credentials.jwt}` };
   const patHeaders = { authorization: `Bearer ${credentials.pat}` };
   const client = new HttpClient(1);
@@ -52,7 +53,7 @@ export async function measureAuthCost(
     { name: 'public', load: { url: `${gatewayUrl}${ROUTE_1}` } },
   ];
   const lookups = async () => {
-    const text = await scrape(gatewayUrl);
+    const text = await scrape(urls.gatewayMetrics);
     const count = (result: string) => counterValue(text, 'gateway_pat_cache_lookups_total', { result });
     return { hits: count('hit'), misses: count('miss') + count('unavailable') };
   };

@@ -156,14 +156,14 @@ export function stackRss(stack: Stack): Record<string, number> {
   return Object.fromEntries(stack.processes.map((service) => [service.name, rssMb(service.pid)]));
 }
 
-/** What the RSS is made of, per process, from its own /metrics (prom-client's default Node.js metrics). */
+/** What the RSS is made of, per process, from its metrics port's /metrics (prom-client's default Node.js metrics). */
 export async function memoryBreakdown(
   stack: Stack,
 ): Promise<Record<string, { heap_total_mb: number; heap_used_mb: number; external_mb: number }>> {
   const mb = (text: string, name: string) => gauge(text, name) / 2 ** 20;
   const entries = await Promise.all(
     stack.processes.map(async (service) => {
-      const text = await scrape(service.url).catch(() => '');
+      const text = service.metricsUrl ? await scrape(service.metricsUrl).catch(() => '') : '';
       return [
         service.name,
         {

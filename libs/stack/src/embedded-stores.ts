@@ -1,9 +1,12 @@
+// Relative imports only: Jest's global setup loads this file outside the module mapper (see libs/testing).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import mongoose from 'mongoose';
 import { freePort } from './free-port';
+import { driverReason, reachMongo, reachRedis, shownUrl, waitForStore } from './store-check';
 
 export interface ProvidedStore {
   url: string;
@@ -11,6 +14,29 @@ export interface ProvidedStore {
   source: 'env' | 'binary' | 'memory-server';
   stop: () => Promise<void>;
 }
+
+export interface ProvideOptions {
+  /** Progress and warnings worth a line (a store still unreachable, a standalone MongoDB...). */
+  note?: (text: string) => void;
+  /** How long a store named by the environment may stay unreachable before giving up (default 10 s). */
+  waitMs?: number;
+}
+
+/** The replica set of the MongoDB the launcher starts itself: transactions need one (a single node is enough). */
+export const EMBEDDED_REPLICA_SET = 'rs0';
+
+/** What to do without MongoDB: every way out, each on one line. */
+export const MONGO_ADVICE = [
+  'To run without one here, do one of:',
+  '  - use a MongoDB you have: MONGO_URL=mongodb://host:27017 npm start (a replica set; a single node is enough)',
+  `  - start one in a container: docker run -d --name mt-mongo -p 27017:27017 mongo:7 --replSet ${EMBEDDED_REPLICA_SET} && sleep 5 && docker exec mt-mongo mongosh --quiet --eval 'rs.initiate()'`,
+  "    then: MONGO_URL='mongodb://127.0.0.1:27017/?directConnection=true' npm start",
+  '  - install MongoDB Community Server (its apt/yum/brew packages) so `mongod` is on PATH: npm start runs it',
+].join('\n');
+
+const REDIS_ADVICE =
+  'Start Redis there, or set REDIS_URL to one that runs, or unset REDIS_URL and install redis-server ' +
+  '(Debian/Ubuntu: apt-get install redis-server): npm start then runs one itself.';
 
 export function findOnPath(binary: string): string | undefined {
   for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
@@ -93,36 +119,119 @@ async function startBinary(binary: string, args: (port: number, dir: string) => 
   return { port, stop };
 }
 
-/** MONGO_URL when set; else a `mongod` on PATH in a temp dir; else mongodb-memory-server. */
-export async function provideMongo(env: NodeJS.ProcessEnv = process.env): Promise<ProvidedStore> {
-  if (env['MONGO_URL']) return { url: env['MONGO_URL'], source: 'env', stop: async () => undefined };
+/**
+ * MONGO_URL when set (checked: reachable within `waitMs`); else a `mongod` on PATH in a temporary directory,
+ * else mongodb-memory-server (which downloads a `mongod` on first use): both started as a single-node
+ * replica set, since the catalog's list writes run in transactions.
+ */
+export async function provideMongo(env: NodeJS.ProcessEnv = process.env, options: ProvideOptions = {}): Promise<ProvidedStore> {
+  const given = env['MONGO_URL'];
+  if (given) {
+    const facts = await waitForStore('MongoDB', given, (timeoutMs) => reachMongo(given, timeoutMs), {
+      ...options,
+      advice: `Start MongoDB there, set MONGO_URL to one that runs, or unset MONGO_URL (see README, "MongoDB").`,
+    });
+    if (!facts.replicaSet) {
+      options.note?.(
+        `MongoDB at ${shownUrl(given)} is a standalone server, not a replica set: the catalog's list operations ` +
+          'need transactions (a single-node replica set is enough; see README, "MongoDB")',
+      );
+    }
+    return { url: given, source: 'env', stop: async () => undefined };
+  }
   const mongod = findOnPath('mongod');
   if (mongod) {
     const { port, stop } = await startBinary(
       mongod,
-      (p, dir) => ['--port', String(p), '--bind_ip', '127.0.0.1', '--dbpath', dir, '--quiet'],
+      (p, dir) => ['--port', String(p), '--bind_ip', '127.0.0.1', '--dbpath', dir, '--replSet', EMBEDDED_REPLICA_SET, '--oplogSize', '128', '--quiet'],
       'mongod',
     );
-    return { url: `mongodb://127.0.0.1:${port}`, source: 'binary', stop };
+    try {
+      await initiateReplicaSet(port);
+    } catch (error) {
+      await stop();
+      throw new Error(`${mongod} started on port ${port}, but its replica set could not be initiated: ${driverReason(error)}`);
+    }
+    return { url: `mongodb://127.0.0.1:${port}/?replicaSet=${EMBEDDED_REPLICA_SET}`, source: 'binary', stop };
   }
+  return startMemoryReplicaSet(options);
+}
+
+/** Makes a fresh `mongod --replSet` the primary of a one-member set, reachable as 127.0.0.1:<port>. */
+export async function initiateReplicaSet(port: number, timeoutMs = 30_000): Promise<void> {
+  const connection = mongoose.createConnection();
   try {
-    // Optional fallback for developer machines: downloads a mongod binary on first use.
-    const { MongoMemoryServer } = await import('mongodb-memory-server-core');
-    const server = await MongoMemoryServer.create();
-    return { url: server.getUri().replace(/\/$/, ''), source: 'memory-server', stop: async () => void (await server.stop()) };
-  } catch (error) {
-    throw new Error(
-      `No MongoDB: set MONGO_URL, install mongod, or allow mongodb-memory-server to download one (${(error as Error).message})`,
-    );
+    await connection.openUri(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 10_000 });
+    const admin = connection.getClient().db().admin();
+    const hello = await admin.command({ hello: 1 });
+    if (!hello['setName']) {
+      await admin.command({ replSetInitiate: { _id: EMBEDDED_REPLICA_SET, members: [{ _id: 0, host: `127.0.0.1:${port}` }] } });
+    }
+    // The election takes a moment: writes (and transactions) work once this node is the writable primary.
+    for (const deadline = Date.now() + timeoutMs; !(await admin.command({ hello: 1 }))['isWritablePrimary']; ) {
+      if (Date.now() > deadline) throw new Error(`not the writable primary within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await connection.close(true).catch(() => undefined);
   }
 }
 
-/** REDIS_URL when set; else a `redis-server` on PATH on a free port without persistence. */
-export async function provideRedis(env: NodeJS.ProcessEnv = process.env): Promise<ProvidedStore> {
-  if (env['REDIS_URL']) return { url: env['REDIS_URL'], source: 'env', stop: async () => undefined };
+/**
+ * The last resort: mongodb-memory-server as a one-member replica set. Its own console output (download
+ * errors, a stack trace) is held back: when it fails, one message says what to do instead.
+ */
+async function startMemoryReplicaSet(options: ProvideOptions): Promise<ProvidedStore> {
+  options.note?.('MongoDB: no MONGO_URL and no mongod on PATH; starting mongodb-memory-server (it downloads a mongod on first use)');
+  const held = { warn: console.warn, error: console.error, retries: process.env['MONGOMS_MAX_RETRIES'] };
+  console.warn = () => undefined;
+  console.error = () => undefined;
+  // One download attempt (its default is 3, with 1 s, 2 s, 4 s between): offline, the answer comes in time.
+  process.env['MONGOMS_MAX_RETRIES'] = held.retries ?? '1';
+  try {
+    const { MongoMemoryReplSet } = await import('mongodb-memory-server-core');
+    const replSet = await MongoMemoryReplSet.create({ replSet: { count: 1, name: EMBEDDED_REPLICA_SET, storageEngine: 'wiredTiger' } });
+    return { url: replSet.getUri(), source: 'memory-server', stop: async () => void (await replSet.stop({ doCleanup: true })) };
+  } catch (error) {
+    throw new NoMongoError(memoryServerFailure(error));
+  } finally {
+    console.warn = held.warn;
+    console.error = held.error;
+    if (held.retries === undefined) delete process.env['MONGOMS_MAX_RETRIES'];
+  }
+}
+
+/** mongodb-memory-server's failure in one line: a DownloadError carries the URL and the network's reason. */
+function memoryServerFailure(error: unknown): string {
+  const download = error as { url?: unknown; msg?: unknown };
+  if (typeof download.url === 'string' && typeof download.msg === 'string') {
+    return `downloading ${new URL(download.url).host} failed: ${download.msg}; no internet access?`;
+  }
+  return (driverReason(error).split('\n')[0] ?? '').trim();
+}
+
+/** No MONGO_URL, no mongod on PATH, and mongodb-memory-server could not provide one. */
+export class NoMongoError extends Error {
+  constructor(readonly reason: string) {
+    super(`no MongoDB: MONGO_URL is not set, no mongod is on PATH, and mongodb-memory-server could not get one (${reason}).\n${MONGO_ADVICE}`);
+    this.name = 'NoMongoError';
+  }
+}
+
+/** REDIS_URL when set (checked: reachable within `waitMs`); else a `redis-server` on PATH on a free port without persistence. */
+export async function provideRedis(env: NodeJS.ProcessEnv = process.env, options: ProvideOptions = {}): Promise<ProvidedStore> {
+  const given = env['REDIS_URL'];
+  if (given) {
+    await waitForStore('Redis', given, (timeoutMs) => reachRedis(given, timeoutMs), { ...options, advice: REDIS_ADVICE });
+    return { url: given, source: 'env', stop: async () => undefined };
+  }
   const redisServer = findOnPath('redis-server');
   if (!redisServer) {
-    throw new Error('No Redis: set REDIS_URL or install redis-server (Debian/Ubuntu: apt-get install redis-server)');
+    throw new Error(
+      'no Redis: REDIS_URL is not set and no redis-server is on PATH.\n  Install it (Debian/Ubuntu: apt-get install redis-server; ' +
+        'macOS: brew install redis), start one in a container (docker run -d -p 6379:6379 redis:7) and set ' +
+        'REDIS_URL=redis://127.0.0.1:6379, or point REDIS_URL at a Redis you have.',
+    );
   }
   const { port, stop } = await startBinary(
     redisServer,

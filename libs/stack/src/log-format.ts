@@ -56,7 +56,7 @@ export interface FormatOptions {
 }
 
 /**
- * `[gateway] INFO request GET /api/v1/movies 200 3.1ms` for request lines; other pino lines show their
+ * `[gateway] INFO request GET /api/v1/movies 200 3.1ms request_id=…` for request lines; other pino lines show their
  * message and then their own fields as key=value; anything else is shown as written.
  */
 export function formatLogLine(line: LogLine, options: FormatOptions): string {
@@ -73,7 +73,9 @@ export function formatLogLine(line: LogLine, options: FormatOptions): string {
   if (message === 'request' && typeof json['method'] === 'string' && json['status'] !== undefined) {
     const shown = new Set(['method', 'path', 'status', 'duration_ms', 'request_id']);
     const rest = fields.filter(([key]) => !shown.has(key)).map(([key, value]) => `${key}=${showValue(value)}`);
-    body = [`request ${json['method']} ${String(json['path'] ?? '')} ${String(json['status'])} ${String(json['duration_ms'] ?? '?')}ms`, ...rest].join(' ');
+    // The request id is what a user quotes from an error payload: every request line shows it.
+    const id = json['request_id'] === undefined ? [] : [`request_id=${showValue(json['request_id'])}`];
+    body = [`request ${json['method']} ${String(json['path'] ?? '')} ${String(json['status'])} ${String(json['duration_ms'] ?? '?')}ms`, ...id, ...rest].join(' ');
   } else {
     body = [message, ...fields.map(([key, value]) => `${key}=${showValue(value)}`)].filter(Boolean).join(' ');
   }

@@ -10,6 +10,8 @@ export interface ServiceSpec {
   name: string;
   app: AppName;
   port: number;
+  /** Its metrics port (METRICS_PORT: /metrics and the detailed /health); default: the service's own default. */
+  metricsPort?: number;
   /** Address the service binds to (default 127.0.0.1). */
   host?: string;
   /** The process environment: inherited variables plus the service's own (PORT and HOST are set from the spec). */
@@ -42,6 +44,9 @@ export interface ServiceProcess {
   readonly port: number;
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
+  /** The metrics port given in the spec, and `http://127.0.0.1:<metrics port>` (undefined when not given). */
+  readonly metricsPort: number | undefined;
+  readonly metricsUrl: string | undefined;
   /** The current process's pid (a restart changes it). */
   readonly pid: number;
   /** True until the current process has exited. */
@@ -98,7 +103,7 @@ export function spawnService(spec: ServiceSpec): ServiceProcess {
     // Own process group: a terminal's Ctrl-C reaches the launcher only, which then stops every service in order.
     child = spawn(process.execPath, [entry], {
       cwd: rootDir,
-      env: { ...env, PORT: String(spec.port), HOST: host },
+      env: { ...env, PORT: String(spec.port), HOST: host, ...(spec.metricsPort === undefined ? {} : { METRICS_PORT: String(spec.metricsPort) }) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -131,6 +136,8 @@ export function spawnService(spec: ServiceSpec): ServiceProcess {
     app: spec.app,
     port: spec.port,
     url: `http://127.0.0.1:${spec.port}`,
+    metricsPort: spec.metricsPort,
+    metricsUrl: spec.metricsPort === undefined ? undefined : `http://127.0.0.1:${spec.metricsPort}`,
     get pid() {
       return child.pid ?? -1;
     },

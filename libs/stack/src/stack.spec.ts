@@ -5,7 +5,8 @@ import { freePort } from './free-port';
 import { httpGet } from './http-probe';
 import type { LogLine } from './log-format';
 import { spawnService } from './service-process';
-import { AUTH_GLIBC_TUNABLES, startStack, type Stack } from './stack';
+import { INTERNAL_SECRET_MIN_LENGTH as SERVICES_MIN_LENGTH } from '@mt/config';
+import { AUTH_GLIBC_TUNABLES, INTERNAL_SECRET_MIN_LENGTH, startStack, type Stack } from './stack';
 import { APPS } from './workspace';
 
 /**
@@ -126,6 +127,41 @@ describe('startStack', () => {
     expect(stack.gatewayUrl).toBe(stack.process('gateway').url);
   });
 
+  it('gives every process its own metrics port (METRICS_PORT), none shared with another port of the stack', async () => {
+    stack = await start({ INTERNAL_SECRET: undefined });
+    await stack.waitReady(10_000);
+    const second = await stack.startCatalogInstance('books');
+    await second.waitReady(10_000);
+    const ports = stack.processes.flatMap((p) => [p.port, p.metricsPort]);
+    expect(new Set(ports).size).toBe(ports.length);
+    for (const p of stack.processes) {
+      expect(p.metricsUrl).toBe(`http://127.0.0.1:${p.metricsPort}`);
+      expect((await envOf(p.url))['METRICS_PORT']).toBe(String(p.metricsPort));
+    }
+  });
+
+  it('uses an INTERNAL_SECRET from the environment for every process, and generates one otherwise', async () => {
+    const fromEnv = 'e'.repeat(40);
+    stack = await start({ INTERNAL_SECRET: fromEnv });
+    await stack.waitReady(10_000);
+    expect(stack.internalSecretSource).toBe('environment');
+    for (const p of stack.processes) expect((await envOf(p.url))['INTERNAL_SECRET']).toBe(fromEnv);
+    await stack.stop();
+
+    stack = await start({ INTERNAL_SECRET: undefined });
+    expect(stack.internalSecretSource).toBe('generated');
+    expect(stack.internalSecret).not.toBe(fromEnv);
+    expect(stack.internalSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('refuses a short INTERNAL_SECRET from the environment before starting anything, as the services would', async () => {
+    expect(INTERNAL_SECRET_MIN_LENGTH).toBe(SERVICES_MIN_LENGTH);
+    await expect(start({ INTERNAL_SECRET: 'too-short' })).rejects.toThrow(
+      'INTERNAL_SECRET (from the environment) must be at least 32 characters',
+    );
+    expect(lines).toEqual([]);
+  });
+
   it('gives the auth service a fixed malloc mmap threshold (argon2 memory goes back to the OS), unless the environment sets one', async () => {
     stack = await start({ GLIBC_TUNABLES: undefined });
     await stack.waitReady(10_000);
@@ -169,6 +205,12 @@ describe('startStack', () => {
 
   it('names every process that is not ready in time, with its last /readyz answer', async () => {
     stack = await start({ FAKE_NEVER_READY: 'registry-service' });
+    // Listening first (a loaded machine may take longer than the 800 ms below to start a process).
+    const registry = stack.process('registry-service');
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      if (await httpGet(`${registry.url}/readyz`).then(() => true, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await expect(stack.waitReady(800)).rejects.toThrow(/registry-service was not ready within 800 ms \(last \/readyz: 503 .*starting/);
   });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { provideMongo, provideRedis, type ProvidedStore } from './embedded-stores';
+import { provideMongo, provideRedis, type ProvideOptions, type ProvidedStore } from './embedded-stores';
 import { freePort, portIsFree } from './free-port';
 import { formatLogLine, parseLogLine, type LogSink } from './log-format';
 import { describeExit, spawnService, type ExitInfo, type ServiceProcess } from './service-process';
@@ -14,6 +14,19 @@ export const DEFAULT_PORTS = {
 } as const;
 
 export const DEFAULT_CATEGORIES = ['movies', 'tvshows', 'books'] as const;
+
+/**
+ * The services' minimum (INTERNAL_SECRET_MIN_LENGTH of @mt/config, which this buildable lib may not import;
+ * a spec keeps the two equal).
+ */
+export const INTERNAL_SECRET_MIN_LENGTH = 32;
+
+/**
+ * Metrics ports in `ports: 'default'` mode: one machine, so one each from Prometheus' 9464 up, in this order
+ * (then one per category); a taken one is replaced by a free port. Extra catalog instances get free ports.
+ */
+export const DEFAULT_METRICS_PORTS_FROM = 9464;
+const METRICS_PORT_ORDER = ['gateway', 'auth-service', 'registry-service'] as const;
 
 export interface StackOptions {
   /** Workspace root holding `dist/apps/<app>/main.js` (default: found from this file or the cwd). */
@@ -35,7 +48,7 @@ export interface StackOptions {
   redisKeyPrefix?: string;
   /** MONGO_DB_NAME of auth (default `auth`) and of each catalog (default `catalog_<category>`). */
   mongoDbNames?: { auth?: string; catalog?: (category: string) => string };
-  /** Shared INTERNAL_SECRET; default: 48 random characters. */
+  /** Shared INTERNAL_SECRET; default: INTERNAL_SECRET of `baseEnv` (at least 32 characters), else 48 random characters. */
   internalSecret?: string;
   /** LOG_LEVEL of every process (default: inherited or the services' `info`). */
   logLevel?: string;
@@ -58,6 +71,8 @@ export interface Stack {
   readonly redisUrl: string;
   readonly redisKeyPrefix: string | undefined;
   readonly internalSecret: string;
+  /** Where the secret came from: the `internalSecret` option, the environment's INTERNAL_SECRET, or generated. */
+  readonly internalSecretSource: 'option' | 'environment' | 'generated';
   readonly mongoDbNames: { auth: string; catalog: Record<string, string> };
   /** Every process started so far (including extra catalog instances). */
   readonly processes: readonly ServiceProcess[];
@@ -97,12 +112,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const categories = [...(options.categories ?? DEFAULT_CATEGORIES)];
   const onLog: LogSink = options.onLog ?? printLogLine([...apps, ...categories.map(catalogProcessName)]);
   const note = (text: string) => onLog(parseLogLine('stack', 'stdout', text));
+  // Before anything starts: a secret the services would refuse must not cost a start-up.
+  const secret = chooseInternalSecret(options.internalSecret, baseEnv['INTERNAL_SECRET']);
 
   const stores: ProvidedStore[] = [];
   const stopStores = () => Promise.all(stores.map((store) => store.stop().catch(() => undefined)));
-  const provide = async (given: string | undefined, name: string, provider: (env: NodeJS.ProcessEnv) => Promise<ProvidedStore>) => {
+  const provide = async (
+    given: string | undefined,
+    name: string,
+    provider: (env: NodeJS.ProcessEnv, options: ProvideOptions) => Promise<ProvidedStore>,
+  ) => {
     if (given) return given;
-    const store = await provider(baseEnv);
+    const store = await provider(baseEnv, { note });
     stores.push(store);
     note(`${name}: ${store.url} (${store.source === 'env' ? 'from the environment' : `started: ${store.source}`})`);
     return store.url;
@@ -129,7 +150,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     return other;
   };
 
-  const internalSecret = options.internalSecret ?? randomBytes(36).toString('base64url');
+  const internalSecret = secret.value;
   const redisKeyPrefix = options.redisKeyPrefix ?? baseEnv['REDIS_KEY_PREFIX'];
   const mongoDbNames = {
     auth: options.mongoDbNames?.auth ?? 'auth',
@@ -140,6 +161,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const gatewayPort = apps.has('gateway') ? await choosePort(options.gatewayPort, DEFAULT_PORTS.gateway, true) : undefined;
   const authPort = await choosePort(undefined, DEFAULT_PORTS['auth-service']);
   const registryPort = await choosePort(undefined, DEFAULT_PORTS['registry-service']);
+  const metricsPorts = new Map<string, number>();
+  for (const [index, name] of [...METRICS_PORT_ORDER, ...categories.map(catalogProcessName)].entries()) {
+    metricsPorts.set(name, await choosePort(undefined, DEFAULT_METRICS_PORTS_FROM + index));
+  }
   const authUrl = `http://127.0.0.1:${authPort}`;
   const registryUrl = `http://127.0.0.1:${registryPort}`;
 
@@ -165,23 +190,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (options.onUnexpectedExit) options.onUnexpectedExit(service, exit);
     else note(`${service.name} ${describeExit(exit)}`);
   };
-  const launch = (name: string, app: AppName, port: number, env: NodeJS.ProcessEnv): ServiceProcess => {
-    const service = spawnService({ name, app, port, host, env, rootDir, onLog, onExit });
+  const launch = (name: string, app: AppName, port: number, env: NodeJS.ProcessEnv, metricsPort?: number): ServiceProcess => {
+    const service = spawnService({ name, app, port, metricsPort: metricsPort ?? metricsPorts.get(name), host, env, rootDir, onLog, onExit });
     processes.push(service);
     return service;
   };
 
   const instanceCount = new Map<string, number>();
-  const launchCatalog = (category: string, port: number, extraEnv: NodeJS.ProcessEnv = {}) => {
+  const launchCatalog = (category: string, port: number, extraEnv: NodeJS.ProcessEnv = {}, metricsPort?: number) => {
     const count = (instanceCount.get(category) ?? 0) + 1;
     instanceCount.set(category, count);
     const name = count === 1 ? catalogProcessName(category) : `${catalogProcessName(category)}-${count}`;
-    return launch(name, 'catalog-service', port, envFor('catalog-service', {
-      CATEGORY: category,
-      ADVERTISED_URL: `http://127.0.0.1:${port}`,
-      MONGO_DB_NAME: mongoDbNames.catalog[category] ?? options.mongoDbNames?.catalog?.(category) ?? `catalog_${category}`,
-      ...extraEnv,
-    }));
+    return launch(
+      name,
+      'catalog-service',
+      port,
+      envFor('catalog-service', {
+        CATEGORY: category,
+        ADVERTISED_URL: `http://127.0.0.1:${port}`,
+        MONGO_DB_NAME: mongoDbNames.catalog[category] ?? options.mongoDbNames?.catalog?.(category) ?? `catalog_${category}`,
+        ...extraEnv,
+      }),
+      metricsPort,
+    );
   };
 
   try {
@@ -207,6 +238,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     redisUrl,
     redisKeyPrefix,
     internalSecret,
+    internalSecretSource: secret.source,
     mongoDbNames,
     processes,
     process(name) {
@@ -233,7 +265,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     async startCatalogInstance(category, instanceOptions = {}) {
       const port = instanceOptions.port ?? (await freePort());
-      return launchCatalog(category, port, instanceOptions.env);
+      return launchCatalog(category, port, instanceOptions.env, await freePort());
     },
     async stop() {
       stopping = true;
@@ -249,6 +281,25 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
   };
   return stack;
+}
+
+/**
+ * The explicit option, else the environment's INTERNAL_SECRET (so other instances can join with the same
+ * one), else a random one. A short one is refused as the services would refuse it, before anything starts.
+ */
+function chooseInternalSecret(
+  option: string | undefined,
+  fromEnv: string | undefined,
+): { value: string; source: Stack['internalSecretSource'] } {
+  const [value, source] = option ? [option, 'option' as const] : fromEnv ? [fromEnv, 'environment' as const] : [undefined, 'generated' as const];
+  if (value === undefined) return { value: randomBytes(36).toString('base64url'), source };
+  if (value.length < INTERNAL_SECRET_MIN_LENGTH) {
+    throw new Error(
+      `INTERNAL_SECRET${source === 'environment' ? ' (from the environment)' : ''} must be at least ${INTERNAL_SECRET_MIN_LENGTH} characters; ` +
+        'every service refuses a shorter one. Generate one with: openssl rand -base64 48 (or unset it: the launcher then makes one).',
+    );
+  }
+  return { value, source };
 }
 
 /** The default log sink: one readable line per log line, coloured when stdout is a terminal. */

@@ -5,7 +5,7 @@ import {
   runCompose,
   type ComposeModel,
 } from './compose';
-import { findBinary, readRepoFile } from './repo';
+import { findBinary, PACKAGE_VERSION, readRepoFile } from './repo';
 import { parseYamlDocument } from './yaml-documents';
 
 const composeText = readRepoFile('docker-compose.yml');
@@ -74,6 +74,26 @@ describe('the compose checks catch what matters', () => {
       'only the gateway publishes',
     ],
     [
+      'the gateway publishing its metrics port',
+      (m) => m.services['gateway'].ports!.push('9464:9464'),
+      'the gateway publishes only the API',
+    ],
+    [
+      'a service without its metrics port on the network',
+      (m) => (m.services['registry-service'].expose = []),
+      'registry-service: must expose the metrics port 9464',
+    ],
+    [
+      'scrape labels naming the API port',
+      (m) => ((m.services['catalog-books'].labels as Record<string, string>)['prometheus.io/port'] = '3013'),
+      "catalog-books: labels prometheus.io/scrape 'true' and prometheus.io/port '9464'",
+    ],
+    [
+      'an image tag that is not the package version',
+      (m) => (m.services['auth-service'].image = 'media-tracker/auth-service:${IMAGE_TAG:-latest}'),
+      'auth-service: the image tag defaults to latest, expected the package version',
+    ],
+    [
       'an auth key dir without volume',
       (m) => (m.services['auth-service'].volumes = []),
       'JWT_KEY_DIR must be a named volume',
@@ -99,6 +119,17 @@ if (!compose) {
       expect({ code: result.code, stderr: result.stderr.trim() }).toEqual({ code: 0, stderr: '' });
     });
 
+    it('tags every image with IMAGE_TAG from .env', async () => {
+      const result = await runCompose(compose!, `${SECRET_ENV}IMAGE_TAG=2.3.4\n`, ['config']);
+      expect(result.code).toBe(0);
+      const resolved = parseYamlDocument(result.stdout, 'docker-compose config') as ComposeModel;
+      const tags = Object.values(resolved.services)
+        .map((service) => service.image ?? '')
+        .filter((image) => image.startsWith('media-tracker/'))
+        .map((image) => image.split(':')[1]);
+      expect(tags).toEqual(['2.3.4', '2.3.4', '2.3.4', '2.3.4', '2.3.4', '2.3.4']);
+    });
+
     it('refuses to run without INTERNAL_SECRET, naming it', async () => {
       const result = await runCompose(compose!, '', ['config', '-q']);
       expect(result.code).not.toBe(0);
@@ -115,6 +146,7 @@ if (!compose) {
       const resolved = parseYamlDocument(result.stdout, 'docker-compose config') as ComposeModel;
       expect(checkCompose(resolved)).toEqual([]);
       expect(resolved.services['gateway'].ports).toEqual([{ published: 18080, target: 8080 }]);
+      expect(resolved.services['auth-service'].image).toBe(`media-tracker/auth-service:${PACKAGE_VERSION}`);
       for (const name of ['gateway', 'auth-service', 'registry-service', 'catalog-movies']) {
         expect(resolved.services[name].environment).toMatchObject({
           INTERNAL_SECRET: 's'.repeat(40),

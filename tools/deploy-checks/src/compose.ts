@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CATEGORIES, REPO_ROOT } from './repo';
+import { CATEGORIES, PACKAGE_VERSION, REPO_ROOT } from './repo';
 
 const run = promisify(execFile);
 
@@ -13,6 +13,8 @@ export interface ComposeService {
   command?: string[] | string;
   environment?: Record<string, string | number | null> | string[];
   ports?: Array<string | { target?: number | string; published?: number | string }>;
+  expose?: Array<string | number>;
+  labels?: Record<string, string> | string[];
   volumes?: Array<string | { source?: string; target?: string }>;
   depends_on?: Record<string, { condition?: string }> | string[];
   healthcheck?: { test?: string[] | string; disable?: boolean };
@@ -41,6 +43,18 @@ const environmentOf = (service: ComposeService): Record<string, string> => {
     Object.entries(env).map(([key, value]) => [key, value === null ? '' : String(value)]),
   );
 };
+const labelsOf = (service: ComposeService): Record<string, string> => {
+  const labels = service.labels ?? {};
+  if (Array.isArray(labels))
+    return Object.fromEntries(
+      labels.map((entry) => [entry.split('=')[0], entry.split('=').slice(1).join('=')]),
+    );
+  return labels;
+};
+/** The services' default METRICS_PORT (@mt/config). */
+const DEFAULT_METRICS_PORT = '9464';
+/** `media-tracker/<app>:${IMAGE_TAG:-<default>}` as written, or `media-tracker/<app>:<tag>` once resolved. */
+const IMAGE = /^media-tracker\/([a-z-]+):(?:\$\{IMAGE_TAG:-([^}]+)\}|([^$]+))$/;
 const commandOf = (value: string[] | string | undefined) =>
   Array.isArray(value) ? value.join(' ') : (value ?? '');
 const volumeTarget = (volume: string | { source?: string; target?: string }) =>
@@ -96,6 +110,8 @@ export function checkCompose(model: ComposeModel): string[] {
     typeof port === 'string' ? port.split(':').pop() : String(port.target),
   );
   if (!gatewayPorts.includes('8080')) problems.push('the gateway must publish container port 8080');
+  if (gatewayPorts.some((port) => port !== '8080'))
+    problems.push('the gateway publishes only the API (container port 8080)');
 
   const catalogs = new Map<string, string>();
   for (const [name, expected] of Object.entries(COMPOSE_APPS)) {
@@ -110,6 +126,24 @@ export function checkCompose(model: ComposeModel): string[] {
       problems.push(`${name}: the build context must be the repository root`);
     }
     if (env['PORT'] !== String(expected.port)) problems.push(`${name}: PORT must be ${expected.port}`);
+    const image = IMAGE.exec(service.image ?? '');
+    if (!image || image[1] !== expected.app)
+      problems.push(`${name}: image must be media-tracker/${expected.app}:\${IMAGE_TAG:-…}`);
+    else if ((image[2] ?? image[3]) !== PACKAGE_VERSION) {
+      problems.push(
+        `${name}: the image tag defaults to ${image[2] ?? image[3]}, expected the package version ${PACKAGE_VERSION}`,
+      );
+    }
+    // The metrics port: on the compose network for a Prometheus container, never published.
+    const metricsPort = env['METRICS_PORT'] || DEFAULT_METRICS_PORT;
+    if (!(service.expose ?? []).map(String).includes(metricsPort))
+      problems.push(`${name}: must expose the metrics port ${metricsPort}`);
+    const labels = labelsOf(service);
+    if (labels['prometheus.io/scrape'] !== 'true' || labels['prometheus.io/port'] !== metricsPort) {
+      problems.push(
+        `${name}: labels prometheus.io/scrape 'true' and prometheus.io/port '${metricsPort}' say where to scrape`,
+      );
+    }
     const test = commandOf(service.healthcheck?.test);
     if (!new RegExp(`^CMD node -e .*127\\.0\\.0\\.1:${expected.port}/(readyz|livez)`).test(test)) {
       problems.push(

@@ -60,13 +60,16 @@ describe('the app bundles, laid out like the runtime images', () => {
   const databases = { auth: testDbName('auth'), catalog: testDbName('catalog') };
   const running: Running[] = [];
   const ports: Record<string, number> = {};
+  const metricsPorts: Record<string, number> = {};
 
   async function start(app: string, env: Record<string, string>): Promise<Running> {
     const dir = path.join(workDir, app);
     await bundleApp(app, dir);
     symlinkSync(repoPath('node_modules'), path.join(dir, 'node_modules'), 'dir');
     const port = await freePort();
+    const metricsPort = await freePort();
     ports[app] = port;
+    metricsPorts[app] = metricsPort;
     let output = '';
     const child = spawn(process.execPath, ['--enable-source-maps', 'main.js'], {
       cwd: dir,
@@ -74,6 +77,7 @@ describe('the app bundles, laid out like the runtime images', () => {
         PATH: process.env['PATH'],
         NODE_ENV: 'production',
         PORT: String(port),
+        METRICS_PORT: String(metricsPort),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         INTERNAL_SECRET: 'i'.repeat(40),
@@ -154,6 +158,19 @@ describe('the app bundles, laid out like the runtime images', () => {
       'books listed by the gateway',
     );
   });
+
+  it.each(['gateway', 'auth-service', 'registry-service', 'catalog-service'])(
+    '%s serves Prometheus metrics on METRICS_PORT only: its API port answers 404 for /metrics',
+    async (app) => {
+      const scraped = await fetch(`http://127.0.0.1:${metricsPorts[app]}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(
+        new RegExp(`^process_cpu_user_seconds_total\\{service="${app}"\\} `, 'm'),
+      );
+      const onApiPort = await fetch(`http://127.0.0.1:${ports[app]}/metrics`);
+      expect(onApiPort.status).toBe(404);
+    },
+  );
 
   it('stops every service on SIGTERM with exit status 0 within 10 s', async () => {
     for (const service of [...running].reverse()) {

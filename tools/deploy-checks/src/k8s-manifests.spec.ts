@@ -11,7 +11,7 @@ import {
   type ServiceSpec,
 } from './k8s-manifests';
 import { createK8sValidator, type K8sObject } from './k8s-schema';
-import { findBinary, repoPath } from './repo';
+import { findBinary, PACKAGE_VERSION, repoPath } from './repo';
 import { parseYamlDocuments } from './yaml-documents';
 
 const K8S_DIR = repoPath('deploy', 'k8s');
@@ -223,6 +223,34 @@ describe('the manifest checks catch what matters', () => {
       'missing secret key media-tracker-secrets/REDIS_URI',
     ],
     [
+      'a container without a port named metrics',
+      'Deployment',
+      'registry',
+      (d) => (container(d).ports = container(d).ports!.filter((p) => p.name !== 'metrics')),
+      'a container port named metrics must be METRICS_PORT (9464)',
+    ],
+    [
+      'annotations that scrape the API port',
+      'Deployment',
+      'catalog-movies',
+      (d) => (spec<DeploymentSpec>(d).template.metadata!.annotations!['prometheus.io/port'] = '3011'),
+      'prometheus.io/port must be the metrics port 9464',
+    ],
+    [
+      'a readiness probe on the metrics port',
+      'Deployment',
+      'auth',
+      (d) => (container(d).readinessProbe!.httpGet!.port = 'metrics'),
+      'readinessProbe must probe the API port',
+    ],
+    [
+      'a Service that exposes the metrics port',
+      'Service',
+      'gateway',
+      (s) => spec<ServiceSpec>(s).ports!.push({ port: 9464, targetPort: 'metrics' }),
+      'Service gateway: exposes the metrics port of gateway',
+    ],
+    [
       'a Service that selects nothing',
       'Service',
       'auth',
@@ -240,6 +268,18 @@ describe('the manifest checks catch what matters', () => {
     expect(checkManifests(withChange(kind, name, change))).toEqual(
       expect.arrayContaining([expect.stringContaining(problem)]),
     );
+  });
+
+  it("rejects a kustomization whose image tag is not the package version (compose's IMAGE_TAG default)", () => {
+    const copy: Manifest[] = structuredClone(manifests);
+    const images = copy.find((m) => m.object.kind === 'Kustomization')!.object['images'] as Array<{
+      name: string;
+      newTag: string;
+    }>;
+    images.find((image) => image.name === 'media-tracker/gateway')!.newTag = 'latest';
+    expect(checkKustomization(copy, readdirSync(K8S_DIR))).toEqual([
+      `kustomization.yaml tags media-tracker/gateway latest, expected the package version ${PACKAGE_VERSION}`,
+    ]);
   });
 
   it('rejects a kustomization that misses a file or applies the Secret example', () => {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cpuMillis, memoryBytes, type K8sObject } from './k8s-schema';
+import { PACKAGE_VERSION } from './repo';
 import { parseYamlDocuments } from './yaml-documents';
 
 export interface Manifest {
@@ -66,7 +67,10 @@ export interface PodSpec {
 export interface DeploymentSpec {
   replicas?: number;
   selector: { matchLabels?: Record<string, string> };
-  template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec };
+  template: {
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    spec: PodSpec;
+  };
 }
 export interface ServiceSpec {
   selector?: Record<string, string>;
@@ -103,6 +107,8 @@ const PROBE_PATHS = {
   livenessProbe: '/livez',
   readinessProbe: '/readyz',
 } as const;
+/** The services' default METRICS_PORT (@mt/config), when neither the container nor the ConfigMap sets one. */
+const DEFAULT_METRICS_PORT = 9464;
 const MIN_MEMORY_LIMIT = 256 * 2 ** 20;
 /** argon2id with OWASP's parameters holds 19 MiB per hash; libuv runs up to UV_THREADPOOL_SIZE at once. */
 const ARGON2_BYTES_PER_HASH = 19 * 2 ** 20;
@@ -240,6 +246,41 @@ function checkContainer(
   return problems;
 }
 
+/**
+ * The metrics port: a container port named `metrics` equal to METRICS_PORT, what the Prometheus annotations
+ * scrape; the probes stay on the API port, and no Service exposes it (an Ingress routes to Services).
+ */
+function checkMetricsPort(
+  where: string,
+  container: Container,
+  annotations: Record<string, string> | undefined,
+  configured: number,
+): string[] {
+  const problems: string[] = [];
+  const own = envValue(container, 'METRICS_PORT')?.value;
+  const expected = own === undefined ? configured : Number(own);
+  const port = container.ports?.find((p) => p.name === 'metrics')?.containerPort;
+  if (port !== expected)
+    problems.push(
+      `${where}: a container port named metrics must be METRICS_PORT (${expected}), found ${port}`,
+    );
+  if (annotations?.['prometheus.io/scrape'] !== 'true')
+    problems.push(`${where}: the pod must be annotated prometheus.io/scrape: 'true'`);
+  if (annotations?.['prometheus.io/port'] !== String(expected)) {
+    problems.push(
+      `${where}: prometheus.io/port must be the metrics port ${expected}, found ${annotations?.['prometheus.io/port']}`,
+    );
+  }
+  if (annotations?.['prometheus.io/path'] !== '/metrics')
+    problems.push(`${where}: prometheus.io/path must be /metrics`);
+  for (const probe of Object.keys(PROBE_PATHS) as Array<keyof typeof PROBE_PATHS>) {
+    const probed = resolvePort(container, container[probe]?.httpGet?.port);
+    if (probed !== undefined && probed === expected)
+      problems.push(`${where}: ${probe} must probe the API port, not the metrics port`);
+  }
+  return problems;
+}
+
 /** A catalog pod registers as itself: INSTANCE_ID = pod name, ADVERTISED_URL = its own pod IP and port. */
 function checkCatalogIdentity(where: string, container: Container, category: string): string[] {
   const problems: string[] = [];
@@ -285,6 +326,11 @@ export function checkManifests(manifests: Manifest[]): string[] {
   const hpas = ofKind(manifests, 'HorizontalPodAutoscaler');
   const secrets = secretKeys(manifests);
   const configMaps = new Set(ofKind(manifests, 'ConfigMap').map(nameOf));
+  const configuredMetricsPort = Number(
+    ofKind(manifests, 'ConfigMap')
+      .map((m) => (m.object['data'] as Record<string, string> | undefined)?.['METRICS_PORT'])
+      .find((value) => value !== undefined) ?? DEFAULT_METRICS_PORT,
+  );
 
   const names = deployments.map(nameOf);
   for (const required of Object.keys(REQUIRED_DEPLOYMENTS)) {
@@ -304,6 +350,10 @@ export function checkManifests(manifests: Manifest[]): string[] {
     if (pod.containers.length !== 1) problems.push(`${where}: one container expected`);
     const container = pod.containers[0];
     problems.push(...checkContainer(where, container, pod, secrets, configMaps));
+    problems.push(
+      ...checkMetricsPort(where, container, spec.template.metadata?.annotations, configuredMetricsPort),
+    );
+    const metricsPort = container.ports?.find((p) => p.name === 'metrics')?.containerPort;
 
     const expected = REQUIRED_DEPLOYMENTS[name as keyof typeof REQUIRED_DEPLOYMENTS];
     if (expected) {
@@ -317,9 +367,14 @@ export function checkManifests(manifests: Manifest[]): string[] {
     if (matching.length === 0) problems.push(`${where}: no Service selects its pods`);
     for (const service of matching) {
       for (const servicePort of specOf<ServiceSpec>(service).ports ?? []) {
-        if (resolvePort(container, servicePort.targetPort ?? servicePort.port) === undefined) {
+        const target = resolvePort(container, servicePort.targetPort ?? servicePort.port);
+        if (target === undefined) {
           problems.push(
             `Service ${nameOf(service)}: targetPort ${servicePort.targetPort} is not a port of ${name}`,
+          );
+        } else if (target === metricsPort) {
+          problems.push(
+            `Service ${nameOf(service)}: exposes the metrics port of ${name}; metrics are scraped on the pods`,
           );
         }
       }
@@ -379,13 +434,19 @@ export function checkKustomization(manifests: Manifest[], files: string[]): stri
       .filter((file) => /\.example\.ya?ml$/.test(file))
       .map((file) => `kustomization.yaml applies the example ${file}`),
   ];
-  const images = new Set(
-    ((kustomization.object['images'] as Array<{ name: string }> | undefined) ?? []).map(
-      (image) => image.name,
+  const images = new Map(
+    ((kustomization.object['images'] as Array<{ name: string; newTag?: string }> | undefined) ?? []).map(
+      (image) => [image.name, image.newTag] as const,
     ),
   );
   for (const image of new Set(Object.values(REQUIRED_DEPLOYMENTS).map((d) => d.image))) {
     if (!images.has(image)) problems.push(`kustomization.yaml sets no tag for ${image}`);
+    // One IMAGE_TAG everywhere: compose's default and these tags are the release in package.json.
+    else if (images.get(image) !== PACKAGE_VERSION) {
+      problems.push(
+        `kustomization.yaml tags ${image} ${images.get(image)}, expected the package version ${PACKAGE_VERSION}`,
+      );
+    }
   }
   return problems;
 }

@@ -8,6 +8,9 @@ export const repoPath = (...segments: string[]): string => path.join(REPO_ROOT, 
 export const readRepoFile = (...segments: string[]): string => readFileSync(repoPath(...segments), 'utf8');
 export const repoFileExists = (...segments: string[]): boolean => existsSync(repoPath(...segments));
 
+/** The release (package.json `version`): the default IMAGE_TAG of compose and the tag kustomize deploys. */
+export const PACKAGE_VERSION = (JSON.parse(readRepoFile('package.json')) as { version: string }).version;
+
 /** The four deployable apps, their default port and the name of their config schema export. */
 export const APPS = [
   { app: 'gateway', port: 8080 },

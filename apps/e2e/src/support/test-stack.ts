@@ -92,7 +92,9 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       auth: authDb,
       catalog: (category) => catalogDbs[category] ?? testDbName(`e2e_${options.name}_${category}`),
     },
-    logLevel: 'info',
+    // Debug: the services log their request lines at debug (the gateway's access log is at INFO), and
+    // the suites follow a request id into the service that served it.
+    logLevel: 'debug',
     // A generated signing key per stack, kept out of the checkout's default key directory.
     env: { JWT_KEY_DIR: keyDir, ...options.env },
     appEnv: options.appEnv,

@@ -1,3 +1,4 @@
+import { healthReportOf } from '@mt/http';
 import request from 'supertest';
 import { startTestGateway, type TestGateway } from '../../test/gateway';
 import { createSigningKey } from '../../test/keys';
@@ -38,7 +39,7 @@ describe('gateway probes', () => {
       await request(gateway.app).get('/healthz').set(bad).expect(200, { status: 'healthy', database: 'connected' });
     });
 
-    it('reports each upstream in /health, in parallel and within a bounded time', async () => {
+    it('reports each upstream in /health, in parallel and within a bounded time: per category, no instance ids or addresses', async () => {
       const started = Date.now();
       const res = await request(gateway.app).get('/health');
       expect(Date.now() - started).toBeLessThan(2_500);
@@ -52,11 +53,38 @@ describe('gateway probes', () => {
         services: {
           auth: { status: 'healthy' },
           registry: { status: 'unhealthy', error: 'unreachable' },
-          'auth:auth-1': { status: 'healthy', service: 'auth', instance_id: 'auth-1', version: '1.0.0' },
-          'movies:m1': { status: 'healthy', service: 'movies', instance_id: 'm1', version: '1.0.0' },
-          'books:b1': { status: 'unhealthy', error: 'timed out', service: 'books', instance_id: 'b1', version: '1.0.0' },
+          'service:auth': { status: 'healthy' },
+          'catalog:movies': { status: 'healthy' },
+          'catalog:books': { status: 'unhealthy', error: 'no healthy instance' },
         },
       });
+      expect(JSON.stringify(res.body)).not.toMatch(/m1|b1|auth-1|127\.0\.0\.1/);
+    });
+
+    it('keeps every instance, with its id, address and version, for the detailed /health of the metrics port', async () => {
+      const { status, body } = await healthReportOf(gateway.app)('detailed');
+      expect(status).toBe(200);
+      expect(body['services']).toEqual({
+        auth: { status: 'healthy' },
+        registry: { status: 'unhealthy', error: 'unreachable' },
+        'service:auth:auth-1': { status: 'healthy', service: 'auth', instance_id: 'auth-1', version: '1.0.0', base_url: auth.url },
+        'catalog:movies:m1': { status: 'healthy', service: 'movies', instance_id: 'm1', version: '1.0.0', base_url: movies.url },
+        'catalog:books:b1': { status: 'unhealthy', error: 'timed out', service: 'books', instance_id: 'b1', version: '1.0.0', base_url: stuck.url },
+      });
+    });
+
+    it('calls a category healthy while one of its instances is', async () => {
+      const mixed = new StaticRouteTable().setInstances('movies', [
+        { id: 'm-dead', url: stuck.url },
+        { id: 'm-live', url: movies.url },
+      ]);
+      const other = await startTestGateway({ routeTable: mixed, authUrl: auth.url });
+      try {
+        const res = await request(other.app).get('/health').expect(200);
+        expect(res.body.services['catalog:movies']).toEqual({ status: 'healthy' });
+      } finally {
+        await other.close();
+      }
     });
   });
 

@@ -1,4 +1,4 @@
-import type { UpstreamHealth } from '@mt/probes';
+import type { UpstreamHealth, UpstreamsReport } from '@mt/probes';
 import type { RouteTable } from '@mt/registry-client';
 
 export interface UpstreamHealthOptions {
@@ -22,27 +22,36 @@ async function probe(baseUrl: string, timeoutMs: number): Promise<UpstreamHealth
 }
 
 /**
- * The gateway's /health `services`: the auth service, the registry, and every live catalog instance
- * (`catalog:{category}:{instance_id}`), each from its /healthz. Internal URLs are not published.
+ * The gateway's /health `services`, from each upstream's /healthz: the auth service and the registry (the
+ * gateway's own dependencies) and every registered instance, asked in parallel. Two views: the public one
+ * names each routed service (`catalog:{category}` for a category, `service:{id}` otherwise; healthy while one
+ * of its instances is); the detailed one, served on the metrics port only, lists every instance
+ * (`catalog:{category}:{instance_id}`) with its address and version. Instance ids carry host names and pids,
+ * and addresses are internal: no client sees them.
  */
 export function upstreamHealth({ routeTable, authUrl, registryUrl, timeoutMs = 1000 }: UpstreamHealthOptions) {
-  return async (): Promise<Record<string, UpstreamHealth>> => {
-    const targets: Array<{ name: string; url: string; details?: Record<string, string> }> = [
-      { name: 'auth', url: authUrl },
-      { name: 'registry', url: registryUrl },
-    ];
-    for (const { service, instances } of routeTable.services()) {
-      for (const instance of instances) {
-        targets.push({
-          name: `${service}:${instance.instance_id}`,
-          url: instance.base_url.replace(/\/+$/, ''),
-          details: { service, instance_id: instance.instance_id, version: instance.version },
-        });
-      }
-    }
-    const results = await Promise.all(
-      targets.map(async ({ name, url, details }) => [name, { ...(await probe(url, timeoutMs)), ...details }] as const),
+  return async (): Promise<UpstreamsReport> => {
+    const instances = routeTable.services().flatMap(({ service, category, instances: live }) =>
+      live.map((instance) => ({ name: category ? `catalog:${service}` : `service:${service}`, service, instance })),
     );
-    return Object.fromEntries(results);
+    const [auth, registry, routed] = await Promise.all([
+      probe(authUrl, timeoutMs),
+      probe(registryUrl, timeoutMs),
+      Promise.all(instances.map(async (entry) => ({ ...entry, health: await probe(entry.instance.base_url.replace(/\/+$/, ''), timeoutMs) }))),
+    ]);
+    const detailed: Record<string, UpstreamHealth> = { auth, registry };
+    const summary: Record<string, UpstreamHealth> = { auth, registry };
+    for (const { name, service, instance, health } of routed) {
+      detailed[`${name}:${instance.instance_id}`] = {
+        ...health,
+        service,
+        instance_id: instance.instance_id,
+        version: instance.version,
+        base_url: instance.base_url,
+      };
+      if (health.status === 'healthy') summary[name] = { status: 'healthy' };
+      else summary[name] ??= { status: 'unhealthy', error: 'no healthy instance' };
+    }
+    return { summary, detailed };
   };
 }

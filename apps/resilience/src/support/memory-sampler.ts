@@ -31,13 +31,14 @@ async function heapUsedMb(url: string): Promise<number | undefined> {
 export interface SampledProcess {
   name: string;
   pid: number;
-  url: string;
+  /** Its metrics port (where /metrics is served). */
+  metricsUrl: string | undefined;
 }
 
 /**
  * Samples every process's RSS (from /proc) every `intervalMs`, and every `heapEveryMs` its live heap: a full
  * garbage collection is triggered with SIGUSR2 (the processes must run with test/gc-on-signal.cjs preloaded),
- * then nodejs_heap_size_used_bytes is read from the process's /metrics.
+ * then nodejs_heap_size_used_bytes is read from the /metrics of the process's metrics port.
  */
 export function sampleMemory(
   processes: () => readonly SampledProcess[],
@@ -68,8 +69,8 @@ export function sampleMemory(
         }
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
-      for (const { name, url } of targets) {
-        const heap = await heapUsedMb(url);
+      for (const { name, metricsUrl } of targets) {
+        const heap = metricsUrl ? await heapUsedMb(metricsUrl) : undefined;
         if (heap !== undefined) seriesOf(name).liveHeapMb.push(heap);
       }
     });

@@ -2,6 +2,12 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { envInt, envPort, envUrl } from './env-types';
 
+/** The default operator port of every service (each runs in its own container or pod). */
+export const DEFAULT_METRICS_PORT = 9464;
+
+/** Shorter shared secrets are refused by every service (and by the launcher). */
+export const INTERNAL_SECRET_MIN_LENGTH = 32;
+
 /** Variables every service reads. */
 export const baseEnvShape = (defaultPort: number) => ({
   PORT: envPort(defaultPort),
@@ -10,6 +16,11 @@ export const baseEnvShape = (defaultPort: number) => ({
   SERVICE_VERSION: z.string().default('1.0.0'),
   /** How long SIGTERM waits for in-flight requests before closing them. */
   SHUTDOWN_TIMEOUT_MS: envInt(8000, 0, 60000),
+  /**
+   * The operator port (Prometheus' convention for exporters): GET /metrics and the detailed GET /health, never
+   * published beside the API. 0 = a free port.
+   */
+  METRICS_PORT: envPort(DEFAULT_METRICS_PORT),
 });
 
 export const mongoEnvShape = {
@@ -26,7 +37,7 @@ export const redisEnvShape = {
 export const internalSecretShape = {
   INTERNAL_SECRET: z
     .string({ message: 'is required (a random string of at least 32 characters)' })
-    .min(32, 'must be at least 32 characters'),
+    .min(INTERNAL_SECRET_MIN_LENGTH, `must be at least ${INTERNAL_SECRET_MIN_LENGTH} characters`),
 };
 
 const INSTANCE_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,14 +1,23 @@
 import { errorMiddleware, errors, notFoundHandler } from '@mt/errors';
 import { requestContextMiddleware, type Logger } from '@mt/logging';
-import { metricsHandler, metricsMiddleware, type Metrics } from '@mt/metrics';
-import { createProbeRouter, type Lifecycle, type ProbeOptions } from '@mt/probes';
+import { metricsMiddleware, type Metrics } from '@mt/metrics';
+import {
+  createHealthReport,
+  createProbeRouter,
+  type HealthAnswer,
+  type HealthView,
+  type Lifecycle,
+  type ProbeOptions,
+} from '@mt/probes';
 import express, { type Express, type RequestHandler } from 'express';
 
 export interface HttpAppOptions {
   logger: Logger;
   probes: ProbeOptions;
-  /** Prometheus metrics of the process: every request is counted, and GET /metrics renders them. */
+  /** Prometheus metrics of the process: every request is counted (the metrics port renders them). */
   metrics: Metrics;
+  /** The gateway: its request lines are the access log, at INFO (see requestLogLevel). */
+  accessLog?: boolean;
   /** Middleware that must run before the probes and routes (metrics, security headers...). */
   before?: RequestHandler[];
 }
@@ -19,19 +28,30 @@ export const rejectUntilStarted =
   (_req, _res, next) =>
     next(lifecycle.started ? undefined : errors.serviceUnavailable('service is starting'));
 
+const HEALTH_REPORT = Symbol('http.healthReport');
+type WithHealthReport = Express & { [HEALTH_REPORT]?: (view: HealthView) => Promise<HealthAnswer> };
+
+/** The health report of an app made by `createHttpApp`, for the detailed /health of the metrics port. */
+export function healthReportOf(app: Express): (view: HealthView) => Promise<HealthAnswer> {
+  const report = (app as WithHealthReport)[HEALTH_REPORT];
+  if (!report) throw new Error('not an app made by createHttpApp: it has no health report');
+  return report;
+}
+
 /**
  * The common front of every service: request id + logging, probes at the root, start-up gate. Bodies are
  * parsed by each endpoint (its own limit and content types). The caller mounts its routers, then calls
- * `finishHttpApp`.
+ * `finishHttpApp`. Metrics are counted here but served on the metrics port only (see createMetricsApp):
+ * GET /metrics on this port is a 404 like any unknown path.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
-  const app = express();
+  const app: WithHealthReport = express();
+  app[HEALTH_REPORT] = createHealthReport(options.probes);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(requestContextMiddleware(options.logger));
+  app.use(requestContextMiddleware(options.logger, { accessLog: options.accessLog }));
   app.use(metricsMiddleware(options.metrics));
-  app.get('/metrics', metricsHandler(options.metrics));
   for (const middleware of options.before ?? []) app.use(middleware);
   app.use(createProbeRouter(options.probes));
   app.use(rejectUntilStarted(options.probes.lifecycle));

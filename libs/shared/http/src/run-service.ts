@@ -24,11 +24,15 @@ export interface ServiceRuntime {
    * the registry so the gateway stops routing here while in-flight requests finish. Errors are logged.
    */
   beforeDrain?: () => Promise<void>;
+  /** The operator port (createMetricsApp): listens with the API port, closes after shutdown. */
+  metricsServer?: { app: Express; port: number };
 }
 
 export interface RunningService {
   server: Server;
   port: number;
+  /** The port the metrics app listens on (when there is one). */
+  metricsPort?: number;
   /** Resolves when start-up has finished. */
   started: Promise<void>;
   stop: (reason?: string) => Promise<void>;
@@ -50,12 +54,19 @@ export async function startService(runtime: ServiceRuntime): Promise<RunningServ
   server.on('clientError', answerMalformedRequest);
   const inFlight = trackInFlightRequests(server, lifecycle);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(runtime.port, runtime.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  logger.info({ port }, `${runtime.name} listening`);
+  const port = await listen(server, runtime.port, runtime.host, 'PORT');
+  let metricsServer: Server | undefined;
+  let metricsPort: number | undefined;
+  if (runtime.metricsServer) {
+    metricsServer = createServer(runtime.metricsServer.app);
+    try {
+      metricsPort = await listen(metricsServer, runtime.metricsServer.port, runtime.host, 'METRICS_PORT');
+    } catch (error) {
+      await new Promise((resolve) => server.close(resolve));
+      throw error;
+    }
+  }
+  logger.info({ port, metrics_port: metricsPort }, `${runtime.name} listening`);
 
   const startupAbort = new AbortController();
   const started = runtime.startup(startupAbort.signal).then(() => {
@@ -76,10 +87,26 @@ export async function startService(runtime: ServiceRuntime): Promise<RunningServ
       await drain(server, inFlight, runtime.shutdownTimeoutMs, logger);
       await started.catch(() => undefined);
       await runtime.shutdown();
+      const metrics = metricsServer;
+      if (metrics) {
+        metrics.closeAllConnections();
+        await new Promise((resolve) => metrics.close(resolve));
+      }
       logger.info(`${runtime.name} stopped`);
     })());
 
-  return { server, port, started, stop };
+  return { server, port, metricsPort, started, stop };
+}
+
+/** Listens; a port in use is named by its variable, so the operator knows what to change. */
+async function listen(server: Server, port: number, host: string, variable: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`${variable}: port ${port} on ${host} is already in use`) : error),
+    );
+    server.listen(port, host, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 /**
@@ -180,32 +207,4 @@ async function drain(server: Server, inFlight: InFlightRequests, timeoutMs: numb
   } finally {
     clearInterval(sweeper);
   }
-}
-
-/** For main.ts: start, stop on SIGTERM/SIGINT, exit 0 when stopped (1 if start-up threw). */
-export async function runServiceProcess(runtime: ServiceRuntime): Promise<void> {
-  const { logger } = runtime;
-  process.on('unhandledRejection', (reason) =>
-    logger.error({ reason: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection'),
-  );
-  process.on('uncaughtException', (error) => {
-    logger.fatal({ err: { name: error.name, message: error.message } }, 'uncaught exception; exiting');
-    process.exit(1);
-  });
-  const running = await startService(runtime);
-  running.started.catch((error: Error) => {
-    logger.fatal({ err: { name: error.name, message: error.message } }, 'start-up failed');
-    process.exit(1);
-  });
-  const onSignal = (signal: NodeJS.Signals) => {
-    running.stop(signal).then(
-      () => process.exit(0),
-      (error: Error) => {
-        logger.error({ err: { message: error.message } }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
 }

@@ -3,9 +3,9 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createLogger } from './logger';
 import { currentRequestId } from './request-context';
-import { requestContextMiddleware } from './request-context.middleware';
+import { requestContextMiddleware, requestLogLevel, type RequestLogOptions } from './request-context.middleware';
 
-function buildApp() {
+function buildApp(options: RequestLogOptions = { accessLog: true }, level = 'debug') {
   const lines: Array<Record<string, unknown>> = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -13,15 +13,16 @@ function buildApp() {
       callback();
     },
   });
-  const logger = createLogger({ service: 'test', level: 'debug', destination });
+  const logger = createLogger({ service: 'test', level, destination });
   const app = express();
-  app.use(requestContextMiddleware(logger));
+  app.use(requestContextMiddleware(logger, options));
   app.get('/work', async (_req, res) => {
     await new Promise((resolve) => setTimeout(resolve, 2));
     logger.info('working');
     res.json({ seen: currentRequestId() });
   });
   app.get('/livez', (_req, res) => res.json({ status: 'alive' }));
+  app.get('/status/:code', (req, res) => res.status(Number(req.params['code'])).json({}));
   return { app, lines };
 }
 
@@ -45,5 +46,39 @@ describe('requestContextMiddleware', () => {
     const { app, lines } = buildApp();
     await request(app).get('/livez').expect(200);
     expect(lines).toEqual([expect.objectContaining({ level: 'debug', path: '/livez' })]);
+  });
+
+  it('logs a service\'s request lines at debug (the gateway\'s access log has them), its 5xx as warn or error', async () => {
+    const { app, lines } = buildApp({});
+    for (const code of [200, 404, 500, 503]) await request(app).get(`/status/${code}`).set('X-Request-Id', `s-${code}`).expect(code);
+    expect(lines.map((l) => [l['request_id'], l['level']])).toEqual([
+      ['s-200', 'debug'],
+      ['s-404', 'debug'],
+      ['s-500', 'error'],
+      ['s-503', 'warn'],
+    ]);
+  });
+
+  it('writes nothing at the default level for a service\'s successful request', async () => {
+    const { app, lines } = buildApp({}, 'info');
+    await request(app).get('/status/201').expect(201);
+    await request(app).get('/status/503').set('X-Request-Id', 'down-1').expect(503);
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', request_id: 'down-1', status: 503 })]);
+  });
+});
+
+describe('requestLogLevel', () => {
+  it.each<[string, number, RequestLogOptions, string]>([
+    ['/api/v1/movies', 200, { accessLog: true }, 'info'],
+    ['/api/v1/movies', 409, { accessLog: true }, 'info'],
+    ['/api/v1/movies', 200, {}, 'debug'],
+    ['/internal/routes', 200, {}, 'debug'],
+    ['/readyz', 503, { accessLog: true }, 'debug'],
+    ['/api/v1/movies', 500, {}, 'error'],
+    ['/api/v1/movies', 501, { accessLog: true }, 'error'],
+    ['/api/v1/movies', 502, { accessLog: true }, 'warn'],
+    ['/api/v1/movies', 504, {}, 'warn'],
+  ])('%s answered %i (%j) is logged at %s', (path, status, options, level) => {
+    expect(requestLogLevel(path, status, options)).toBe(level);
   });
 });

@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { createLifecycle, type Lifecycle } from './lifecycle';
-import { createProbeRouter, type ProbeOptions } from './probe-router';
+import { createHealthReport, createProbeRouter, type ProbeOptions } from './probe-router';
 
 const HEALTHY = { status: 'healthy', database: 'connected' };
 const UNREACHABLE = { status: 'unhealthy', error: 'database unreachable' };
@@ -80,10 +80,30 @@ describe('probes', () => {
     expect(down.body).toEqual({ ...UNREACHABLE, service: 'catalog-service', version: '1.2.3', uptime_seconds: expect.any(Number) });
   });
 
-  it('/health on the gateway lists each upstream', async () => {
-    const { app } = buildApp({ upstreams: async () => ({ auth: { status: 'healthy' }, movies: { status: 'unhealthy', instances: 0 } }) });
+  const upstreams = async () => ({
+    summary: { auth: { status: 'healthy' as const }, 'catalog:movies': { status: 'healthy' as const } },
+    detailed: {
+      auth: { status: 'healthy' as const },
+      'catalog:movies:movies-host-42': { status: 'healthy' as const, instance_id: 'movies-host-42', base_url: 'http://10.0.0.7:3011' },
+    },
+  });
+
+  it('/health on the gateway lists each upstream by its public summary, never instance details', async () => {
+    const { app } = buildApp({ upstreams });
     const res = await request(app).get('/health').expect(200);
-    expect(res.body.services).toEqual({ auth: { status: 'healthy' }, movies: { status: 'unhealthy', instances: 0 } });
+    expect(res.body.services).toEqual({ auth: { status: 'healthy' }, 'catalog:movies': { status: 'healthy' } });
+    expect(JSON.stringify(res.body)).not.toMatch(/movies-host-42|10\.0\.0\.7/);
+  });
+
+  it('the detailed health report (for the metrics port) shows every instance', async () => {
+    const lifecycle = createLifecycle();
+    const report = createHealthReport({ service: 'gateway', version: '1', lifecycle, pingDatabase: async () => undefined, upstreams });
+    const answer = await report('detailed');
+    expect(answer).toEqual({
+      status: 200,
+      body: expect.objectContaining({ ...HEALTHY, service: 'gateway', services: (await upstreams()).detailed }),
+    });
+    expect((await report('public')).body['services']).toEqual((await upstreams()).summary);
   });
 
   it('answers within the ping timeout when the database ping hangs', async () => {

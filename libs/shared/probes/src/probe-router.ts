@@ -8,6 +8,14 @@ export interface UpstreamHealth {
   [detail: string]: unknown;
 }
 
+/** The gateway's upstreams, told twice: once for anyone, once for operators. */
+export interface UpstreamsReport {
+  /** The public /health: each upstream (auth, registry, each category) with its status only. */
+  summary: Record<string, UpstreamHealth>;
+  /** The metrics port's /health: every instance, with its id, address and version. */
+  detailed: Record<string, UpstreamHealth>;
+}
+
 export interface ProbeOptions {
   service: string;
   version: string;
@@ -15,26 +23,55 @@ export interface ProbeOptions {
   /** Pings the service's own database; rejects when it is unreachable. */
   pingDatabase: () => Promise<unknown>;
   /** Gateway only: each upstream's health for /health. */
-  upstreams?: () => Promise<Record<string, UpstreamHealth>>;
+  upstreams?: () => Promise<UpstreamsReport>;
   pingTimeoutMs?: number;
+}
+
+/** `public`: what any client may see (the API port); `detailed`: for operators (the metrics port). */
+export type HealthView = 'public' | 'detailed';
+
+export interface HealthAnswer {
+  status: 200 | 503;
+  body: Record<string, unknown>;
 }
 
 const HEALTHY = { status: 'healthy', database: 'connected' } as const;
 const UNREACHABLE = { status: 'unhealthy', error: 'database unreachable' } as const;
 
-/** The probes of API.md §4, at the root of every service. They ignore credentials entirely. */
-export function createProbeRouter(options: ProbeOptions): Router {
-  const { lifecycle, pingTimeoutMs = 1000 } = options;
-  const router = Router();
-
-  const databaseUp = async (): Promise<boolean> => {
+const databaseCheck =
+  ({ pingDatabase, pingTimeoutMs = 1000 }: ProbeOptions) =>
+  async (): Promise<boolean> => {
     try {
-      await withTimeout(Promise.resolve().then(options.pingDatabase), pingTimeoutMs, 'database ping');
+      await withTimeout(Promise.resolve().then(pingDatabase), pingTimeoutMs, 'database ping');
       return true;
     } catch {
       return false;
     }
   };
+
+/** /health: the database ping plus service, version, uptime and (gateway) the upstreams in the given view. */
+export function createHealthReport(options: ProbeOptions): (view: HealthView) => Promise<HealthAnswer> {
+  const databaseUp = databaseCheck(options);
+  return async (view) => {
+    const [up, upstreams] = await Promise.all([databaseUp(), options.upstreams?.()]);
+    const about = {
+      service: options.service,
+      version: options.version,
+      uptime_seconds: Math.floor((Date.now() - options.lifecycle.startedAtMs) / 1000),
+      ...(upstreams ? { services: view === 'detailed' ? upstreams.detailed : upstreams.summary } : {}),
+    };
+    return up
+      ? { status: 200, body: { ...HEALTHY, ...about } }
+      : { status: 503, body: { ...UNREACHABLE, ...about } };
+  };
+}
+
+/** The probes of API.md §4, at the root of every service. They ignore credentials entirely. */
+export function createProbeRouter(options: ProbeOptions): Router {
+  const { lifecycle } = options;
+  const router = Router();
+  const databaseUp = databaseCheck(options);
+  const health = createHealthReport(options);
   const noStore = (res: Response) => res.setHeader('Cache-Control', 'no-store');
   const probe = (path: string, handler: (res: Response) => Promise<unknown> | unknown) =>
     router
@@ -65,14 +102,8 @@ export function createProbeRouter(options: ProbeOptions): Router {
   );
 
   probe('/health', async (res) => {
-    const [up, services] = await Promise.all([databaseUp(), options.upstreams?.()]);
-    const about = {
-      service: options.service,
-      version: options.version,
-      uptime_seconds: Math.floor((Date.now() - lifecycle.startedAtMs) / 1000),
-      ...(services ? { services } : {}),
-    };
-    return up ? res.json({ ...HEALTHY, ...about }) : res.status(503).json({ ...UNREACHABLE, ...about });
+    const { status, body } = await health('public');
+    res.status(status).json(body);
   });
 
   return router;

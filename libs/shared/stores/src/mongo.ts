@@ -1,6 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { Logger } from 'pino';
 import { backoffDelay, sleep } from './backoff';
+import { connectionFailureReason, redactUrl, unreachableReporter } from './store-report';
 
 export interface MongoOptions {
   url: string;
@@ -30,22 +31,30 @@ export function createMongoConnection(): Connection {
   return mongoose.createConnection();
 }
 
-/** Connects, retrying with backoff until it succeeds or `signal` aborts (start-up never crashes on a late DB). */
+/**
+ * Connects, retrying with backoff until it succeeds or `signal` aborts (start-up never crashes on a late DB).
+ * An unreachable MongoDB is named with its address and the driver's reason: at once, then at most every 5 s.
+ */
 export async function openMongo(connection: Connection, options: MongoOptions, signal?: AbortSignal): Promise<void> {
   const { url, dbName, logger } = options;
+  const address = redactUrl(url);
   connection.on('disconnected', () => {
     if (!closing.has(connection)) logger.warn({ db: dbName }, 'mongodb disconnected');
   });
   connection.on('reconnected', () => logger.info({ db: dbName }, 'mongodb reconnected'));
+  let reason = '';
+  const report = unreachableReporter((progress) =>
+    logger.warn({ address, db: dbName, reason, ...progress }, 'mongodb not reachable yet; retrying'),
+  );
   for (let attempt = 1; !signal?.aborted; attempt++) {
     try {
       await connection.openUri(url, { ...CONNECTION_SETTINGS, dbName, appName: options.appName });
       logger.info({ db: dbName }, 'mongodb connected');
       return;
     } catch (error) {
-      const delay = backoffDelay(attempt, 250, 3000);
-      logger.warn({ db: dbName, attempt, retry_in_ms: delay, reason: (error as Error).message }, 'mongodb not reachable yet');
-      await sleep(delay, signal);
+      reason = connectionFailureReason(error);
+      report(attempt);
+      await sleep(backoffDelay(attempt, 250, 3000), signal);
     }
   }
 }

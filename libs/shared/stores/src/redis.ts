@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { settleWithin, sleep } from './backoff';
+import { connectionFailureReason, redactUrl, unreachableReporter } from './store-report';
 
 export { Redis } from 'ioredis';
 
@@ -12,6 +13,16 @@ export interface RedisOptions {
   /** For connections that run blocking commands (XREADGROUP BLOCK) or subscribe: no command timeout. */
   blocking?: boolean;
 }
+
+/** What `waitForRedis` reports about a client made by `createRedis`. */
+interface RedisReporting {
+  address: string;
+  logger: Logger;
+  /** Connection attempts that failed so far, and the last one's reason. */
+  failures: number;
+  lastError?: string;
+}
+const reporting = new WeakMap<Redis, RedisReporting>();
 
 /**
  * Commands fail fast while Redis is down (no offline queue, one retry, 1.5 s command timeout);
@@ -31,19 +42,36 @@ export function createRedis({ url, logger, name, blocking = false }: RedisOption
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
     lazyConnect: false,
   });
+  const state: RedisReporting = { address: redactUrl(url), logger, failures: 0 };
+  reporting.set(redis, state);
   let wasReady = false;
   redis.on('ready', () => {
     logger.info({ connection: name }, wasReady ? 'redis reconnected' : 'redis connected');
     wasReady = true;
   });
-  redis.on('error', (error: Error) => logger.debug({ connection: name, reason: error.message }, 'redis error'));
+  redis.on('error', (error: Error) => {
+    state.failures++;
+    state.lastError = connectionFailureReason(error);
+    logger.debug({ connection: name, reason: state.lastError }, 'redis error');
+  });
   redis.on('end', () => logger.debug({ connection: name }, 'redis connection ended'));
   return redis;
 }
 
-/** Resolves once the client is ready; waits (forever, or until `signal`) while Redis is unreachable. */
+/**
+ * Resolves once the client is ready; waits (forever, or until `signal`) while Redis is unreachable, naming
+ * its address and the driver's reason at once, then at most every 5 s.
+ */
 export async function waitForRedis(redis: Redis, signal?: AbortSignal): Promise<void> {
-  while (redis.status !== 'ready' && !signal?.aborted) await sleep(100, signal);
+  const state = reporting.get(redis);
+  const report = unreachableReporter((progress) =>
+    state?.logger.warn({ address: state.address, reason: state.lastError ?? 'not connected yet', ...progress }, 'redis not reachable yet; retrying'),
+  );
+  // The first report waits for the client's first attempt, so it can say why the attempt failed.
+  for (let polls = 0; redis.status !== 'ready' && !signal?.aborted; polls++) {
+    if (state && (state.failures > 0 || polls >= 20)) report(state.failures);
+    await sleep(100, signal);
+  }
 }
 
 export async function pingRedis(redis: Redis): Promise<void> {

@@ -38,23 +38,26 @@ describe('MongoDB helpers', () => {
     expect(elapsedSince(startedAt)).toBeLessThan(100);
   });
 
-  it('keep retrying an unreachable MongoDB (logging each attempt) until start-up is aborted, then return promptly', async () => {
+  it("keep retrying an unreachable MongoDB, naming its address and the driver's reason once per 5 s, until start-up is aborted", async () => {
     const { logger, lines } = captureLogger();
     const connection = createMongoConnection();
     const controller = new AbortController();
-    const opening = openMongo(
-      connection,
-      { url: `mongodb://127.0.0.1:${await closedPort()}`, dbName: 'stores_int', logger },
-      controller.signal,
-    );
+    const address = `mongodb://127.0.0.1:${await closedPort()}`;
+    const opening = openMongo(connection, { url: address, dbName: 'stores_int', logger }, controller.signal);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const abortedAt = Date.now();
     controller.abort();
     await opening;
     expect(elapsedSince(abortedAt)).toBeLessThan(2500);
-    expect(
-      lines().filter((line) => line.includes('mongodb not reachable yet')).length,
-    ).toBeGreaterThanOrEqual(1);
+    // Several attempts in 2.5 s (backoff from 250 ms), one line.
+    const reported = lines().filter((line) => line.includes('mongodb not reachable yet'));
+    expect(reported).toHaveLength(1);
+    expect(JSON.parse(reported[0]!)).toMatchObject({
+      level: 40,
+      address,
+      attempt: 1,
+      reason: expect.stringContaining('ECONNREFUSED'),
+    });
     await closeMongo(connection);
   });
 
@@ -138,6 +141,26 @@ describe('Redis helpers', () => {
     const closingAt = Date.now();
     await closeRedis(redis);
     expect(elapsedSince(closingAt)).toBeLessThan(300);
+  });
+
+  it("while waiting for an unreachable Redis, name its address and the driver's reason at once, then at most every 5 s", async () => {
+    const { logger, lines } = captureLogger();
+    const address = `redis://127.0.0.1:${await closedPort()}`;
+    const redis = createRedis({ url: address, logger, name: 'stores-int-report' });
+    try {
+      await waitForRedis(redis, AbortSignal.timeout(2500));
+      const reported = lines().filter((line) => line.includes('redis not reachable yet'));
+      expect(reported).toHaveLength(1);
+      expect(JSON.parse(reported[0]!)).toMatchObject({
+        level: 40,
+        address,
+        reason: expect.stringContaining('ECONNREFUSED'),
+      });
+      // ioredis retried several times meanwhile.
+      expect(lines().filter((line) => line.includes('"msg":"redis error"')).length).toBeGreaterThan(1);
+    } finally {
+      await closeRedis(redis);
+    }
   });
 
   it('fail within the 1.5 s command timeout when Redis goes away, and reconnect when it is back', async () => {
