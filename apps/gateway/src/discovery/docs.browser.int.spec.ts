@@ -55,6 +55,9 @@ describe('the docs page in a real browser (headless Chromium)', () => {
   it('lists every category, runs "try it out" with a bearer token, and never leaves the origin', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    // Swagger UI's bundle is large: a loaded machine (CI on 2 cores) needs more than Playwright's 30 s default.
+    page.setDefaultTimeout(90_000);
+    page.setDefaultNavigationTimeout(90_000);
     const requested: string[] = [];
     const consoleErrors: string[] = [];
     page.on('request', (req) => requested.push(req.url()));
@@ -110,5 +113,5 @@ describe('the docs page in a real browser (headless Chromium)', () => {
     expect(await page.evaluate<string[]>('window.__cspViolations')).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await context.close();
-  }, 120_000);
+  }, 240_000);
 });
