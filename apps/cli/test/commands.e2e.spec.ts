@@ -364,6 +364,28 @@ describe('tokens', () => {
   });
 });
 
+describe('concurrent logins', () => {
+  it('keep the credentials of both servers when two logins write the config at the same moment', async () => {
+    // Two spellings of the stack's address are two servers to mt, each with its own stored token.
+    const other = cli.url.replace('127.0.0.1', 'localhost');
+    const user = await registerUser(cli.url, 'race');
+    secrets.add(user.password);
+    // The config store's own race test (src/config/settings.int.spec.ts) hammers the lock; this is the real flow.
+    for (let trial = 0; trial < 2; trial += 1) {
+      const runner = newRunner();
+      const [a, b] = await Promise.all([
+        runner.run(['login', '-u', user.username, '--password-stdin'], { input: user.password }),
+        runner.run(['login', '-u', user.username, '--password-stdin', '--url', other], { input: user.password }),
+      ]);
+      expectExit(a, EXIT.ok);
+      expectExit(b, EXIT.ok);
+      const servers = JSON.parse(readFileSync(path.join(runner.configDir, 'credentials.json'), 'utf8')).servers as Record<string, { token: string }>;
+      for (const credential of Object.values(servers)) secrets.add(credential.token);
+      expect({ trial, servers: Object.keys(servers).sort() }).toEqual({ trial, servers: [cli.url, other].sort() });
+    }
+  });
+});
+
 describe('errors and exit codes', () => {
   it('exits with the usage code on bad arguments, before any request', async () => {
     const runner = newRunner();

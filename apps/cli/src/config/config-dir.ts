@@ -48,3 +48,43 @@ export function writePrivateFile(file: string, content: string): void {
     rmSync(temporary, { force: true });
   }
 }
+
+const LOCK_STALE_MS = 10_000;
+const LOCK_TIMEOUT_MS = 15_000;
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Runs a read-modify-write of the directory's files while holding its lock file (created exclusively), so
+ * two `mt` processes at once (two logins, a revoke and a login) never lose each other's changes. A lock older
+ * than 10 s was left by a crashed process and is taken over.
+ */
+export function withDirLock<T>(dir: string, change: () => T): T {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const lock = path.join(dir, '.lock');
+  const deadline = Date.now() + LOCK_TIMEOUT_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx', 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const age = lockAge(lock);
+    if (age !== undefined && age > LOCK_STALE_MS) rmSync(lock, { force: true });
+    else if (Date.now() > deadline) throw new Error(`${lock} is held by another mt; delete it if no mt is running`);
+    else sleepSync(5 + Math.random() * 10);
+  }
+  try {
+    return change();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function lockAge(lock: string): number | undefined {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return undefined; // released meanwhile
+  }
+}

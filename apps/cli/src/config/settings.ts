@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Scope, User } from '@mt/api-client';
-import { configDir, isExposed, readJsonFile, writePrivateFile } from './config-dir';
+import { configDir, isExposed, readJsonFile, withDirLock, writePrivateFile } from './config-dir';
 
 /** What `mt login` keeps for one server. The only secret is `token`; the rest is safe to show. */
 export interface StoredCredential {
@@ -48,8 +48,10 @@ export class Settings {
   }
 
   setDefaultUrl(url: string): void {
-    const config = readJsonFile<ConfigFile>(this.configFile) ?? { version: 1 };
-    writePrivateFile(this.configFile, `${JSON.stringify({ ...config, version: 1, url }, null, 2)}\n`);
+    withDirLock(this.dir, () => {
+      const config = readJsonFile<ConfigFile>(this.configFile) ?? { version: 1 };
+      writePrivateFile(this.configFile, `${JSON.stringify({ ...config, version: 1, url }, null, 2)}\n`);
+    });
   }
 
   credential(url: string): StoredCredential | undefined {
@@ -57,16 +59,20 @@ export class Settings {
   }
 
   saveCredential(url: string, credential: StoredCredential): void {
-    const file = this.readCredentials();
-    file.servers[url] = credential;
-    writePrivateFile(this.credentialsFile, `${JSON.stringify(file, null, 2)}\n`);
+    withDirLock(this.dir, () => {
+      const file = this.readCredentials();
+      file.servers[url] = credential;
+      writePrivateFile(this.credentialsFile, `${JSON.stringify(file, null, 2)}\n`);
+    });
   }
 
   forgetCredential(url: string): void {
-    const file = this.readCredentials();
-    if (!(url in file.servers)) return;
-    delete file.servers[url];
-    writePrivateFile(this.credentialsFile, `${JSON.stringify(file, null, 2)}\n`);
+    withDirLock(this.dir, () => {
+      const file = this.readCredentials();
+      if (!(url in file.servers)) return;
+      delete file.servers[url];
+      writePrivateFile(this.credentialsFile, `${JSON.stringify(file, null, 2)}\n`);
+    });
   }
 
   /** True when credentials.json can be read by others (copied with the wrong mode): the caller warns. */
