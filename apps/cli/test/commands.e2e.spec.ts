@@ -142,6 +142,15 @@ describe('interactive login on a terminal', () => {
     expect(whoami.json()).toMatchObject({ user: { username: user.username }, credential: { source: 'login', prefix: credential.token.slice(0, 8) } });
   });
 
+  it('stops with the interrupted code on Ctrl-C at the password prompt, storing nothing', () => {
+    const runner = newRunner();
+    const session = runInPty(['login', '--username', 'someone'], { env: runner.env(), cwd: runner.home, script: [['Password: ', 'half\u0003']] });
+    expect(session.unanswered).toEqual([]);
+    expect(session.exit_code).toBe(130);
+    expect(session.output).not.toContain('half');
+    expect(() => readdirSync(runner.configDir)).toThrow(/ENOENT/);
+  });
+
   it('revokes on logout with the password asked on the terminal when the token lacks the account scope', async () => {
     const { runner, user } = await loggedIn('ttyout');
     const session = runInPty(['logout'], { env: runner.env(), cwd: runner.home, script: [['Password for', `${user.password}\r`]] });
