@@ -40,9 +40,13 @@ async function loggedIn(prefix: string): Promise<{ runner: MtRunner; user: TestU
   return { runner, user };
 }
 
+/** One logged-in user shared by the tests that need no account of their own (each login costs an argon2 hash). */
+let main: { runner: MtRunner; user: TestUser };
+
 beforeAll(async () => {
   // Seeding 520 entries takes over a thousand requests: no rate limit on this stack (the other file tests it).
   cli = await startCliStack('commands', { RATE_LIMIT_PER_MINUTE: '0' });
+  main = await loggedIn('main');
 }, 180_000);
 
 afterAll(async () => {
@@ -183,7 +187,7 @@ describe('reading', () => {
   });
 
   it('searches the catalog with filters and shows an entry with the list entry for it', async () => {
-    const { runner } = await loggedIn('reader');
+    const { runner } = main;
     const added = await runner.run(['add', 'books', '--title', 'Dune', '--year', '1965', '--status', 'watching', '--score', '8', '--json']);
     expectExit(added, EXIT.ok);
     const id = added.json<ListEntry>().item_id;
@@ -209,7 +213,7 @@ describe('reading', () => {
   });
 
   it('whoami shows the user and the credential, never the token', async () => {
-    const { runner, user } = await loggedIn('who');
+    const { runner, user } = main;
     const whoami = await runner.run(['whoami']);
     expectExit(whoami, EXIT.ok);
     expect(whoami.stdout).toContain(`as ${user.username} <${user.email}>`);
@@ -219,7 +223,7 @@ describe('reading', () => {
 
 describe('adding', () => {
   it('reports an existing catalog duplicate with its id and adds that entry', async () => {
-    const { runner } = await loggedIn('dupe');
+    const { runner } = main;
     const first = await runner.run(['add', 'tvshows', '--title', 'Twin Peaks', '--year', '1990', '--json']);
     expectExit(first, EXIT.ok);
     const id = first.json<ListEntry>().item_id;
@@ -233,7 +237,7 @@ describe('adding', () => {
   });
 
   it('refuses an entry already on the list with the conflict code and its id', async () => {
-    const { runner } = await loggedIn('twice');
+    const { runner } = main;
     const first = await runner.run(['add', 'movies', '--title', 'Heat', '--year', '1995', '--json']);
     const id = first.json<ListEntry>().item_id;
     const again = await runner.run(['add', 'movies', id, '--json']);
@@ -246,7 +250,7 @@ describe('adding', () => {
   });
 
   it('reports an unknown catalog entry with the not-found code, the API message and the request id', async () => {
-    const { runner } = await loggedIn('unknown');
+    const { runner } = main;
     const result = await runner.run(['add', 'movies', '65f1c0ffee0000000000abcd']);
     expectExit(result, EXIT.notFound);
     expect(result.stderr).toMatch(/^mt: .+\n {4}\(HTTP 404, not_found, request id [0-9a-f-]{36}\)\n/);
@@ -492,7 +496,7 @@ describe('shell completion', () => {
 describe('secrets', () => {
   it('never prints a token after its creation, nor a password, in any output, log or other config file', async () => {
     // Everything below was produced by this file's commands; the token of `tokens create` is its one output.
-    const { runner } = await loggedIn('debug');
+    const { runner } = main;
     const debug = await runner.run(['list', 'movies'], { env: { MT_DEBUG: '1' } });
     expectExit(debug, EXIT.ok);
     expect(debug.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/movies\/list\n< 200 in \d+ ms \(request id \S+\)\n$/);
