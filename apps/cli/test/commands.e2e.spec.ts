@@ -2,7 +2,7 @@
 // journey, the interactive login on a pseudo-terminal, bulk changes over 500 ids, --all over 250 entries,
 // completion, colour, and a search of everything the CLI printed or stored for its secrets.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, mkdtempSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { closedPort } from '@mt/testing';
@@ -51,6 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cli?.stop();
+  for (const runner of runners) runner.dispose();
 });
 
 describe('the scripted journey', () => {
@@ -458,6 +459,7 @@ describe('errors and exit codes', () => {
 
 describe('shell completion', () => {
   let bin: string;
+  afterAll(() => rmSync(bin, { recursive: true, force: true }));
   beforeAll(() => {
     bin = mkdtempSync(path.join(os.tmpdir(), 'mt-bin-'));
     writeFileSync(path.join(bin, 'mt'), `#!/bin/sh\nexec "${process.execPath}" "${MT_MAIN}" "$@"\n`);

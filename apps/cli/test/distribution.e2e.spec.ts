@@ -14,6 +14,7 @@ import { MtRunner, WORKSPACE, type MtResult } from './support/run-mt';
 const RATE_LIMIT = 40;
 let cli: CliStack;
 let scratch: string;
+const runners: MtRunner[] = [];
 
 beforeAll(async () => {
   cli = await startCliStack('dist', { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) });
@@ -22,6 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cli?.stop();
+  for (const runner of runners) runner.dispose();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -70,6 +72,7 @@ describe('rate limits', () => {
 
   beforeAll(async () => {
     runner = new MtRunner(cli.url);
+    runners.push(runner);
     token = await patFor(await registerUser(cli.url, 'limited'));
   });
 

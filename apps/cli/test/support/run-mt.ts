@@ -1,6 +1,6 @@
 import { findWorkspaceRoot } from '@mt/stack';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -42,6 +42,11 @@ export class MtRunner {
     home?: string,
   ) {
     this.home = home ?? mkdtempSync(path.join(os.tmpdir(), 'mt-home-'));
+  }
+
+  /** Removes the home directory (config and credentials included). */
+  dispose(): void {
+    rmSync(this.home, { recursive: true, force: true });
   }
 
   get configDir(): string {
