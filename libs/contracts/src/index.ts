@@ -7,3 +7,4 @@ export * from './page.schema';
 export * from './category.schema';
 export * from './redis-keys';
 export * from './internal-api';
+export * from './credential-state';

@@ -38,7 +38,7 @@ describe('login', () => {
     expect(res.body.user.id).toBe(user.id);
   });
 
-  it('issues an ES256 JWT with kid, sub, iss, aud, jti, iat, exp and iat_ms that verifies with the JWKS key', async () => {
+  it('issues an ES256 JWT with kid, sub, iss, aud, jti, iat, exp, iat_ms and cutoff_ms that verifies with the JWKS key', async () => {
     const user = await registerUser(h.app);
     const before = Date.now();
     const res = await login(h, user.username, user.password).expect(200);
@@ -51,7 +51,7 @@ describe('login', () => {
       algorithms: ['ES256'],
       issuer: 'media-tracker',
       audience: 'media-tracker-api',
-    }) as JwtPayload & { iat_ms: number };
+    }) as JwtPayload & { iat_ms: number; cutoff_ms: number };
     expect(claims).toEqual({
       sub: user.id,
       iss: 'media-tracker',
@@ -60,6 +60,7 @@ describe('login', () => {
       iat: Math.floor(claims.iat_ms / 1000),
       exp: Math.floor(claims.iat_ms / 1000) + 3600,
       iat_ms: expect.any(Number),
+      cutoff_ms: 0, // the cut-off it was minted under: none yet
     });
     expect(claims.iat_ms).toBeGreaterThanOrEqual(before);
     expect(claims.iat_ms).toBeLessThanOrEqual(after);
