@@ -6,6 +6,14 @@ import type { PasswordHasher } from '../users/password-hasher';
 import type { UserRecord, UsersRepository } from '../users/users.repository';
 import type { LoginFailuresRepository } from './login-failures.repository';
 
+/**
+ * Whose failures a login attempt counts against: the account, whichever of its names (username or email)
+ * was typed; an unknown name counts against itself (lower-cased), so it locks exactly like an account.
+ */
+export function lockoutSubject(login: string, user: Pick<UserRecord, 'id'> | undefined): string {
+  return user ? `user:${user.id}` : `name:${login.toLowerCase()}`;
+}
+
 export interface LoginResult {
   jwt: IssuedJwt;
   user: UserRecord;
@@ -33,7 +41,7 @@ export class LoginService {
     // One read gives the hash to check and the cut-off the JWT is bound to: a password change or deletion
     // committed after this read makes the JWT minted below fail at the gateway, whatever its issue time.
     const user = await this.users.findByLogin(login);
-    const subject = login.toLowerCase();
+    const subject = lockoutSubject(login, user);
     const lockedMs = await this.guard(() => this.failures.lockedForMs(subject), 0);
     if (lockedMs > 0) throw errors.rateLimited(lockedMs / 1000, 'too many failed logins; try again later');
     const valid = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyAgainstDummy(password);
