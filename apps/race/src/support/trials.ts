@@ -1,5 +1,5 @@
 /** Trials per race when RACE_TRIALS is not set: enough for `npm test` to catch a regression quickly. */
-export const DEFAULT_TRIALS = 10;
+export const DEFAULT_TRIALS = 6;
 
 /** RACE_TRIALS (a positive integer), else the default; anything else stops the run with a clear message. */
 export function trialCount(raw = process.env['RACE_TRIALS']): number {
