@@ -3,8 +3,14 @@ import type { Connection, mongo } from 'mongoose';
 
 export type Session = mongo.ClientSession | undefined;
 
-/** A unit of work is tried at most this many times when it keeps meeting concurrent writers. */
-export const TRANSACTION_ATTEMPTS = 10;
+/**
+ * A unit of work is tried at most this many times when it keeps meeting concurrent writers. Generous: the
+ * catalog's counter document is written by every creation, so N concurrent creations can need N attempts
+ * (a list write, queued per user, rarely needs a second). Bounded, so a request never retries forever.
+ */
+export const TRANSACTION_ATTEMPTS = 50;
+/** Upper bound of one backoff between attempts (ms). */
+const MAX_BACKOFF_MS = 50;
 /** A commit whose outcome the server could not report is retried this many times. */
 const COMMIT_ATTEMPTS = 3;
 /** WriteConflict: another transaction wrote the same document first. */
@@ -23,8 +29,9 @@ const hasLabel = (error: unknown, label: string): boolean =>
 export const isTransientTransactionError = (error: unknown): boolean =>
   hasLabel(error, 'TransientTransactionError') || (error as { code?: unknown } | null)?.code === WRITE_CONFLICT;
 
-/** Spreads retries of colliding transactions apart (a few ms, growing, with jitter). */
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, attempt * 4 + Math.random() * 8));
+/** Spreads retries of colliding transactions apart: exponential with full jitter, capped. */
+const backoff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt)));
 
 /**
  * Runs a unit of work all-or-nothing. On a replica set or sharded cluster (the sandbox reports a
