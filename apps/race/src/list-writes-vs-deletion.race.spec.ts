@@ -63,6 +63,6 @@ describe('list additions racing DELETE /me', () => {
       if (outcome.failures.length)
         throw new Error(`${outcome.summary}\n${describeFailures(outcome.failures)}`);
     },
-    timeoutFor(TRIALS, 8000),
+    timeoutFor(TRIALS, 20_000),
   );
 });

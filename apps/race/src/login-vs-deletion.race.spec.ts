@@ -76,6 +76,6 @@ describe('login racing DELETE /me', () => {
       if (outcome.failures.length)
         throw new Error(`${outcome.summary}\n${describeFailures(outcome.failures)}`);
     },
-    timeoutFor(TRIALS, 8000),
+    timeoutFor(TRIALS, 20_000),
   );
 });

@@ -102,6 +102,6 @@ describe('old-password login racing PUT /password', () => {
       if (outcome.failures.length)
         throw new Error(`${outcome.summary}\n${describeFailures(outcome.failures)}`);
     },
-    timeoutFor(TRIALS, 8000),
+    timeoutFor(TRIALS, 20_000),
   );
 });

@@ -56,6 +56,6 @@ describe('PAT requests racing DELETE /tokens/{id}', () => {
       if (outcome.failures.length)
         throw new Error(`${outcome.summary}\n${describeFailures(outcome.failures)}`);
     },
-    timeoutFor(TRIALS, 8000),
+    timeoutFor(TRIALS, 20_000),
   );
 });

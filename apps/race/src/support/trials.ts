@@ -10,7 +10,7 @@ export function trialCount(raw = process.env['RACE_TRIALS']): number {
   return count;
 }
 
-/** A test's timeout: start-up allowance plus a generous per-trial budget for a loaded machine. */
+/** A test's timeout (it only catches a hang): start-up allowance plus a generous per-trial budget for a loaded machine. */
 export const timeoutFor = (trials: number, perTrialMs: number): number => 60_000 + trials * perTrialMs;
 
 export interface TrialFailure {
