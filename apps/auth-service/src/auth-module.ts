@@ -27,7 +27,7 @@ export interface AuthModuleDeps {
   redis: Redis;
   keys: JwtKeySet;
   /** Tests shorten the relay's waits; production uses the defaults. */
-  relayTiming?: { minAgeMs?: number; repeatEvictionMs?: number };
+  relayTiming?: { minAgeMs?: number };
 }
 
 /** Wires repositories → services once; both createApp and main.ts (start-up, relay) use the result. */

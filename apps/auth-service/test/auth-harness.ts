@@ -13,9 +13,6 @@ import { loadJwtKeys } from '../src/jwt/key-store';
 import { asJwtUser } from './identity-headers';
 import { TEST_SECRET } from './identity-headers';
 
-/** The relay's second PAT cache eviction, shortened for tests. */
-export const REPEAT_EVICTION_TEST_MS = 300;
-
 export interface AuthHarness {
   app: Express;
   auth: AuthModule;
@@ -67,7 +64,7 @@ export async function startAuthHarness(options: HarnessOptions = {}): Promise<Au
   const inspect = createRedis({ url: testRedisUrl(), logger, name: 'auth-test-inspect' });
   await waitForRedis(inspect);
   const keys = loadJwtKeys(config, logger);
-  const auth = createAuthModule({ config, logger, connection, redis, keys, relayTiming: { minAgeMs: 0, repeatEvictionMs: REPEAT_EVICTION_TEST_MS } });
+  const auth = createAuthModule({ config, logger, connection, redis, keys, relayTiming: { minAgeMs: 0 } });
   await auth.prepare();
   const lifecycle = createLifecycle();
   lifecycle.started = true;

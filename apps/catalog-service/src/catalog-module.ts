@@ -5,6 +5,7 @@ import { CatalogRepository } from './catalog/catalog.repository';
 import { CatalogService } from './catalog/catalog.service';
 import { SortKeyHints, type SortKeyHintsOptions } from './catalog/sort-key-hints';
 import { UserDeletionService } from './events/user-deletion.service';
+import { ListOwnersRepository } from './lists/list-owners.repository';
 import { ListRepository } from './lists/list.repository';
 import { ListService } from './lists/list.service';
 import { AtomicRunner } from './shared/atomic';
@@ -31,6 +32,7 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
   });
   const catalogRepository = new CatalogRepository(db, hints);
   const listRepository = new ListRepository(db);
+  const listOwners = new ListOwnersRepository(db);
 
   return {
     category,
@@ -39,9 +41,10 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
     hints,
     catalogRepository,
     listRepository,
+    listOwners,
     catalog: new CatalogService(category, catalogRepository, listRepository, atomic, now),
-    lists: new ListService(listRepository, catalogRepository, atomic, now),
-    userDeletion: new UserDeletionService(listRepository, catalogRepository),
+    lists: new ListService(listRepository, listOwners, catalogRepository, atomic, now),
+    userDeletion: new UserDeletionService(listRepository, listOwners, catalogRepository, atomic, now),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, starts sampling sort keys. */
     async prepare(): Promise<void> {

@@ -21,6 +21,8 @@ export function createSigningKey(kid: string): SigningKey {
 export interface JwtOverrides {
   sub?: string;
   iatMs?: number;
+  /** The user's cut-off the JWT was minted under (default 0: none). */
+  cutoffMs?: number;
   issuer?: string;
   audience?: string;
   expiresInSeconds?: number;
@@ -29,11 +31,17 @@ export interface JwtOverrides {
   extra?: Record<string, unknown>;
 }
 
-/** A login JWT as the auth service signs it (ES256, kid, iss, aud, jti, iat_ms). */
+/** A login JWT as the auth service signs it (ES256, kid, iss, aud, jti, iat_ms, cutoff_ms). */
 export function signJwt(key: SigningKey, overrides: JwtOverrides = {}): string {
   const iatMs = overrides.iatMs ?? Date.now();
   return jwt.sign(
-    { sub: overrides.sub ?? 'user-1', iat_ms: iatMs, iat: Math.floor(iatMs / 1000), ...overrides.extra },
+    {
+      sub: overrides.sub ?? 'user-1',
+      iat_ms: iatMs,
+      iat: Math.floor(iatMs / 1000),
+      cutoff_ms: overrides.cutoffMs ?? 0,
+      ...overrides.extra,
+    },
     key.privateKey,
     {
       algorithm: 'ES256',
@@ -62,6 +70,7 @@ export const standardClaims = (sub = 'user-1') => {
     sub,
     iat: Math.floor(now / 1000),
     iat_ms: now,
+    cutoff_ms: 0,
     exp: Math.floor(now / 1000) + 3600,
     iss: ISSUER,
     aud: AUDIENCE,

@@ -81,6 +81,8 @@ export interface FakeAuthService extends RunningServer {
   /** JWT cut-off answers by user id; unknown users exist without a cut-off. */
   cutoffs: Map<string, JwtCutoff>;
   calls: { jwks: number; introspect: number; cutoff: number; public: number };
+  /** Introspection reads its answer at once and sends it this much later (an answer overtaken by a revocation). */
+  delays: { introspectMs: number };
 }
 
 /**
@@ -93,6 +95,7 @@ export async function startFakeAuthService(keys: SigningKey[]): Promise<FakeAuth
     tokens: new Map<string, IntrospectionResult>(),
     cutoffs: new Map<string, JwtCutoff>(),
     calls: { jwks: 0, introspect: 0, cutoff: 0, public: 0 },
+    delays: { introspectMs: 0 },
   };
   const requireSecret = (req: Request, res: Response): boolean => {
     const given = req.headers[INTERNAL_SECRET_HEADER];
@@ -111,7 +114,8 @@ export async function startFakeAuthService(keys: SigningKey[]): Promise<FakeAuth
     state.calls.introspect += 1;
     if (!requireSecret(req, res)) return;
     const token = (req.body as { token?: string }).token ?? '';
-    res.json(state.tokens.get(token) ?? { active: false });
+    const answer = state.tokens.get(token) ?? { active: false };
+    setTimeout(() => res.json(answer), state.delays.introspectMs);
   });
   app.get('/internal/users/:id/jwt-cutoff', (req, res) => {
     state.calls.cutoff += 1;

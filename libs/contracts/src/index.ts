@@ -8,3 +8,4 @@ export * from './redis-keys';
 export * from './internal-api';
 export * from './route-manifest';
 export * from './common.schemas';
+export * from './credential-state';

@@ -36,7 +36,7 @@ export type IntrospectionResult = z.infer<typeof IntrospectionResultSchema>;
 
 /**
  * GET jwt-cutoff answer: `exists: false` means the user is gone (reject every JWT); otherwise JWTs whose
- * `iat_ms` claim is below `cutoff_ms` are rejected.
+ * `cutoff_ms` claim (the cut-off they were minted under, see JWT_CUTOFF_CLAIM) is below `cutoff_ms` are rejected.
  */
 export const JwtCutoffSchema = z.object({ exists: z.boolean(), cutoff_ms: z.number().int().nullable() });
 export type JwtCutoff = z.infer<typeof JwtCutoffSchema>;

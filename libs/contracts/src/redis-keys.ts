@@ -8,8 +8,8 @@ export function redisKeys(prefix: string) {
     jwtCutoff: (userId: string) => `${prefix}auth:cutoff:${userId}`,
     /** Gateway's PAT cache, keyed by the token's SHA-256 (JSON IntrospectionResult). */
     patCache: (tokenHash: string) => `${prefix}auth:pat:${tokenHash}`,
-    /** Failed logins for one (lower-cased) username or email. */
-    loginFailures: (login: string) => `${prefix}auth:login-failures:${login}`,
+    /** Failed logins of one account (`user:<id>`) or one unknown login name (`name:<lower-cased>`). */
+    loginFailures: (subject: string) => `${prefix}auth:login-failures:${subject}`,
     /** last_used_at write throttle of a PAT. */
     patLastUsed: (tokenId: string) => `${prefix}auth:pat-used:${tokenId}`,
     rateLimit: (subject: string, window: number) => `${prefix}ratelimit:${subject}:${window}`,

@@ -1,4 +1,4 @@
-import { JWT_ALGORITHM } from '@mt/contracts';
+import { JWT_ALGORITHM, JWT_CUTOFF_CLAIM } from '@mt/contracts';
 import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import type { JwtKeySet } from './key-store';
@@ -12,7 +12,7 @@ export interface JwtSettings {
 export interface IssuedJwt {
   accessToken: string;
   expiresIn: number;
-  /** Issue time in milliseconds (`iat_ms`), what the cut-off is compared with. */
+  /** Issue time in milliseconds (`iat_ms`). */
   issuedAtMs: number;
 }
 
@@ -24,8 +24,13 @@ export interface AccessTokenClaims {
   jti: string;
   iss: string;
   aud: string;
-  /** Whole-second `iat` cannot order a JWT against a cut-off set in the same second; this can. */
+  /** Issue time in milliseconds (informative: revocation does not depend on clocks, see `cutoff_ms`). */
   iat_ms: number;
+  /**
+   * The user's JWT cut-off this JWT was minted under, read together with the password hash it was checked
+   * against (JWT_CUTOFF_CLAIM). The gateway rejects the JWT once the user's cut-off is later, or the user gone.
+   */
+  cutoff_ms: number;
 }
 
 export class JwtSigner {
@@ -34,11 +39,11 @@ export class JwtSigner {
     private readonly settings: JwtSettings,
   ) {}
 
-  /** `notBeforeMs`: the JWT is stamped no earlier than this (a fresh cut-off must not reject it). */
-  sign(userId: string, notBeforeMs = 0): IssuedJwt {
-    const issuedAtMs = Math.max(Date.now(), notBeforeMs);
+  /** `cutoffMs`: the user's cut-off as read with the credential that was checked (null: none yet). */
+  sign(userId: string, cutoffMs: number | null): IssuedJwt {
+    const issuedAtMs = Date.now();
     const iat = Math.floor(issuedAtMs / 1000);
-    const accessToken = jwt.sign({ iat, iat_ms: issuedAtMs }, this.keys.privateKey, {
+    const accessToken = jwt.sign({ iat, iat_ms: issuedAtMs, [JWT_CUTOFF_CLAIM]: cutoffMs ?? 0 }, this.keys.privateKey, {
       algorithm: JWT_ALGORITHM,
       keyid: this.keys.kid,
       expiresIn: this.settings.ttlSeconds,

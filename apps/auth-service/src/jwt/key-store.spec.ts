@@ -69,14 +69,16 @@ describe('JWT key store', () => {
     expect(JSON.stringify(keys.jwks)).not.toContain('"d"');
   });
 
-  it('signs JWTs whose iat_ms is never below a given cut-off', () => {
+  it('signs JWTs that carry the cut-off they were minted under (0 before any), iat_ms and exp', () => {
     const keys = loadJwtKeys({ JWT_PRIVATE_KEY: ecPem(), JWT_KEY_DIR: dir }, silentLogger());
     const signer = new JwtSigner(keys, { issuer: 'i', audience: 'a', ttlSeconds: 60 });
-    const future = Date.now() + 5000;
-    const issued = signer.sign('665f1f0c2a4b7e0012345678', future);
-    const claims = jwt.decode(issued.accessToken) as { iat_ms: number; iat: number; exp: number };
-    expect(claims.iat_ms).toBe(future);
-    expect(claims.iat).toBe(Math.floor(future / 1000));
+    const before = Date.now();
+    const issued = signer.sign('665f1f0c2a4b7e0012345678', 1_700_000_000_123);
+    const claims = jwt.decode(issued.accessToken) as { iat_ms: number; iat: number; exp: number; cutoff_ms: number };
+    expect(claims.cutoff_ms).toBe(1_700_000_000_123);
+    expect(claims.iat_ms).toBeGreaterThanOrEqual(before);
+    expect(claims.iat).toBe(Math.floor(claims.iat_ms / 1000));
     expect(claims.exp).toBe(claims.iat + 60);
+    expect((jwt.decode(signer.sign('665f1f0c2a4b7e0012345678', null).accessToken) as { cutoff_ms: number }).cutoff_ms).toBe(0);
   });
 });

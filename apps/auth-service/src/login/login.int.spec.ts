@@ -4,9 +4,10 @@ import jwt, { type JwtPayload } from 'jsonwebtoken';
 import { createPublicKey } from 'node:crypto';
 import request from 'supertest';
 import { registerUser, startAuthHarness, type AuthHarness } from '../../test/auth-harness';
-import { internalHeaders } from '../../test/identity-headers';
+import { asJwtUser, internalHeaders } from '../../test/identity-headers';
 import { LoginResponseSchema } from './login.schemas';
 import { LOCKOUT_WINDOW_MS, MAX_FAILED_LOGINS } from './login-failures.repository';
+import { lockoutSubject } from './login.service';
 
 const login = (h: AuthHarness, username: string, password: string) =>
   request(h.app).post('/api/v1/auth/login').send({ username, password });
@@ -38,7 +39,7 @@ describe('login', () => {
     expect(res.body.user.id).toBe(user.id);
   });
 
-  it('issues an ES256 JWT with kid, sub, iss, aud, jti, iat, exp and iat_ms that verifies with the JWKS key', async () => {
+  it('issues an ES256 JWT with kid, sub, iss, aud, jti, iat, exp, iat_ms and cutoff_ms that verifies with the JWKS key', async () => {
     const user = await registerUser(h.app);
     const before = Date.now();
     const res = await login(h, user.username, user.password).expect(200);
@@ -51,7 +52,7 @@ describe('login', () => {
       algorithms: ['ES256'],
       issuer: 'media-tracker',
       audience: 'media-tracker-api',
-    }) as JwtPayload & { iat_ms: number };
+    }) as JwtPayload & { iat_ms: number; cutoff_ms: number };
     expect(claims).toEqual({
       sub: user.id,
       iss: 'media-tracker',
@@ -60,6 +61,7 @@ describe('login', () => {
       iat: Math.floor(claims.iat_ms / 1000),
       exp: Math.floor(claims.iat_ms / 1000) + 3600,
       iat_ms: expect.any(Number),
+      cutoff_ms: 0, // the cut-off it was minted under: none yet
     });
     expect(claims.iat_ms).toBeGreaterThanOrEqual(before);
     expect(claims.iat_ms).toBeLessThanOrEqual(after);
@@ -109,19 +111,45 @@ describe('login', () => {
       const retryAfter = Number(locked.headers['retry-after']);
       expect(retryAfter).toBeGreaterThan(LOCKOUT_WINDOW_MS / 1000 - 60);
       expect(retryAfter).toBeLessThanOrEqual(LOCKOUT_WINDOW_MS / 1000);
-      // The same login by email is counted on its own key (the lockout is per username or email as typed).
-      await login(h, user.email, user.password).expect(200);
     });
 
-    it('locks an unknown username exactly like an existing one (lockout reveals nothing)', async () => {
-      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, 'ghost_user', `wrong-${i}`).expect(401);
-      const res = await login(h, 'ghost_user', 'anything').expect(429);
+    it('locks the account, not the name typed: failures by username lock the email, and the other way round', async () => {
+      const byUsername = await registerUser(h.app);
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, byUsername.username, `wrong-${i}`).expect(401);
+      await login(h, byUsername.email.toUpperCase(), byUsername.password).expect(429);
+      await login(h, byUsername.email, 'another guess').expect(429); // no fresh allowance of guesses by email
+
+      const byEmail = await registerUser(h.app);
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, byEmail.email, `wrong-${i}`).expect(401);
+      await login(h, byEmail.username, byEmail.password).expect(429);
+    });
+
+    it('counts failures by username and by email together', async () => {
+      const user = await registerUser(h.app);
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, i % 2 ? user.email : user.username.toUpperCase(), `wrong-${i}`).expect(401);
+      await login(h, user.username, user.password).expect(429);
+      expect(await h.inspect.get(redisKeys(h.prefix).loginFailures(lockoutSubject(user.username, user)))).toBe(String(MAX_FAILED_LOGINS));
+    });
+
+    it('follows the account through a username change', async () => {
+      const user = await registerUser(h.app);
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, user.username, `wrong-${i}`).expect(401);
+      const renamed = `${user.username}_2`.slice(0, 32);
+      await request(h.app).put('/api/v1/auth/me').set(asJwtUser(user.id)).send({ username: renamed }).expect(200);
+      await login(h, renamed, user.password).expect(429);
+    });
+
+    it('locks an unknown username or email exactly like an existing one (lockout reveals nothing), in any case', async () => {
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, i % 2 ? 'Ghost_User' : 'ghost_user', `wrong-${i}`).expect(401);
+      const res = await login(h, 'GHOST_USER', 'anything').expect(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, 'ghost@example.com', `wrong-${i}`).expect(401);
+      await login(h, 'Ghost@Example.com', 'anything').expect(429);
     });
 
     it('lets the window run out: Retry-After counts the seconds left in it', async () => {
       const user = await registerUser(h.app);
-      const key = redisKeys(h.prefix).loginFailures(user.username.toLowerCase());
+      const key = redisKeys(h.prefix).loginFailures(lockoutSubject(user.username, user));
       for (let i = 0; i < MAX_FAILED_LOGINS; i++) await login(h, user.username, `wrong-${i}`).expect(401);
       await h.inspect.pexpire(key, 2500);
       const res = await login(h, user.username, user.password).expect(429);
@@ -136,7 +164,7 @@ describe('login', () => {
       for (let i = 0; i < MAX_FAILED_LOGINS - 1; i++) await login(h, user.username, `wrong-${i}`).expect(401);
       await login(h, user.username, user.password).expect(200);
       await login(h, user.username, 'wrong again').expect(401);
-      expect(await h.inspect.get(redisKeys(h.prefix).loginFailures(user.username.toLowerCase()))).toBe('1');
+      expect(await h.inspect.get(redisKeys(h.prefix).loginFailures(lockoutSubject(user.username, user)))).toBe('1');
     });
   });
 

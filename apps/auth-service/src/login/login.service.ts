@@ -6,6 +6,14 @@ import type { PasswordHasher } from '../users/password-hasher';
 import type { UserRecord, UsersRepository } from '../users/users.repository';
 import type { LoginFailuresRepository } from './login-failures.repository';
 
+/**
+ * Whose failures a login attempt counts against: the account, whichever of its names (username or email)
+ * was typed; an unknown name counts against itself (lower-cased), so it locks exactly like an account.
+ */
+export function lockoutSubject(login: string, user: Pick<UserRecord, 'id'> | undefined): string {
+  return user ? `user:${user.id}` : `name:${login.toLowerCase()}`;
+}
+
 export interface LoginResult {
   jwt: IssuedJwt;
   user: UserRecord;
@@ -30,19 +38,20 @@ export class LoginService {
   }
 
   async login(login: string, password: string): Promise<LoginResult> {
-    const key = login.toLowerCase();
-    const lockedMs = await this.guard(() => this.failures.lockedForMs(key), 0);
-    if (lockedMs > 0) throw errors.rateLimited(lockedMs / 1000, 'too many failed logins; try again later');
-
+    // One read gives the hash to check and the cut-off the JWT is bound to: a password change or deletion
+    // committed after this read makes the JWT minted below fail at the gateway, whatever its issue time.
     const user = await this.users.findByLogin(login);
+    const subject = lockoutSubject(login, user);
+    const lockedMs = await this.guard(() => this.failures.lockedForMs(subject), 0);
+    if (lockedMs > 0) throw errors.rateLimited(lockedMs / 1000, 'too many failed logins; try again later');
     const valid = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyAgainstDummy(password);
     if (!user || !valid) {
-      await this.guard(() => this.failures.recordFailure(key), undefined);
+      await this.guard(() => this.failures.recordFailure(subject), undefined);
       throw errors.unauthorized('invalid username or password');
     }
-    await this.guard(() => this.failures.clear(key), undefined);
+    await this.guard(() => this.failures.clear(subject), undefined);
     if (this.hasher.needsRehash(user.passwordHash)) void this.upgradeHash(user, password);
-    return { jwt: this.signer.sign(user.id), user };
+    return { jwt: this.signer.sign(user.id, user.jwtCutoffMs), user };
   }
 
   private async guard<T>(operation: () => Promise<T>, fallback: T): Promise<T> {

@@ -1,4 +1,4 @@
-import { redisKeys, USER_DELETED } from '@mt/contracts';
+import { redisKeys, USER_DELETED, USER_DELETED_CUTOFF } from '@mt/contracts';
 import { closeRedis, createRedis, waitForRedis, type Redis } from '@mt/stores';
 import { closedPort, silentLogger, testRedisUrl } from '@mt/testing';
 import { hashPat } from '@mt/tokens';
@@ -75,8 +75,8 @@ describe('outbox relay: nothing is lost while Redis is down', () => {
     expect(events).toHaveLength(1);
     expect(events[0]![1]).toEqual(['type', USER_DELETED, 'user_id', leaver.id, 'occurred_at', expect.any(String)]);
     expect(Number(await inspect.get(keys().jwtCutoff(changer.id)))).toBe(cutoff.body.cutoff_ms);
-    expect(Number(await inspect.get(keys().jwtCutoff(leaver.id)))).toBeGreaterThan(0);
-    expect(await inspect.exists(keys().patCache(hashPat(leaverPat.token)))).toBe(0);
+    expect(await inspect.get(keys().jwtCutoff(leaver.id))).toBe(USER_DELETED_CUTOFF);
+    expect(JSON.parse((await inspect.get(keys().patCache(hashPat(leaverPat.token))))!)).toEqual({ active: false });
     // Re-mirrored after the restart emptied Redis.
     expect(await eventually(() => inspect.exists(keys().jwtCutoff(earlier.id)), (n) => n === 1)).toBe(1);
 
@@ -118,7 +118,7 @@ describe('outbox relay with Redis on a closed port', () => {
       try {
         const mirror = new RedisMirrorRepository(working, redisKeys(h.prefix), 3600_000);
         const pendingEntry = (await h.auth.repositories.outbox.pending(10, 0))[0]!;
-        await mirror.publish(pendingEntry);
+        await mirror.publish(pendingEntry, { userId: pendingEntry.userId, cutoff: USER_DELETED_CUTOFF, sinceMs: Date.now() });
         expect(await working.xlen(redisKeys(h.prefix).userEvents())).toBe(1);
       } finally {
         await closeRedis(working);
@@ -130,7 +130,7 @@ describe('outbox relay with Redis on a closed port', () => {
 });
 
 describe('outbox relay at start-up', () => {
-  it('re-mirrors cut-offs newer than the JWT lifetime (users and deleted users), not older ones', async () => {
+  it('re-mirrors cut-offs and deletions newer than the JWT lifetime, not older ones', async () => {
     const h = await startAuthHarness();
     try {
       const [recent, old, gone] = [await registerUser(h.app), await registerUser(h.app), await registerUser(h.app)];
@@ -145,7 +145,7 @@ describe('outbox relay at start-up', () => {
 
       const keys = redisKeys(h.prefix);
       expect(Number(await h.inspect.get(keys.jwtCutoff(recent.id)))).toBe(now - 60_000);
-      expect(Number(await h.inspect.get(keys.jwtCutoff(gone.id)))).toBe(now - 30_000);
+      expect(await h.inspect.get(keys.jwtCutoff(gone.id))).toBe(USER_DELETED_CUTOFF);
       expect(await h.inspect.exists(keys.jwtCutoff(old.id))).toBe(0);
       expect(h.logLines().some((line) => line.includes('"cutoffs":2') && line.includes('JWT cut-offs mirrored to redis'))).toBe(true);
     } finally {

@@ -1,15 +1,10 @@
+import { USER_DELETED_CUTOFF } from '@mt/contracts';
 import type { Logger } from '@mt/logging';
 import type { Redis } from '@mt/stores';
 import type { UsersRepository } from '../users/users.repository';
 import { OutageLog } from '../shared/warn-throttle';
 import type { OutboxEntry, OutboxRepository } from './outbox.repository';
-import type { RedisMirrorRepository } from './redis-mirror.repository';
-
-/**
- * A gateway introspection that started before a revocation can write its (active) answer to the
- * cache after our eviction; a second eviction a few seconds later closes that window.
- */
-export const REPEAT_EVICTION_MS = 5000;
+import type { CutoffState, RedisMirrorRepository } from './redis-mirror.repository';
 
 /** Finishes the MongoDB side of an account deletion (idempotent), returning the updated entry. */
 export type CompleteDeletion = (entry: OutboxEntry) => Promise<OutboxEntry>;
@@ -25,8 +20,6 @@ export interface OutboxRelayOptions {
   jwtTtlMs: number;
   /** Entries younger than this are left to the request publishing them (fewer duplicate events). */
   minAgeMs?: number;
-  /** Delay of the second PAT cache eviction (default REPEAT_EVICTION_MS). */
-  repeatEvictionMs?: number;
   batchSize?: number;
 }
 
@@ -42,7 +35,6 @@ export class OutboxRelay {
   private stopped = true;
   private readonly redisOutage: OutageLog;
   private readonly onRedisReady = () => void this.recoverAfterReconnect();
-  private readonly repeatEvictions = new Set<NodeJS.Timeout>();
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.redisOutage = new OutageLog(options.logger, 'outbox entries not published yet (kept for retry)', 30_000);
@@ -52,9 +44,22 @@ export class OutboxRelay {
   async deliver(entry: OutboxEntry): Promise<void> {
     let current = entry;
     if (current.kind === 'user-deleted' && !current.applied) current = await this.options.completeDeletion(current);
-    await this.options.mirror.publish(current);
+    await this.options.mirror.publish(current, await this.cutoffStateOf(current));
     await this.options.outbox.markPublished(current.id);
-    if (current.tokenHashes.length) this.repeatEviction(current.tokenHashes);
+  }
+
+  /**
+   * A password change publishes the cut-off MongoDB holds now, not the one its entry proposed: an entry
+   * whose change lost to a concurrent one (or never committed) must not publish a cut-off that no JWT
+   * carries, which would reject every JWT of the user until it expired.
+   */
+  private async cutoffStateOf(entry: OutboxEntry): Promise<CutoffState | undefined> {
+    if (entry.kind === 'user-deleted') {
+      return { userId: entry.userId, cutoff: USER_DELETED_CUTOFF, sinceMs: entry.cutoffMs ?? entry.occurredAt.getTime() };
+    }
+    if (entry.kind !== 'jwt-cutoff') return undefined;
+    const cutoffMs = (await this.options.users.findById(entry.userId))?.jwtCutoffMs ?? null;
+    return cutoffMs === null ? undefined : { userId: entry.userId, cutoff: cutoffMs, sinceMs: cutoffMs };
   }
 
   /** From a request: publish now if possible; otherwise the loop will (the change itself is done). */
@@ -76,8 +81,8 @@ export class OutboxRelay {
   }
 
   /**
-   * Cut-offs set within the JWT lifetime, written again: after a Redis restart without
-   * persistence, the gateway would otherwise accept JWTs issued before a password change.
+   * Cut-offs and deletions within the JWT lifetime, written again: after a Redis restart without
+   * persistence, the gateway would otherwise accept JWTs minted before a password change or deletion.
    */
   async remirrorCutoffs(): Promise<number> {
     const sinceMs = Date.now() - this.options.jwtTtlMs;
@@ -85,7 +90,10 @@ export class OutboxRelay {
       this.options.users.cutoffsSince(sinceMs),
       this.options.outbox.deletionCutoffsSince(sinceMs),
     ]);
-    const cutoffs = [...fromUsers, ...fromDeletions];
+    const cutoffs: CutoffState[] = [
+      ...fromUsers.map(({ userId, cutoffMs }): CutoffState => ({ userId, cutoff: cutoffMs, sinceMs: cutoffMs })),
+      ...fromDeletions.map(({ userId, cutoffMs }): CutoffState => ({ userId, cutoff: USER_DELETED_CUTOFF, sinceMs: cutoffMs })),
+    ];
     for (let start = 0; start < cutoffs.length; start += 500) {
       await this.options.mirror.setCutoffs(cutoffs.slice(start, start + 500));
     }
@@ -104,19 +112,8 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    for (const timer of this.repeatEvictions) clearTimeout(timer);
-    this.repeatEvictions.clear();
     this.options.redis.off('ready', this.onRedisReady);
     await this.running?.catch(() => undefined);
-  }
-
-  private repeatEviction(tokenHashes: string[]): void {
-    const timer = setTimeout(() => {
-      this.repeatEvictions.delete(timer);
-      this.options.mirror.evictPatCaches(tokenHashes).catch((error: Error) => this.redisOutage.failed(error));
-    }, this.options.repeatEvictionMs ?? REPEAT_EVICTION_MS);
-    timer.unref();
-    this.repeatEvictions.add(timer);
   }
 
   private schedule(): void {

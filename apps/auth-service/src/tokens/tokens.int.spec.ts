@@ -1,7 +1,7 @@
-import { redisKeys } from '@mt/contracts';
+import { PAT_CACHE_TTL_SECONDS, PAT_TOMBSTONE_TTL_SECONDS, redisKeys } from '@mt/contracts';
 import { DEFAULT_PAT_SCOPES, hashPat, isWellFormedPat } from '@mt/tokens';
 import request from 'supertest';
-import { createPat, registerUser, REPEAT_EVICTION_TEST_MS, startAuthHarness, type AuthHarness } from '../../test/auth-harness';
+import { createPat, registerUser, startAuthHarness, type AuthHarness } from '../../test/auth-harness';
 import { asJwtUser, asPatUser } from '../../test/identity-headers';
 import { CreatedTokenSchema, MAX_ACTIVE_TOKENS, TokenMetadataSchema } from './tokens.schemas';
 
@@ -143,24 +143,27 @@ describe('personal access tokens', () => {
   });
 
   describe('DELETE /api/v1/auth/tokens/{id}', () => {
-    it('revokes the token and deletes the gateway cache entry at once', async () => {
+    it('revokes the token and overwrites the gateway cache entry with "inactive" at once', async () => {
       const user = await registerUser(h.app);
       const pat = await createPat(h.app, user.id, { name: 'cached' });
       const cacheKey = redisKeys(h.prefix).patCache(hashPat(pat.token));
       await h.inspect.set(cacheKey, JSON.stringify({ active: true }), 'EX', 60);
       const res = await request(h.app).delete(`/api/v1/auth/tokens/${pat.id}`).set(asJwtUser(user.id)).expect(200);
       expect(res.body).toEqual({ message: 'token revoked' });
-      expect(await h.inspect.exists(cacheKey)).toBe(0);
+      expect(JSON.parse((await h.inspect.get(cacheKey))!)).toEqual({ active: false });
     });
 
-    it('evicts again shortly after, in case a gateway cached an introspection that started before the revocation', async () => {
+    it('leaves a tombstone that outlives any active cache entry, so a late "active" write (SET NX) cannot replace it', async () => {
       const user = await registerUser(h.app);
       const pat = await createPat(h.app, user.id, { name: 'late write' });
       const cacheKey = redisKeys(h.prefix).patCache(hashPat(pat.token));
       await request(h.app).delete(`/api/v1/auth/tokens/${pat.id}`).set(asJwtUser(user.id)).expect(200);
-      await h.inspect.set(cacheKey, JSON.stringify({ active: true }), 'EX', 60); // the late write
-      await new Promise((resolve) => setTimeout(resolve, REPEAT_EVICTION_TEST_MS + 200));
-      expect(await h.inspect.exists(cacheKey)).toBe(0);
+      // The gateway's write of an introspection that started before the revocation.
+      expect(await h.inspect.set(cacheKey, JSON.stringify({ active: true }), 'EX', PAT_CACHE_TTL_SECONDS, 'NX')).toBeNull();
+      expect(JSON.parse((await h.inspect.get(cacheKey))!)).toEqual({ active: false });
+      const ttl = await h.inspect.ttl(cacheKey);
+      expect(ttl).toBeGreaterThan(PAT_CACHE_TTL_SECONDS);
+      expect(ttl).toBeLessThanOrEqual(PAT_TOMBSTONE_TTL_SECONDS);
     });
 
     it('answers 404 for a token already revoked, an expired one, an unknown id and another user’s token', async () => {

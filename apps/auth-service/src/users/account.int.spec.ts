@@ -1,4 +1,4 @@
-import { redisKeys, USER_DELETED } from '@mt/contracts';
+import { PAT_CACHE_TTL_SECONDS, redisKeys, USER_DELETED, USER_DELETED_CUTOFF } from '@mt/contracts';
 import { hashPat } from '@mt/tokens';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
@@ -6,13 +6,8 @@ import { createPat, newUserData, registerUser, startAuthHarness, type AuthHarnes
 import { asJwtUser, asPatUser, internalHeaders } from '../../test/identity-headers';
 import { PasswordChangedSchema } from './users.schemas';
 
-const iatMsOf = (token: string) => (jwt.decode(token) as { iat_ms: number; iat: number }).iat_ms;
-
-/** Waits until the start of a wall-clock second, so what follows happens within one second. */
-async function startOfSecond(): Promise<void> {
-  const ms = Date.now() % 1000;
-  if (ms > 50) await new Promise((resolve) => setTimeout(resolve, 1000 - ms + 5));
-}
+/** The cut-off a JWT was minted under (what the gateway compares with the user's current one). */
+const cutoffOf = (token: string) => (jwt.decode(token) as { cutoff_ms: number }).cutoff_ms;
 
 describe('password change', () => {
   let h: AuthHarness;
@@ -41,23 +36,12 @@ describe('password change', () => {
     expect(scoped.body.error).toBe("token lacks the 'account' scope");
   });
 
-  it('returns a new JWT; JWTs issued before (even in the same second) fall under the cut-off, in Redis and in the cut-off endpoint; PATs keep working', async () => {
+  it('returns a new JWT minted under the new cut-off; JWTs minted before (whenever) carry an older one, in Redis and in the cut-off endpoint; PATs keep working', async () => {
     const user = await registerUser(h.app);
     const pat = await createPat(h.app, user.id, { name: 'keeps working' });
-    let before: string;
-    let changed: request.Response;
-    // Old JWT and change within one wall-clock second (retried if a second boundary got in between).
-    for (let attempt = 0; ; attempt++) {
-      await startOfSecond();
-      const password = attempt === 0 ? user.password : `changed-${attempt - 1}`;
-      before = (await login(user.username, password).expect(200)).body.access_token;
-      changed = await changePassword(user, { current_password: password, new_password: `changed-${attempt}` }).expect(200);
-      const sameSecond = Math.floor(iatMsOf(before) / 1000) === Math.floor(iatMsOf(changed.body.access_token) / 1000);
-      if (sameSecond || attempt === 3) {
-        expect(sameSecond).toBe(true);
-        break;
-      }
-    }
+    const before: string = (await login(user.username, user.password).expect(200)).body.access_token;
+    expect(cutoffOf(before)).toBe(0); // no change yet
+    const changed = await changePassword(user, { current_password: user.password, new_password: 'changed once' }).expect(200);
     expect(PasswordChangedSchema.strict().parse(changed.body)).toEqual({
       message: expect.any(String),
       access_token: expect.any(String),
@@ -67,8 +51,10 @@ describe('password change', () => {
     const cutoffInRedis = Number(await h.inspect.get(redisKeys(h.prefix).jwtCutoff(user.id)));
     const endpoint = await request(h.app).get(`/internal/users/${user.id}/jwt-cutoff`).set(internalHeaders()).expect(200);
     expect(endpoint.body).toEqual({ exists: true, cutoff_ms: cutoffInRedis });
-    expect(iatMsOf(before)).toBeLessThan(cutoffInRedis); // the gateway rejects the old JWT
-    expect(iatMsOf(changed.body.access_token)).toBeGreaterThanOrEqual(cutoffInRedis); // and accepts the new one
+    expect(cutoffOf(before)).toBeLessThan(cutoffInRedis); // the gateway rejects the old JWT
+    expect(cutoffOf(changed.body.access_token)).toBe(cutoffInRedis); // and accepts the new one
+    const after: string = (await login(user.username, 'changed once').expect(200)).body.access_token;
+    expect(cutoffOf(after)).toBe(cutoffInRedis); // as every later login
     // The mirrored cut-off outlives every JWT it can reject (lifetime + margin).
     const ttlMs = await h.inspect.pttl(redisKeys(h.prefix).jwtCutoff(user.id));
     expect(ttlMs).toBeGreaterThan(3600_000);
@@ -95,8 +81,29 @@ describe('password change', () => {
     const second = Number(await h.inspect.get(redisKeys(h.prefix).jwtCutoff(user.id)));
     expect(second).toBeGreaterThan(first);
     // Replaying the first entry does not move it back.
-    await h.auth.repositories.mirror.setCutoffs([{ userId: user.id, cutoffMs: first }]);
+    await h.auth.repositories.mirror.setCutoffs([{ userId: user.id, cutoff: first, sinceMs: first }]);
     expect(Number(await h.inspect.get(redisKeys(h.prefix).jwtCutoff(user.id)))).toBe(second);
+  });
+
+  it('publishes the cut-off MongoDB holds, not the one of an entry whose change lost to a concurrent one', async () => {
+    const user = await registerUser(h.app);
+    const changed = await changePassword(user, { current_password: user.password, new_password: 'the winner' }).expect(200);
+    const winner = cutoffOf(changed.body.access_token);
+    // What a change that lost the race (its conditional update matched nothing) leaves in the outbox.
+    const loser = await h.auth.repositories.outbox.add({ kind: 'jwt-cutoff', userId: user.id, cutoffMs: winner + 60_000 });
+    await h.auth.relay.deliver(loser);
+    expect(Number(await h.inspect.get(redisKeys(h.prefix).jwtCutoff(user.id)))).toBe(winner);
+    await request(h.app).get(`/internal/users/${user.id}/jwt-cutoff`).set(internalHeaders()).expect(200, { exists: true, cutoff_ms: winner });
+  });
+
+  it('moves the cut-off strictly forward even when two changes fall in one millisecond', async () => {
+    const user = await registerUser(h.app);
+    const future = Date.now() + 60_000; // as if the last change was stamped by a clock ahead of ours
+    await h.auth.repositories.users.model.updateOne({ _id: user.id }, { $set: { jwtCutoffMs: future } });
+    const before: string = (await login(user.username, user.password).expect(200)).body.access_token;
+    const changed = await changePassword(user, { current_password: user.password, new_password: 'later still' }).expect(200);
+    expect(cutoffOf(before)).toBe(future);
+    expect(cutoffOf(changed.body.access_token)).toBe(future + 1);
   });
 });
 
@@ -114,21 +121,25 @@ describe('account deletion', () => {
       .access_token as string;
     const pats = [await createPat(h.app, user.id, { name: 'one' }), await createPat(h.app, user.id, { name: 'two' })];
     const keys = redisKeys(h.prefix);
-    for (const pat of pats) await h.inspect.set(keys.patCache(hashPat(pat.token)), JSON.stringify({ active: true }), 'EX', 60);
+    // One cached by a gateway, one not cached yet.
+    await h.inspect.set(keys.patCache(hashPat(pats[0]!.token)), JSON.stringify({ active: true }), 'EX', 60);
     const bystander = await registerUser(h.app);
     const bystanderPat = await createPat(h.app, bystander.id, { name: 'stays' });
 
     const res = await request(h.app).delete('/api/v1/auth/me').set(asJwtUser(user.id)).expect(200);
     expect(res.body).toEqual({ message: 'account deleted' });
 
-    // PATs: inactive, cache entries gone, rows gone.
+    // PATs: inactive, an "inactive" tombstone in the gateway's cache (outliving any active entry), rows gone.
     for (const pat of pats) {
       await request(h.app).post('/internal/introspect').set(internalHeaders()).send({ token: pat.token }).expect(200, { active: false });
-      expect(await h.inspect.exists(keys.patCache(hashPat(pat.token)))).toBe(0);
+      expect(JSON.parse((await h.inspect.get(keys.patCache(hashPat(pat.token))))!)).toEqual({ active: false });
+      expect(await h.inspect.ttl(keys.patCache(hashPat(pat.token)))).toBeGreaterThan(PAT_CACHE_TTL_SECONDS);
     }
     expect(await h.auth.repositories.tokens.model.countDocuments({ userId: user.id })).toBe(0);
-    // JWTs: below the cut-off in Redis; the fallback endpoint says the user is gone.
-    expect(iatMsOf(jwtBefore)).toBeLessThan(Number(await h.inspect.get(keys.jwtCutoff(user.id))));
+    // JWTs: the user is marked deleted in Redis (whatever cut-off a JWT carries); the fallback endpoint says so too.
+    expect(cutoffOf(jwtBefore)).toBe(0);
+    expect(await h.inspect.get(keys.jwtCutoff(user.id))).toBe(USER_DELETED_CUTOFF);
+    expect(await h.inspect.pttl(keys.jwtCutoff(user.id))).toBeGreaterThan(3600_000);
     await request(h.app).get(`/internal/users/${user.id}/jwt-cutoff`).set(internalHeaders()).expect(200, { exists: false, cutoff_ms: null });
     await request(h.app).get('/api/v1/auth/me').set(asJwtUser(user.id)).expect(401);
     await request(h.app).post('/api/v1/auth/login').send({ username: user.username, password: user.password }).expect(401);

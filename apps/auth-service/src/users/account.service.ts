@@ -8,10 +8,11 @@ import { requireExistingUser } from './require-user';
 import type { UsersRepository } from './users.repository';
 
 /**
- * Password change and account deletion: the two changes that must reach Redis (JWT cut-off,
- * PAT cache, `user.deleted`). Each writes its outbox entry first, then the change, then
- * publishes; if Redis is down the relay publishes later. A change that fails after its entry
- * was written at worst publishes a cut-off early, which only rejects older JWTs sooner.
+ * Password change and account deletion: the two changes that must reach Redis (JWT cut-off or the
+ * user's deletion, PAT cache tombstones, `user.deleted`). Each writes its outbox entry first, then the
+ * change, then publishes before answering; if Redis is down the relay publishes later (the gateway asks
+ * the auth service meanwhile). A change that fails after its entry was written at worst publishes a
+ * cut-off no JWT carries yet: it rejects the JWTs minted under the old one, which the client still holds.
  */
 export class AccountService {
   constructor(
@@ -29,8 +30,9 @@ export class AccountService {
       throw errors.forbidden('current password is incorrect');
     }
     const newHash = await this.hasher.hash(newPassword);
-    // +1 ms: a JWT issued in the very millisecond of the change is "before" it too.
-    const cutoffMs = Date.now() + 1;
+    // Strictly later than the cut-off read with the hash (two changes in one millisecond still differ):
+    // every JWT minted from the old hash carries a smaller value and is rejected from the commit on.
+    const cutoffMs = Math.max(Date.now(), (user.jwtCutoffMs ?? 0) + 1);
     const entry = await this.outbox.add({ kind: 'jwt-cutoff', userId, cutoffMs });
     if (!(await this.users.changePassword(userId, user.passwordHash, newHash, cutoffMs))) {
       // The hash changed meanwhile (a concurrent change won) or the account is gone.
@@ -38,6 +40,7 @@ export class AccountService {
       throw errors.forbidden('current password is incorrect');
     }
     await this.relay.deliverNow(entry);
+    // Minted under the new cut-off: the one JWT that outlives the change.
     return this.signer.sign(userId, cutoffMs);
   }
 

@@ -9,7 +9,10 @@ export interface UserDocument {
   /** Stored lower-case, so the unique index is case-insensitive. */
   email: string;
   passwordHash: string;
-  /** JWTs whose `iat_ms` is below this (epoch ms) are rejected; absent until the first password change. */
+  /**
+   * The JWT cut-off (epoch ms of the last password change; absent until the first): every JWT carries the
+   * value it was minted under (`cutoff_ms`), and one minted under an earlier value is rejected.
+   */
   jwtCutoffMs?: number;
   createdAt: Date;
   updatedAt: Date;

@@ -95,8 +95,9 @@ export class UsersRepository {
   }
 
   /**
-   * Replaces the hash only if it is still `expectedHash` (a concurrent change wins once) and moves
-   * the cut-off forward ($max: it never goes back). Returns whether the user was updated.
+   * Replaces the hash only if it is still `expectedHash` (a concurrent change wins once) and moves the
+   * cut-off forward in the same update ($max: it never goes back), so no login can read the new hash with
+   * the old cut-off or the old hash with the new one. Returns whether the user was updated.
    */
   async changePassword(id: string, expectedHash: string, newHash: string, cutoffMs: number): Promise<boolean> {
     const _id = toObjectId(id);

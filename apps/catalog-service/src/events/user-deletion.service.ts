@@ -1,19 +1,30 @@
 import type { CatalogRepository } from '../catalog/catalog.repository';
+import type { ListOwnersRepository } from '../lists/list-owners.repository';
 import type { ListRepository } from '../lists/list.repository';
+import type { AtomicRunner } from '../shared/atomic';
 
 /**
  * What a deleted account means for this category (API.md §3): the user's list is removed, the catalog
- * entries they created stay with `created_by: null`. Both steps are idempotent, so a redelivered event
- * (at-least-once) or one completed after a crash part-way is harmless.
+ * entries they created stay with `created_by: null`. The list goes in one transaction with the user's
+ * list-owner document, marked deleted: a list write racing the deletion either committed before (and its
+ * entry is removed here) or runs after and fails, so no entry can outlive the account. Every step is
+ * idempotent, so a redelivered event (at-least-once) or one completed after a crash part-way is harmless.
  */
 export class UserDeletionService {
   constructor(
     private readonly lists: ListRepository,
+    private readonly owners: ListOwnersRepository,
     private readonly catalog: CatalogRepository,
+    private readonly atomic: AtomicRunner,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async eraseUser(userId: string): Promise<{ list_entries_removed: number; entries_released: number }> {
-    const listEntries = await this.lists.deleteAllOfUser(userId);
+    await this.owners.ensure(userId);
+    const listEntries = await this.atomic.run(async (session) => {
+      await this.owners.markDeleted(userId, this.now(), session);
+      return this.lists.deleteAllOfUser(userId, session);
+    });
     const entriesReleased = await this.catalog.releaseCreator(userId);
     return { list_entries_removed: listEntries, entries_released: entriesReleased };
   }

@@ -122,7 +122,7 @@ describe('user.deleted consumer', () => {
     // Deletes the list, then "crashes" before releasing the catalog entries and acknowledging.
     const crashing = startConsumer('instance-crashing', {
       eraseUser: async (userId) => {
-        await h.module.listRepository.deleteAllOfUser(userId);
+        await h.module.listRepository.deleteAllOfUser(userId, undefined);
         crashed = true;
         throw new Error('process killed');
       },

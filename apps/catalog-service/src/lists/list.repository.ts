@@ -69,29 +69,35 @@ export class ListRepository {
     await this.entries.createIndexes(LIST_ENTRY_INDEXES);
   }
 
-  async insert(doc: ListEntryDocument): Promise<void> {
+  async insert(doc: ListEntryDocument, session: Session): Promise<void> {
     try {
-      await this.entries.insertOne(doc);
+      await this.entries.insertOne(doc, { session });
     } catch (error) {
       throw isDuplicateKeyError(error) ? new DuplicateListEntryError('already on the list', { cause: error }) : error;
     }
   }
 
-  find(userId: string, itemId: mongo.ObjectId): Promise<ListEntryDocument | null> {
-    return this.entries.findOne({ user_id: userId, item_id: itemId });
+  find(userId: string, itemId: mongo.ObjectId, session?: Session): Promise<ListEntryDocument | null> {
+    return this.entries.findOne({ user_id: userId, item_id: itemId }, { session });
   }
 
   /** Writes `set` only if nobody wrote the entry since revision `rev` was read; null otherwise. */
-  updateAtRevision(userId: string, itemId: mongo.ObjectId, rev: number, set: Partial<ListEntryDocument>): Promise<ListEntryDocument | null> {
+  updateAtRevision(
+    userId: string,
+    itemId: mongo.ObjectId,
+    rev: number,
+    set: Partial<ListEntryDocument>,
+    session: Session,
+  ): Promise<ListEntryDocument | null> {
     return this.entries.findOneAndUpdate(
       { user_id: userId, item_id: itemId, rev },
       { $set: set, $inc: { rev: 1 } },
-      { returnDocument: 'after' },
+      { returnDocument: 'after', session },
     );
   }
 
-  async delete(userId: string, itemId: mongo.ObjectId): Promise<boolean> {
-    const result = await this.entries.deleteOne({ user_id: userId, item_id: itemId });
+  async delete(userId: string, itemId: mongo.ObjectId, session: Session): Promise<boolean> {
+    const result = await this.entries.deleteOne({ user_id: userId, item_id: itemId }, { session });
     return result.deletedCount === 1;
   }
 
@@ -152,8 +158,8 @@ export class ListRepository {
   }
 
   /** Account deletion: the whole list of the user. Idempotent. */
-  async deleteAllOfUser(userId: string): Promise<number> {
-    const result = await this.entries.deleteMany({ user_id: userId });
+  async deleteAllOfUser(userId: string, session: Session): Promise<number> {
+    const result = await this.entries.deleteMany({ user_id: userId }, { session });
     return result.deletedCount;
   }
 }

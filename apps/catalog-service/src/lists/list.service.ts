@@ -1,9 +1,11 @@
 import { errors, type ErrorDetail } from '@mt/errors';
 import { mongo } from 'mongoose';
 import type { CatalogRepository, ItemSummaryRow } from '../catalog/catalog.repository';
-import type { AtomicRunner } from '../shared/atomic';
+import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
+import { KeyedQueue } from '../shared/keyed-queue';
 import { pageWindow, toPage, type Page } from '../shared/common.schemas';
 import { datesProblem, utcToday, withStatusDates } from './list-dates';
+import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
 import { DuplicateListEntryError, type ListEntryDocument, type ListRepository } from './list.repository';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from './list.schemas';
 
@@ -46,14 +48,45 @@ function rejectBadDates(problem: ErrorDetail | undefined): void {
   if (problem) throw errors.validation('finished_at must not be before started_at', [problem]);
 }
 
-/** Personal lists: every operation is scoped to the caller; another user's entry does not exist. */
+/**
+ * Personal lists: every operation is scoped to the caller; another user's entry does not exist.
+ * Every write runs in one transaction with the user's list-owner document (see ListOwnersRepository), so
+ * writes of one user are serialised and none can land after the account's deletion was applied.
+ */
 export class ListService {
+  /**
+   * A user's writes would conflict on the owner document anyway: queued per user in this instance, they
+   * run one after the other instead of failing and retrying (only writes through other instances conflict).
+   */
+  private readonly writesByUser = new KeyedQueue();
+
   constructor(
     private readonly lists: ListRepository,
+    private readonly owners: ListOwnersRepository,
     private readonly catalog: CatalogRepository,
     private readonly atomic: AtomicRunner,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** A write of the user's list, all-or-nothing with its owner document (401 once the account is gone). */
+  private async write<T>(userId: string, work: (session: Session) => Promise<T>): Promise<T> {
+    try {
+      return await this.writesByUser.run(userId, async () => {
+        await this.owners.ensure(userId);
+        return this.atomic.run(async (session) => {
+          await this.owners.recordWrite(userId, session);
+          return work(session);
+        });
+      });
+    } catch (error) {
+      // The identity was signed before the deletion reached the gateway: like a revoked credential.
+      if (error instanceof ListOwnerDeletedError) throw errors.unauthorized('the account no longer exists');
+      if (error instanceof TransactionContentionError) {
+        throw errors.serviceUnavailable('your list is being changed by too many requests at once; try again');
+      }
+      throw error;
+    }
+  }
 
   async add(userId: string, input: ListEntryFieldsInput & { item_id: string }): Promise<ListEntryResponse> {
     const now = this.now();
@@ -80,7 +113,7 @@ export class ListService {
       rev: 0,
     };
     try {
-      await this.lists.insert(doc);
+      await this.write(userId, (session) => this.lists.insert(doc, session));
     } catch (error) {
       if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
       throw error;
@@ -97,31 +130,36 @@ export class ListService {
   async update(userId: string, itemId: string, patch: ListEntryFieldsInput): Promise<ListEntryResponse> {
     const objectId = new mongo.ObjectId(itemId);
     for (let attempt = 1; attempt <= PATCH_ATTEMPTS; attempt++) {
-      const current = await this.lists.find(userId, objectId);
-      if (!current) throw errors.notFound(NOT_ON_LIST);
-      const now = this.now();
-      const dates = withStatusDates(
-        {
-          started_at: patch.started_at !== undefined ? patch.started_at : current.started_at,
-          finished_at: patch.finished_at !== undefined ? patch.finished_at : current.finished_at,
-        },
-        patch.status,
-        utcToday(now),
-      );
-      rejectBadDates(datesProblem(dates));
-      const set: Partial<ListEntryDocument> = { ...dates, updated_at: now };
-      if (patch.status !== undefined) set.status = patch.status;
-      if (patch.score !== undefined) Object.assign(set, { score: patch.score, score_missing: patch.score === null ? 1 : 0 });
-      if (patch.progress !== undefined) set.progress = patch.progress;
-      if (patch.notes !== undefined) set.notes = patch.notes;
-      const updated = await this.lists.updateAtRevision(userId, objectId, current.rev, set);
+      // Inside the transaction the revision cannot move; without transactions (standalone) it can: retried.
+      const updated = await this.write(userId, async (session) => {
+        const current = await this.lists.find(userId, objectId, session);
+        if (!current) throw errors.notFound(NOT_ON_LIST);
+        const now = this.now();
+        const dates = withStatusDates(
+          {
+            started_at: patch.started_at !== undefined ? patch.started_at : current.started_at,
+            finished_at: patch.finished_at !== undefined ? patch.finished_at : current.finished_at,
+          },
+          patch.status,
+          utcToday(now),
+        );
+        rejectBadDates(datesProblem(dates));
+        const set: Partial<ListEntryDocument> = { ...dates, updated_at: now };
+        if (patch.status !== undefined) set.status = patch.status;
+        if (patch.score !== undefined) Object.assign(set, { score: patch.score, score_missing: patch.score === null ? 1 : 0 });
+        if (patch.progress !== undefined) set.progress = patch.progress;
+        if (patch.notes !== undefined) set.notes = patch.notes;
+        return this.lists.updateAtRevision(userId, objectId, current.rev, set, session);
+      });
       if (updated) return this.withItem(updated);
     }
     throw errors.conflict('the entry kept changing while it was being updated; try again');
   }
 
   async remove(userId: string, itemId: string): Promise<{ message: string }> {
-    if (!(await this.lists.delete(userId, new mongo.ObjectId(itemId)))) throw errors.notFound(NOT_ON_LIST);
+    await this.write(userId, async (session) => {
+      if (!(await this.lists.delete(userId, new mongo.ObjectId(itemId), session))) throw errors.notFound(NOT_ON_LIST);
+    });
     return { message: 'entry removed from your list' };
   }
 
@@ -144,7 +182,7 @@ export class ListService {
     const ids = itemIds.map((id) => new mongo.ObjectId(id));
     const now = this.now();
     const today = utcToday(now);
-    return this.atomic.run(async (session) => {
+    return this.write(userId, async (session) => {
       const updated = await this.lists.setStatus(userId, ids, status, today, now, session);
       if (updated === ids.length) return { updated, not_found: [] };
       const found = await this.lists.findMany(userId, ids, session);
@@ -163,7 +201,7 @@ export class ListService {
 
   async bulkDelete(userId: string, itemIds: string[]): Promise<{ deleted: number; not_found: string[] }> {
     const ids = itemIds.map((id) => new mongo.ObjectId(id));
-    return this.atomic.run(async (session) => {
+    return this.write(userId, async (session) => {
       const found = await this.lists.findMany(userId, ids, session);
       const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
       const deleted = found.length ? await this.lists.deleteMany(userId, ids, session) : 0;

@@ -272,7 +272,7 @@ describe('personal lists (movies)', () => {
       expect(removed.status).toBe(200);
       expect(removed.body).toEqual({ deleted: 498, not_found: unknown });
       expect((await page(user)).body.total).toBe(2);
-    });
+    }, 120_000); // 500 additions of one user run one after the other (each a transaction with its list-owner document)
 
     it('sets finished_at only where it is empty when moving to completed', async () => {
       const user = newUserId();

@@ -20,5 +20,6 @@ export class CatalogDatabase {
 export const COLLECTIONS = {
   entries: 'entries',
   listEntries: 'list_entries',
+  listOwners: 'list_owners',
   counters: 'counters',
 } as const;

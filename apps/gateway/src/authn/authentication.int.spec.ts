@@ -1,4 +1,4 @@
-import { PAT_INVALID_CACHE_TTL_SECONDS, redisKeys } from '@mt/contracts';
+import { PAT_INVALID_CACHE_TTL_SECONDS, PAT_TOMBSTONE_TTL_SECONDS, redisKeys, USER_DELETED_CUTOFF } from '@mt/contracts';
 import { SCOPES, generatePat, hashPat } from '@mt/tokens';
 import { testRedisUrl } from '@mt/testing';
 import { Redis } from 'ioredis';
@@ -111,27 +111,41 @@ describe('gateway authentication', () => {
       expect((res.body as EchoBody).identity?.userId).toBe('rotated');
     });
 
-    it('rejects a JWT without iat_ms, sub or jti with 401', async () => {
+    it('rejects a JWT without iat_ms, cutoff_ms, sub or jti with 401', async () => {
       const now = Date.now();
       const base = { iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 600, iss: 'media-tracker', aud: AUDIENCE };
       const jwt = await import('jsonwebtoken');
       for (const claims of [
-        { ...base, sub: 'u', jti: 'j' },
-        { ...base, jti: 'j', iat_ms: now },
-        { ...base, sub: 'u', iat_ms: now },
+        { ...base, sub: 'u', jti: 'j', cutoff_ms: 0 },
+        { ...base, sub: 'u', jti: 'j', iat_ms: now },
+        { ...base, sub: 'u', jti: 'j', iat_ms: now, cutoff_ms: -1 },
+        { ...base, sub: 'u', jti: 'j', iat_ms: now, cutoff_ms: '0' },
+        { ...base, jti: 'j', iat_ms: now, cutoff_ms: 0 },
+        { ...base, sub: 'u', iat_ms: now, cutoff_ms: 0 },
       ]) {
         const token = jwt.default.sign(claims, k1.privateKey, { algorithm: 'ES256', keyid: 'k1' });
         expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`), 'invalid token');
       }
     });
 
-    it('rejects a JWT issued before the user\'s cut-off, also within the same second, and accepts a newer one', async () => {
-      const cutoff = Date.now();
+    it('rejects a JWT minted under an earlier cut-off than the user\'s, whenever it was issued, and accepts one minted under it', async () => {
+      const cutoff = Date.now() - 60_000;
       await gateway.redis.set(redisKeys(gateway.prefix).jwtCutoff('user-cut'), String(cutoff));
-      const older = signJwt(k1, { sub: 'user-cut', iatMs: cutoff - 1 });
-      const newer = signJwt(k1, { sub: 'user-cut', iatMs: cutoff });
+      // Issued after the change by the clock, but minted from the credentials before it (a login racing the change).
+      const older = signJwt(k1, { sub: 'user-cut', cutoffMs: cutoff - 1 });
+      const never = signJwt(k1, { sub: 'user-cut', cutoffMs: 0 });
+      const current = signJwt(k1, { sub: 'user-cut', cutoffMs: cutoff, iatMs: cutoff - 10 });
       expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${older}`), 'invalid token');
-      await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${newer}`).expect(200);
+      expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${never}`), 'invalid token');
+      await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${current}`).expect(200);
+    });
+
+    it('rejects every JWT of a deleted user, whatever cut-off it carries', async () => {
+      await gateway.redis.set(redisKeys(gateway.prefix).jwtCutoff('user-gone'), USER_DELETED_CUTOFF);
+      for (const cutoffMs of [0, Date.now(), Date.now() + 3600_000]) {
+        const token = signJwt(k1, { sub: 'user-gone', cutoffMs });
+        expect401(await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${token}`), 'invalid token');
+      }
     });
   });
 
@@ -174,10 +188,29 @@ describe('gateway authentication', () => {
       await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`).expect(200);
       expect(await gateway.redis.exists(cacheKey(pat))).toBe(1);
 
-      // What the auth service does on revocation: mark it inactive and delete the cache entry.
+      // What the auth service does on revocation: mark it inactive and write an "inactive" tombstone.
       auth.tokens.set(pat, { active: false });
-      await gateway.redis.del(cacheKey(pat));
+      await gateway.redis.set(cacheKey(pat), JSON.stringify({ active: false }), 'EX', PAT_TOMBSTONE_TTL_SECONDS);
 
+      expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`), 'invalid token');
+    });
+
+    it('does not let an introspection answered before a revocation overwrite the revocation\'s tombstone', async () => {
+      const pat = generatePat();
+      auth.tokens.set(pat, activePat('user-late', ['profile:read'], 'pat-late'));
+      auth.delays.introspectMs = 300;
+      try {
+        // Nothing cached: this request introspects, and the answer ("active") is read at once but arrives late.
+        const inFlight = request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`);
+        const answered = inFlight.then((res) => res.status);
+        await sleep(100);
+        auth.tokens.set(pat, { active: false });
+        await gateway.redis.set(cacheKey(pat), JSON.stringify({ active: false }), 'EX', PAT_TOMBSTONE_TTL_SECONDS);
+        expect(await answered).toBe(200); // sent before the revocation answered: may pass
+      } finally {
+        auth.delays.introspectMs = 0;
+      }
+      expect(JSON.parse((await gateway.redis.get(cacheKey(pat)))!)).toEqual({ active: false });
       expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`), 'invalid token');
     });
 
@@ -296,8 +329,8 @@ describe('gateway authentication while Redis is down', () => {
 
     const cutoff = Date.now();
     auth.cutoffs.set('u2', { exists: true, cutoff_ms: cutoff });
-    expect401(await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'u2', iatMs: cutoff - 5 })}`), 'invalid token');
-    await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'u2', iatMs: cutoff + 5 })}`).expect(200);
+    expect401(await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'u2', cutoffMs: cutoff - 5 })}`), 'invalid token');
+    await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'u2', cutoffMs: cutoff })}`).expect(200);
 
     auth.cutoffs.set('gone', { exists: false, cutoff_ms: null });
     expect401(await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${signJwt(k1, { sub: 'gone' })}`), 'invalid token');

@@ -1,4 +1,4 @@
-import { JWT_ALGORITHM } from '@mt/contracts';
+import { JWT_ALGORITHM, JWT_CUTOFF_CLAIM, USER_DELETED_CUTOFF } from '@mt/contracts';
 import type { Identity } from '@mt/identity';
 import type { Logger } from '@mt/logging';
 import { SCOPES } from '@mt/tokens';
@@ -6,7 +6,7 @@ import jwt from 'jsonwebtoken';
 import { AuthenticationUnavailableError, invalidCredential, type AuthOutcome } from './auth-outcome';
 import type { AuthServiceClient } from './auth-service.client';
 import type { JwksClient } from './jwks-client';
-import type { JwtCutoffRepository } from './jwt-cutoff.repository';
+import type { JwtCutoffRepository, UserCutoff } from './jwt-cutoff.repository';
 
 export interface JwtVerifierOptions {
   jwks: JwksClient;
@@ -20,38 +20,46 @@ export interface JwtVerifierOptions {
 interface AccessClaims {
   sub: string;
   jti: string;
-  iat_ms: number;
+  /** The user's cut-off this JWT was minted under (JWT_CUTOFF_CLAIM). */
+  cutoffMs: number;
 }
 
 function readClaims(payload: unknown): AccessClaims | undefined {
   if (!payload || typeof payload !== 'object') return undefined;
-  const { sub, jti, iat_ms: iatMs, exp } = payload as Record<string, unknown>;
+  const { sub, jti, iat_ms: iatMs, exp, [JWT_CUTOFF_CLAIM]: cutoffMs } = payload as Record<string, unknown>;
   if (typeof sub !== 'string' || sub === '' || typeof jti !== 'string' || jti === '') return undefined;
   if (typeof iatMs !== 'number' || !Number.isSafeInteger(iatMs)) return undefined;
+  // Without it a JWT could not be revoked (JWTs signed before it existed are refused: users log in again).
+  if (typeof cutoffMs !== 'number' || !Number.isSafeInteger(cutoffMs) || cutoffMs < 0) return undefined;
   // jsonwebtoken checks `exp` only when present: a token without one would never expire.
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
-  return { sub, jti, iat_ms: iatMs };
+  return { sub, jti, cutoffMs };
 }
 
 /**
  * Verifies a login JWT locally: ES256 only (the algorithm is pinned, so `none` and HS256-with-the-public-key
- * fail), a key the auth service publishes, expiry, issuer, audience, and the user's cut-off (password change
- * or account deletion): `iat_ms` below it is rejected. The cut-off comes from Redis, or from the auth
- * service when Redis cannot answer.
+ * fail), a key the auth service publishes, expiry, issuer, audience, and the user's credential state: a JWT
+ * minted under an earlier cut-off than the user's current one (a password change since) or of a deleted user
+ * is rejected. No clock is compared: the JWT carries the cut-off read with the password hash it was checked
+ * against, and the change moves it in the same update. The state comes from Redis, or from the auth service
+ * when Redis cannot answer.
  */
 export function createJwtVerifier({ jwks, cutoffs, authService, issuer, audience, logger }: JwtVerifierOptions) {
-  async function isBeforeCutoff(claims: AccessClaims): Promise<{ rejected: boolean; reason?: string }> {
-    let cutoff: number | null;
+  async function currentCutoff(userId: string): Promise<UserCutoff> {
     try {
-      cutoff = await cutoffs.find(claims.sub);
+      return await cutoffs.find(userId);
     } catch (error) {
       logger.warn({ reason: (error as Error).message }, 'JWT cut-off not readable from Redis; asking the auth service');
-      const answer = await authService.jwtCutoff(claims.sub); // AuthenticationUnavailableError when it cannot answer
-      if (!answer.exists) return { rejected: true, reason: 'user no longer exists' };
-      cutoff = answer.cutoff_ms;
+      const answer = await authService.jwtCutoff(userId); // AuthenticationUnavailableError when it cannot answer
+      return answer.exists ? answer.cutoff_ms : USER_DELETED_CUTOFF;
     }
-    if (cutoff !== null && claims.iat_ms < cutoff) return { rejected: true, reason: 'issued before the cut-off' };
-    return { rejected: false };
+  }
+
+  async function revocationOf(claims: AccessClaims): Promise<string | undefined> {
+    const cutoff = await currentCutoff(claims.sub);
+    if (cutoff === USER_DELETED_CUTOFF) return 'user no longer exists';
+    if (cutoff !== null && claims.cutoffMs < cutoff) return 'minted before the last password change';
+    return undefined;
   }
 
   return {
@@ -73,9 +81,9 @@ export function createJwtVerifier({ jwks, cutoffs, authService, issuer, audience
           return invalidCredential(`JWT rejected: ${(error as Error).message}`);
         }
         const claims = readClaims(payload);
-        if (!claims) return invalidCredential('JWT lacks sub, jti, iat_ms or exp');
-        const cutoff = await isBeforeCutoff(claims);
-        if (cutoff.rejected) return invalidCredential(`JWT revoked: ${cutoff.reason}`);
+        if (!claims) return invalidCredential(`JWT lacks sub, jti, iat_ms, ${JWT_CUTOFF_CLAIM} or exp`);
+        const revoked = await revocationOf(claims);
+        if (revoked) return invalidCredential(`JWT revoked: ${revoked}`);
         const identity: Identity = { userId: claims.sub, authType: 'jwt', scopes: [...SCOPES], tokenId: claims.jti };
         return { kind: 'authenticated', identity };
       } catch (error) {

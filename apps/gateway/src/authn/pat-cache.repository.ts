@@ -5,6 +5,10 @@ import type { RedisRecovery } from './redis-recovery';
 export interface PatCacheRepository {
   /** The cached introspection result, or null on a miss. Rejects when Redis cannot answer. */
   find(tokenHash: string): Promise<IntrospectionResult | null>;
+  /**
+   * Caches an introspection result unless an entry exists: a revocation's "inactive" tombstone written
+   * meanwhile must win over an answer that was given before it.
+   */
   save(tokenHash: string, result: IntrospectionResult, ttlSeconds: number): Promise<void>;
 }
 
@@ -25,7 +29,7 @@ export function createPatCacheRepository(redis: Redis, prefix: string, recovery?
       }
     },
     async save(tokenHash, result, ttlSeconds) {
-      await redis.set(keys.patCache(tokenHash), JSON.stringify(result), 'EX', ttlSeconds);
+      await redis.set(keys.patCache(tokenHash), JSON.stringify(result), 'EX', ttlSeconds, 'NX');
     },
   };
 }

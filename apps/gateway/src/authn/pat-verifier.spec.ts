@@ -1,6 +1,10 @@
-import { PAT_CACHE_TTL_SECONDS, PAT_INVALID_CACHE_TTL_SECONDS } from '@mt/contracts';
+import { PAT_ANSWER_MAX_AGE_MS, PAT_CACHE_TTL_SECONDS, PAT_INVALID_CACHE_TTL_SECONDS } from '@mt/contracts';
 import type { IntrospectionResult } from '@mt/contracts';
-import { patCacheTtlSeconds } from './pat-verifier';
+import { createMetrics } from '@mt/metrics';
+import { silentLogger } from '@mt/testing';
+import { generatePat } from '@mt/tokens';
+import type { PatCacheRepository } from './pat-cache.repository';
+import { createPatVerifier, patCacheTtlSeconds } from './pat-verifier';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const active = (expiresAt: string): IntrospectionResult => ({
@@ -26,5 +30,39 @@ describe('PAT cache TTL', () => {
 
   it('is short for an inactive answer', () => {
     expect(patCacheTtlSeconds({ active: false }, NOW)).toBe(PAT_INVALID_CACHE_TTL_SECONDS);
+  });
+});
+
+describe('PAT verifier caching', () => {
+  /** A verifier whose introspection takes `tookMs` on a fake clock; returns what it wrote to the cache. */
+  async function cachedAfter(tookMs: number): Promise<string[]> {
+    let clock = NOW;
+    const saved: string[] = [];
+    const cache: PatCacheRepository = {
+      find: async () => null,
+      save: async (tokenHash) => void saved.push(tokenHash),
+    };
+    const verifier = createPatVerifier({
+      cache,
+      authService: {
+        introspect: async () => {
+          clock += tookMs;
+          return active('2027-01-01T00:00:00.000Z');
+        },
+      },
+      metrics: createMetrics('gateway-test'),
+      logger: silentLogger(),
+      now: () => clock,
+    });
+    expect((await verifier.verify(generatePat())).kind).toBe('authenticated');
+    return saved;
+  }
+
+  it('caches an answer that came back promptly', async () => {
+    expect(await cachedAfter(PAT_ANSWER_MAX_AGE_MS)).toHaveLength(1);
+  });
+
+  it('does not cache an answer older than PAT_ANSWER_MAX_AGE_MS (it may predate a revocation)', async () => {
+    expect(await cachedAfter(PAT_ANSWER_MAX_AGE_MS + 1)).toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-import { PAT_CACHE_TTL_SECONDS, PAT_INVALID_CACHE_TTL_SECONDS, type IntrospectionResult } from '@mt/contracts';
+import { PAT_ANSWER_MAX_AGE_MS, PAT_CACHE_TTL_SECONDS, PAT_INVALID_CACHE_TTL_SECONDS, type IntrospectionResult } from '@mt/contracts';
 import type { Logger } from '@mt/logging';
 import type { Metrics } from '@mt/metrics';
 import { hashPat, isWellFormedPat } from '@mt/tokens';
@@ -28,7 +28,9 @@ export function patCacheTtlSeconds(result: IntrospectionResult, nowMs: number): 
  * PATs: shape and checksum first (a malformed token never reaches Redis or the auth service), then the
  * Redis cache by SHA-256, then introspection at the auth service. While Redis is down every PAT is
  * introspected (nothing is cached); when the auth service cannot answer either, the outcome is undecidable.
- * Revocation deletes the cache entry (auth service), so the next request introspects and sees it.
+ * Revocation overwrites the cache entry with an "inactive" tombstone (auth service) that outlives any active
+ * entry; answers are cached only where no entry exists (SET NX) and only if the lookup that missed is at most
+ * PAT_ANSWER_MAX_AGE_MS old, so an introspection that started before the revocation cannot bring it back.
  */
 export function createPatVerifier({ cache, authService, metrics, logger, now = Date.now }: PatVerifierOptions) {
   function toOutcome(result: IntrospectionResult): AuthOutcome {
@@ -44,6 +46,7 @@ export function createPatVerifier({ cache, authService, metrics, logger, now = D
     async verify(token: string): Promise<AuthOutcome> {
       if (!isWellFormedPat(token)) return invalidCredential('malformed PAT');
       const tokenHash = hashPat(token);
+      const lookedUpAt = now();
 
       let cacheUsable = true;
       try {
@@ -63,8 +66,11 @@ export function createPatVerifier({ cache, authService, metrics, logger, now = D
         if (error instanceof AuthenticationUnavailableError) return { kind: 'undecidable', reason: error.message };
         throw error;
       }
-      const ttl = patCacheTtlSeconds(result, now());
-      if (cacheUsable && ttl > 0) {
+      const answeredAt = now();
+      const ttl = patCacheTtlSeconds(result, answeredAt);
+      // An answer that took this long may predate a revocation whose tombstone is about to expire: not cached.
+      const fresh = answeredAt - lookedUpAt <= PAT_ANSWER_MAX_AGE_MS;
+      if (cacheUsable && fresh && ttl > 0) {
         await cache
           .save(tokenHash, result, ttl)
           .catch((error: Error) => logger.warn({ reason: error.message }, 'PAT cache write failed'));

@@ -16,6 +16,8 @@ export interface JwtClaims {
   aud: string;
   iat: number;
   iat_ms: number;
+  /** The user's cut-off the JWT was minted under (0: no password change yet). */
+  cutoff_ms: number;
   exp: number;
   jti: string;
   [claim: string]: unknown;
@@ -56,6 +58,7 @@ export function claimsFor(sub: string, overrides: Partial<JwtClaims> = {}): JwtC
   return {
     iat: Math.floor(nowMs / 1000),
     iat_ms: nowMs,
+    cutoff_ms: 0,
     exp: Math.floor(nowMs / 1000) + 600,
     aud: 'media-tracker-api',
     iss: 'media-tracker',

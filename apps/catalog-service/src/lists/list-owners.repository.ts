@@ -1,0 +1,72 @@
+import type { Session } from '../shared/atomic';
+import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
+import { isDuplicateKeyError } from '../shared/mongo-errors';
+
+/**
+ * One document per user who has (had) a list in this category: the serialisation point of that list.
+ * Every list write updates it in the write's own transaction (so two writes of one user, or a write and
+ * the account's deletion, conflict and run one after the other), and `seq` numbers the writes in commit
+ * order. The account's deletion sets `deleted_at` in the transaction that removes the entries; a write
+ * that comes after finds it and fails. Kept after the deletion (a few bytes per deleted user).
+ */
+export interface ListOwnerDocument {
+  _id: string;
+  seq: number;
+  deleted_at: Date | null;
+}
+
+/** The list's owner was deleted: the write must not happen. */
+export class ListOwnerDeletedError extends Error {
+  override name = 'ListOwnerDeletedError';
+}
+
+/** Owners known to have their document, remembered to save a round trip per write (cleared when full). */
+const KNOWN_OWNERS_LIMIT = 50_000;
+
+export class ListOwnersRepository {
+  /** Owner documents are never removed, so "it exists" stays true once seen. */
+  private readonly known = new Set<string>();
+
+  constructor(private readonly db: CatalogDatabase) {}
+
+  private get owners() {
+    return this.db.collection<ListOwnerDocument>(COLLECTIONS.listOwners);
+  }
+
+  /**
+   * Creates the user's document if it is missing, outside any transaction: two first writes of a new user
+   * then meet on an existing document (a retried conflict), never on a duplicate insert.
+   */
+  async ensure(userId: string): Promise<void> {
+    if (this.known.has(userId)) return;
+    try {
+      await this.owners.updateOne({ _id: userId }, { $setOnInsert: { seq: 0, deleted_at: null } }, { upsert: true });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // a concurrent ensure() created it
+    }
+    if (this.known.size >= KNOWN_OWNERS_LIMIT) this.known.clear();
+    this.known.add(userId);
+  }
+
+  /**
+   * Inside a list write's transaction, first: takes the next sequence number of the user's list.
+   * Throws ListOwnerDeletedError when the account was deleted (ensure() has run, so "no match" means that).
+   */
+  async recordWrite(userId: string, session: Session): Promise<number> {
+    const owner = await this.owners.findOneAndUpdate(
+      { _id: userId, deleted_at: null },
+      { $inc: { seq: 1 } },
+      { session, returnDocument: 'after', projection: { seq: 1 } },
+    );
+    if (!owner) throw new ListOwnerDeletedError(`the owner of this list was deleted`);
+    return owner.seq;
+  }
+
+  /**
+   * Inside the deletion's transaction: from its commit on, every write of the user fails. Idempotent: a
+   * redelivered deletion keeps the first `deleted_at`.
+   */
+  async markDeleted(userId: string, deletedAt: Date, session: Session): Promise<void> {
+    await this.owners.updateOne({ _id: userId, deleted_at: null }, { $set: { deleted_at: deletedAt }, $inc: { seq: 1 } }, { session });
+  }
+}
