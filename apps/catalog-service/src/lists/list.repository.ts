@@ -1,3 +1,4 @@
+import { KeyedMutex, retryTransient } from '@mt/stores';
 import type { mongo } from 'mongoose';
 import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
@@ -59,6 +60,8 @@ function listSortSpec(sort: ListSort, direction: 1 | -1): mongo.Sort {
 }
 
 export class ListRepository {
+  private readonly inserting = new KeyedMutex();
+
   constructor(private readonly db: CatalogDatabase) {}
 
   private get entries() {
@@ -69,12 +72,22 @@ export class ListRepository {
     await this.entries.createIndexes(LIST_ENTRY_INDEXES);
   }
 
+  /**
+   * Adds of one item to one list take turns in this process (racing inserts of one unique key make the
+   * store wait on, or deadlock with, each other: 40 at once took up to 16 s and some failed), and a
+   * transient conflict with another instance's insert is retried. Whoever comes after the first finds its
+   * entry with a read instead of a failing insert (much cheaper on a PostgreSQL-backed server).
+   */
   async insert(doc: ListEntryDocument): Promise<void> {
-    try {
-      await this.entries.insertOne(doc);
-    } catch (error) {
-      throw isDuplicateKeyError(error) ? new DuplicateListEntryError('already on the list', { cause: error }) : error;
-    }
+    await this.inserting.use(`${doc.user_id}:${doc.item_id.toHexString()}`, async () => {
+      const present = await this.entries.findOne({ user_id: doc.user_id, item_id: doc.item_id }, { projection: { _id: 1 } });
+      if (present) throw new DuplicateListEntryError('already on the list');
+      try {
+        await retryTransient(() => this.entries.insertOne(doc));
+      } catch (error) {
+        throw isDuplicateKeyError(error) ? new DuplicateListEntryError('already on the list', { cause: error }) : error;
+      }
+    });
   }
 
   find(userId: string, itemId: mongo.ObjectId): Promise<ListEntryDocument | null> {
