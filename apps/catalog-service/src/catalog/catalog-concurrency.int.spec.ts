@@ -16,15 +16,21 @@ describe('catalog creations under concurrency (movies)', () => {
   });
   afterAll(() => h.close());
 
-  const create = (app: CatalogHarness['app'], body: object) => request(app).post('/api/v1/movies').set(asUser(user)).send(body);
-  const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
-  const storedWithTitleKey = (titleKey: string) => h.module.connection.db!.collection(COLLECTIONS.entries).countDocuments({ title_key: titleKey });
+  const create = (app: CatalogHarness['app'], body: object) =>
+    request(app).post('/api/v1/movies').set(asUser(user)).send(body);
+  const statusCounts = (statuses: number[]) =>
+    statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+  const storedWithTitleKey = (titleKey: string) =>
+    h.module.connection.db!.collection(COLLECTIONS.entries).countDocuments({ title_key: titleKey });
 
   it('answers 50 concurrent identical creations with one 201 and 49 409s naming it, over 20 rounds', async () => {
     for (let round = 0; round < 20; round++) {
       const body = { title: `Identical Twins ${round}`, year: 2001 };
       const results = await Promise.all(Array.from({ length: 50 }, () => create(h.app, body)));
-      expect({ round, statuses: statusCounts(results.map((res) => res.status)) }).toEqual({ round, statuses: { 201: 1, 409: 49 } });
+      expect({ round, statuses: statusCounts(results.map((res) => res.status)) }).toEqual({
+        round,
+        statuses: { 201: 1, 409: 49 },
+      });
       const winner = results.find((res) => res.status === 201)!;
       for (const res of results.filter((r) => r.status === 409)) {
         expect(res.body).toMatchObject({ status: 409, code: 'conflict', existing_id: winner.body.id });
@@ -37,7 +43,9 @@ describe('catalog creations under concurrency (movies)', () => {
     // Once, 21 such variants and a listing all got 504 after 10 s: blocked inserts held every pooled
     // connection, so the transaction holding the title could not commit.
     const variants = Array.from({ length: MONGO_MAX_POOL_SIZE + 10 }, (_, i) => {
-      const letters = [...'Amelie Poulain'].map((c, j) => (((i >> j % 5) & 1) === 1 ? c.toUpperCase() : c.toLowerCase()));
+      const letters = [...'Amelie Poulain'].map((c, j) =>
+        ((i >> (j % 5)) & 1) === 1 ? c.toUpperCase() : c.toLowerCase(),
+      );
       if (i % 2) letters[2] = 'é';
       return letters.join('');
     });
@@ -55,7 +63,9 @@ describe('catalog creations under concurrency (movies)', () => {
 
   it('creates 50 concurrent distinct entries and counts every one in the listing total', async () => {
     const before = (await request(h.app).get('/api/v1/movies')).body.total as number;
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => create(h.app, { title: `Distinct Entry ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => create(h.app, { title: `Distinct Entry ${i}` })),
+    );
     expect(statusCounts(results.map((res) => res.status))).toEqual({ 201: 50 });
     expect((await request(h.app).get('/api/v1/movies')).body.total).toBe(before + 50);
   });
@@ -65,8 +75,13 @@ describe('catalog creations under concurrency (movies)', () => {
     try {
       for (let round = 0; round < 5; round++) {
         const body = { title: `Two Instances ${round}`, year: 1999 };
-        const results = await Promise.all(Array.from({ length: 40 }, (_, i) => create(i % 2 ? h.app : second.app, body)));
-        expect({ round, statuses: statusCounts(results.map((res) => res.status)) }).toEqual({ round, statuses: { 201: 1, 409: 39 } });
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => create(i % 2 ? h.app : second.app, body)),
+        );
+        expect({ round, statuses: statusCounts(results.map((res) => res.status)) }).toEqual({
+          round,
+          statuses: { 201: 1, 409: 39 },
+        });
         expect(await storedWithTitleKey(`two instances ${round}`)).toBe(1);
       }
     } finally {

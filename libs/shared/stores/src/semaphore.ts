@@ -4,7 +4,8 @@ export class Semaphore {
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError('semaphore limit must be a positive integer');
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError('semaphore limit must be a positive integer');
   }
 
   get inUse(): number {

@@ -16,7 +16,8 @@ describe('TransactionRunner', () => {
     runner = new TransactionRunner(connection, silentLogger());
     await runner.detect();
     // Collections exist before the races (creating one inside concurrent transactions is a race of its own).
-    for (const name of ['conflicts', 'no_retry', 'capped', 'one_key', 'one_key_tally']) await connection.db!.createCollection(name);
+    for (const name of ['conflicts', 'no_retry', 'capped', 'one_key', 'one_key_tally'])
+      await connection.db!.createCollection(name);
   });
   afterAll(async () => {
     await closeMongo(connection);
@@ -96,7 +97,8 @@ describe('TransactionRunner', () => {
           })
           .then(
             () => 'committed',
-            (error: mongo.MongoServerError) => (error.code === 11000 ? 'duplicate' : `failed: ${error.message}`),
+            (error: mongo.MongoServerError) =>
+              error.code === 11000 ? 'duplicate' : `failed: ${error.message}`,
           ),
       ),
     );

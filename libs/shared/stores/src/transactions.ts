@@ -89,7 +89,9 @@ async function commit(session: mongo.ClientSession): Promise<void> {
       await session.commitTransaction();
       return;
     } catch (error) {
-      const unknown = (error as { hasErrorLabel?: (label: string) => boolean }).hasErrorLabel?.(UNKNOWN_COMMIT_RESULT);
+      const unknown = (error as { hasErrorLabel?: (label: string) => boolean }).hasErrorLabel?.(
+        UNKNOWN_COMMIT_RESULT,
+      );
       if (!unknown || attempt >= COMMIT_ATTEMPTS) throw error;
     }
   }

@@ -2,7 +2,10 @@ import { isTransientConflict, retryTransient, type RetryPolicy } from './transie
 
 const conflict = () => Object.assign(new Error('deadlock detected'), { code: 112 });
 const labelled = () =>
-  Object.assign(new Error('could not serialize access'), { code: 251, hasErrorLabel: (label: string) => label === 'TransientTransactionError' });
+  Object.assign(new Error('could not serialize access'), {
+    code: 251,
+    hasErrorLabel: (label: string) => label === 'TransientTransactionError',
+  });
 const quick: RetryPolicy = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 };
 
 describe('isTransientConflict', () => {

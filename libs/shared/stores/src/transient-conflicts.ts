@@ -20,7 +20,10 @@ interface LabelledError {
 export function isTransientConflict(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, hasErrorLabel } = error as LabelledError;
-  return code === WRITE_CONFLICT || (typeof hasErrorLabel === 'function' && hasErrorLabel.call(error, TRANSIENT_LABEL));
+  return (
+    code === WRITE_CONFLICT ||
+    (typeof hasErrorLabel === 'function' && hasErrorLabel.call(error, TRANSIENT_LABEL))
+  );
 }
 
 export interface RetryPolicy {
@@ -39,7 +42,10 @@ export interface RetryPolicy {
 export const TRANSIENT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 10, maxDelayMs: 200 };
 
 /** Runs `work`, trying it again after a transient conflict, at most `policy.attempts` times in all. */
-export async function retryTransient<T>(work: () => Promise<T>, policy: RetryPolicy = TRANSIENT_RETRY): Promise<T> {
+export async function retryTransient<T>(
+  work: () => Promise<T>,
+  policy: RetryPolicy = TRANSIENT_RETRY,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
