@@ -8,7 +8,7 @@ import { createPat, registerUser, startAuthHarness, type AuthHarness } from '../
 import { asJwtUser, asPatUser } from '../test/identity-headers';
 import { buildOpenApiRegistry } from './openapi';
 
-const COMMON = ['429', '500', '502', '503', '504'];
+const COMMON = ['408', '429', '500', '502', '503', '504'];
 const EXPECTED_STATUSES: Record<string, string[]> = {
   'post /api/v1/auth/register': ['201', '400', '401', '409', '413', '415'],
   'post /api/v1/auth/login': ['200', '400', '401', '413', '415'],

@@ -57,6 +57,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     host: config.HOST,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     startup: async (signal) => {
       await openMongo(connection, { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME, logger, appName: `${SERVICE}-${category.id}` }, signal);
       // Indexes and the entry counter: retried while MongoDB comes and goes during start-up.

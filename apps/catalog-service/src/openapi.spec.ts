@@ -62,7 +62,7 @@ describe('category OpenAPI fragments', () => {
       for (const [method, operation] of Object.entries(item)) {
         const isPublic = method === 'get' && (path === '/api/v1/books' || path === '/api/v1/books/{id}');
         const statuses = Object.keys(operation.responses);
-        expect(statuses).toEqual(expect.arrayContaining(['400', '401', '429', '500', '502', '503', '504']));
+        expect(statuses).toEqual(expect.arrayContaining(['400', '401', '408', '429', '500', '502', '503', '504']));
         if (isPublic) {
           expect(operation.security).toBeUndefined();
         } else {

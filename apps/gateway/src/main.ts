@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     host: config.HOST,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     // Ready once Redis answers and the first route-table load was attempted (a registry outage keeps an
     // empty table; categories appear as soon as the registry answers).
     startup: async (signal) => {

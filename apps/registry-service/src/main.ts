@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     host: config.HOST,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     startup: async (signal) => {
       await waitForRedis(redis, signal);
       if (!signal.aborted) sweeper.start();

@@ -8,6 +8,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Valid credential that may not do this',
   404: 'Unknown route or id, or a resource of another user',
   405: 'Known path, wrong method (see the Allow header)',
+  408: 'The request (headers and body) was not received within the request timeout (REQUEST_TIMEOUT_MS, default 30 s); the connection is closed',
   409: 'Unique conflict',
   413: 'Request body over 1 MiB',
   415: 'Body is not application/json',
@@ -23,8 +24,8 @@ export const errorResponse = (status: number, description = ERROR_DESCRIPTIONS[s
   content: { 'application/json': { schema: ErrorPayloadSchema } },
 });
 
-/** Errors any request through the gateway can meet, whatever the operation. */
-export const COMMON_ERROR_STATUSES = [429, 500, 502, 503, 504] as const;
+/** Errors any request through the gateway can meet, whatever the operation (408: a client too slow to send it). */
+export const COMMON_ERROR_STATUSES = [408, 429, 500, 502, 503, 504] as const;
 
 /** The `responses` map of an operation: its success plus every error status it can return. */
 export function responses(

@@ -9,6 +9,8 @@ export const baseEnvShape = (defaultPort: number) => ({
   SERVICE_VERSION: z.string().default('1.0.0'),
   /** How long SIGTERM waits for in-flight requests before closing them. */
   SHUTDOWN_TIMEOUT_MS: envInt(8000, 0, 60000),
+  /** A request's headers and body must arrive within this time from its first byte (then 408). */
+  REQUEST_TIMEOUT_MS: envInt(30_000, 1000, 600_000),
 });
 
 export const mongoEnvShape = {

@@ -16,6 +16,7 @@ describe('errors (AppError constructors)', () => {
       [errors.badGateway(), 502, 'bad_gateway'],
       [errors.serviceUnavailable(), 503, 'service_unavailable'],
       [errors.gatewayTimeout(), 504, 'gateway_timeout'],
+      [errors.requestTimeout(), 408, 'request_timeout'],
     ];
     for (const [error, status, code] of cases) {
       expect(isAppError(error)).toBe(true);

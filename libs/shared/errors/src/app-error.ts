@@ -46,6 +46,8 @@ export const errors = {
   notFound: (message = 'not found') => new AppError('not_found', message),
   methodNotAllowed: (allowed: string[]) =>
     new AppError('method_not_allowed', 'method not allowed', { headers: { Allow: allowed.join(', ') } }),
+  /** The client did not send the whole request (headers and body) in time: its fault, never an upstream's. */
+  requestTimeout: (message = 'request not received in time') => new AppError('request_timeout', message),
   conflict: (message: string, extra?: Record<string, unknown>) => new AppError('conflict', message, { extra }),
   payloadTooLarge: (message = 'request body exceeds 1 MiB') => new AppError('payload_too_large', message),
   unsupportedMediaType: (message = 'request body must be application/json') =>

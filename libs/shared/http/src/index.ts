@@ -2,3 +2,4 @@ export * from './json-body';
 export * from './define-route';
 export * from './http-app';
 export * from './run-service';
+export * from './client-errors';
