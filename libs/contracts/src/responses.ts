@@ -12,6 +12,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Unique conflict',
   413: 'Request body over 1 MiB',
   415: 'Body is not application/json',
+  422: 'The Idempotency-Key was already used for a different request (other method, path, query or body)',
   429: 'Rate limit hit (see Retry-After)',
   500: 'Unexpected fault',
   502: 'Upstream answered garbage',

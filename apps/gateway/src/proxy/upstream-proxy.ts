@@ -53,6 +53,8 @@ interface ProxyAttempt {
   retryable: boolean;
   retried: boolean;
   settled: boolean;
+  /** The request body when the gateway has read it already. */
+  body?: Buffer;
   proxyReq?: ClientRequest;
   next: NextFunction;
 }
@@ -135,6 +137,10 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     proxyServer.on('proxyReq', (proxyReq, req, res) => {
       const attempt = attempts.get(req);
       if (attempt) startTimers(attempt, proxyReq);
+      // A body the gateway already read (Idempotency-Key): these bytes are the body. http-proxy then
+      // pipes the drained request, which only ends the upstream request.
+      const body = attempt?.body;
+      if (body?.length) proxyReq.write(body);
       // A client that goes away before the answer: stop the upstream's work too.
       res.once('close', () => {
         if (!res.writableFinished) proxyReq.destroy();
@@ -235,6 +241,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       retryable: (req.method === 'GET' || req.method === 'HEAD') && !requestHasBody(req),
       retried: false,
       settled: false,
+      body: gatewayState(res).body,
       next,
     };
     if (!chooseTarget(attempt)) {

@@ -52,6 +52,9 @@ export const errors = {
   payloadTooLarge: (message = 'request body exceeds 1 MiB') => new AppError('payload_too_large', message),
   unsupportedMediaType: (message = 'request body must be application/json') =>
     new AppError('unsupported_media_type', message),
+  /** An Idempotency-Key already used for a different request (draft-ietf-httpapi-idempotency-key-header). */
+  idempotencyKeyReused: (message = 'this Idempotency-Key was already used for a different request') =>
+    new AppError('idempotency_key_reused', message),
   rateLimited: (retryAfterSeconds: number, message = 'too many requests') =>
     new AppError('rate_limited', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
   internal: (message = 'internal server error') => new AppError('internal', message),

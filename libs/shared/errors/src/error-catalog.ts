@@ -9,6 +9,7 @@ export const ERROR_CATALOG = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal: 500,
   bad_gateway: 502,
