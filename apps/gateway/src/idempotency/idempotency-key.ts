@@ -14,7 +14,7 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
   if (header === undefined) return undefined;
   const raw = Array.isArray(header) ? header.join(', ') : header.trim();
   const quoted = /^"([^"\\]*)"$/.exec(raw);
-  const key = quoted ? quoted[1]! : raw;
+  const key = quoted?.[1] ?? raw;
   if (!VALID_KEY.test(key)) {
     const message = 'must be 1–255 visible ASCII characters (no spaces), sent once';
     throw errors.validation('invalid Idempotency-Key header', [{ path: 'Idempotency-Key', message }]);

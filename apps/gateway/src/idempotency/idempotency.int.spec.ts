@@ -255,7 +255,7 @@ describe('Idempotency-Key on POST (gateway)', () => {
     expect(things.received() - before).toBe(1);
   });
 
-  it.each([
+  it.each<[string, string | string[]]>([
     ['empty', ''],
     ['longer than 255', 'k'.repeat(256)],
     ['with a space', 'two words'],
@@ -266,7 +266,7 @@ describe('Idempotency-Key on POST (gateway)', () => {
     const res = await request(gateway.app)
       .post('/api/v1/things')
       .set('Authorization', alice)
-      .set('Idempotency-Key', bad)
+      .set('Idempotency-Key', bad as string)
       .send({ t: 1 });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({

@@ -61,7 +61,7 @@ export interface IdempotencyRepository {
 function toRecord(flat: unknown): IdempotencyRecord {
   const fields = new Map<string, string>();
   const list = Array.isArray(flat) ? (flat as string[]) : [];
-  for (let i = 0; i + 1 < list.length; i += 2) fields.set(list[i]!, list[i + 1]!);
+  for (let i = 0; i + 1 < list.length; i += 2) fields.set(String(list[i]), String(list[i + 1]));
   const fingerprint = fields.get('fingerprint') ?? '';
   if (fields.get('state') !== 'done') return { state: 'in_flight', fingerprint };
   return {
@@ -93,7 +93,7 @@ export function createIdempotencyRepository(redis: Redis, prefix: string): Idemp
       return existing ? toRecord(existing) : undefined;
     },
     async complete(subject, key, owner, fingerprint, response, ttlMs) {
-      const stored = response.body !== undefined;
+      const body = response.body;
       const done = await redis.eval(
         COMPLETE_SCRIPT,
         1,
@@ -102,8 +102,8 @@ export function createIdempotencyRepository(redis: Redis, prefix: string): Idemp
         fingerprint,
         String(response.status),
         JSON.stringify(response.headers),
-        stored ? response.body!.toString('base64') : '',
-        stored ? '1' : '0',
+        body ? body.toString('base64') : '',
+        body ? '1' : '0',
         String(ttlMs),
       );
       return Number(done) === 1;
