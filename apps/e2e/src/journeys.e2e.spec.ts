@@ -614,6 +614,22 @@ describe('the edges a client meets', () => {
     expect(badScore.status).toBe(400);
     expect(badScore.body.details).toEqual([expect.objectContaining({ path: 'score' })]);
   });
+
+  it('honours an Idempotency-Key: the same POST twice creates one entry and answers the same, replayed', async () => {
+    const { token } = await registerAndLogin();
+    const title = unique('Idempotent ');
+    const headers = { 'idempotency-key': unique('key-') };
+    const first = await api.post<CatalogEntry>('/api/v1/movies', { title, year: 1999 }, { token, headers });
+    const second = await api.post<CatalogEntry>('/api/v1/movies', { title, year: 1999 }, { token, headers });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('location')).toBe(first.headers.get('location'));
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    const found = await api.get<Page<CatalogEntry>>(`/api/v1/movies?q=${encodeURIComponent(title)}`);
+    expect(idsOf(found.body.data)).toEqual([first.body.id]);
+  });
 });
 
 describe('a script journey with personal access tokens', () => {

@@ -18,6 +18,8 @@ import { watchRedisRecovery } from './authn/redis-recovery';
 import type { GatewayConfig } from './config';
 import { createOpenApiDocument, discoveryEndpoints, gatewayFragment } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
+import { createIdempotencyRepository } from './idempotency/idempotency.repository';
+import { idempotencyMiddleware } from './idempotency/idempotency.middleware';
 import type { UpstreamAgents } from './proxy/agents';
 import { createUpstreamProxy } from './proxy/upstream-proxy';
 import { createRateLimitRepository } from './rate-limit/rate-limit.repository';
@@ -44,8 +46,9 @@ export interface GatewayDeps {
 /**
  * The public face, top to bottom: security headers and CORS (also on the probes), probes, then for API
  * requests: route decision (from the manifests in the route table) → authentication → rate limit → access
- * (404/405/401/503/403) → body limit → the gateway's own endpoints or the upstream proxy. No body parser:
- * bodies stream to the services intact.
+ * (404/405/401/503/403) → body limit → Idempotency-Key (POST) → the gateway's own endpoints or the upstream
+ * proxy. No body parser: bodies stream to the services intact (a POST with an Idempotency-Key is read first,
+ * to fingerprint it, then sent as read).
  */
 export function createApp(deps: GatewayDeps): Express {
   const { config, logger, lifecycle, redis, metrics, routeTable, agents } = deps;
@@ -99,6 +102,14 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(rateLimitMiddleware(rateLimiter, logger));
   app.use(enforceAccess);
   app.use(bodyLimit);
+  app.use(
+    idempotencyMiddleware({
+      repository: createIdempotencyRepository(redis, prefix),
+      // A claim outlives any request it covers (upstream deadline plus a margin for the response).
+      inFlightTtlMs: config.PROXY_TIMEOUT_MS + 60_000,
+      logger,
+    }),
+  );
   app.use(endpointRouter([discovery]));
   app.use(
     createUpstreamProxy({

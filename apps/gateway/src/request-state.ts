@@ -10,6 +10,8 @@ import type { AuthOutcome } from './authn/auth-outcome';
 export interface GatewayRequestState {
   decision?: RouteDecision;
   auth?: AuthOutcome;
+  /** The request body, already read by the gateway (Idempotency-Key requests): the proxy sends these bytes. */
+  body?: Buffer;
 }
 
 const STATE = 'gateway';

@@ -13,6 +13,8 @@ export function redisKeys(prefix: string) {
     /** last_used_at write throttle of a PAT. */
     patLastUsed: (tokenId: string) => `${prefix}auth:pat-used:${tokenId}`,
     rateLimit: (subject: string, window: number) => `${prefix}ratelimit:${subject}:${window}`,
+    /** Gateway: one Idempotency-Key of one caller (`user:<id>` or `ip:<address>`), keyed by the key's SHA-256. */
+    idempotency: (subject: string, keyHash: string) => `${prefix}idempotency:${subject}:${keyHash}`,
     /** Account events (user.deleted) for the catalog services' consumer groups. */
     userEvents: () => `${prefix}events:users`,
     registryInstances: () => `${prefix}registry:instances`,

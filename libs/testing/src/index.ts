@@ -1,3 +1,4 @@
 export * from './test-stores';
 export * from './test-logger';
 export * from './tcp-proxy';
+export * from './slow-client';

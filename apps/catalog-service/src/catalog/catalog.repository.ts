@@ -17,8 +17,15 @@ interface CounterDocument {
   version: number;
 }
 
-/** The counter document of the entries collection, written in the same transaction as the entries. */
-const ENTRY_COUNTER = 'entries';
+/**
+ * The counter of the entries collection, written in the same transaction as the entries and split over
+ * several documents: every create or change bumps one of them, chosen at random, and a reader adds them
+ * up. One hot document would make concurrent writers' transactions conflict with each other (each
+ * conflict a retry; 50 concurrent creates exhausted the retries); with the shards two concurrent writes
+ * rarely pick the same one. The first shard keeps the id the single counter had.
+ */
+const COUNTER_SHARDS = Array.from({ length: 32 }, (_, i) => (i === 0 ? 'entries' : `entries:${i}`));
+const anyShard = () => COUNTER_SHARDS[Math.floor(Math.random() * COUNTER_SHARDS.length)] ?? 'entries';
 
 export interface CatalogState {
   entries: number;
@@ -88,7 +95,7 @@ export class CatalogRepository {
     } catch (error) {
       throw isDuplicateKeyError(error) ? new DuplicateEntryError('duplicate entry', { cause: error }) : error;
     }
-    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { count: 1, version: 1 } }, { upsert: true, session });
+    await this.bumpCounter({ count: 1, version: 1 }, session);
   }
 
   /**
@@ -103,7 +110,7 @@ export class CatalogRepository {
       await this.reconcileEntryCount(undefined);
       throw error;
     }
-    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { count: docs.length, version: 1 } }, { upsert: true });
+    await this.bumpCounter({ count: docs.length, version: 1 }, undefined);
   }
 
   /** Applies `set` when `createdBy` created the entry; null when it is unknown or someone else's. */
@@ -114,7 +121,7 @@ export class CatalogRepository {
     } catch (error) {
       throw isDuplicateKeyError(error) ? new DuplicateEntryError('duplicate entry', { cause: error }) : error;
     }
-    if (updated) await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $inc: { version: 1 } }, { upsert: true, session });
+    if (updated) await this.bumpCounter({ version: 1 }, session);
     return updated;
   }
 
@@ -145,17 +152,25 @@ export class CatalogRepository {
     return result.modifiedCount;
   }
 
-  /** The number of entries and the catalog version, from the counter document (O(1)). */
+  /** The number of entries and the catalog version, from the counter shards (one indexed read). */
   async state(): Promise<CatalogState> {
-    const counter = await this.counters.findOne({ _id: ENTRY_COUNTER });
-    const state = { entries: counter?.count ?? 0, version: counter?.version ?? 0 };
+    const state = await this.readCounter();
     this.hints.observe(state.entries);
     return state;
   }
 
   async entryCount(): Promise<number> {
-    const counter = await this.counters.findOne({ _id: ENTRY_COUNTER });
-    return counter?.count ?? 0;
+    return (await this.readCounter()).entries;
+  }
+
+  private async readCounter(): Promise<CatalogState> {
+    const shards = await this.counters.find({ _id: { $in: COUNTER_SHARDS } }).toArray();
+    const state = { entries: 0, version: 0 };
+    for (const shard of shards) {
+      state.entries += shard.count ?? 0;
+      state.version += shard.version ?? 0;
+    }
+    return state;
   }
 
   /**
@@ -179,8 +194,14 @@ export class CatalogRepository {
    */
   async reconcileEntryCount(session: Session): Promise<number> {
     const count = await this.entries.countDocuments({}, { session });
-    await this.counters.updateOne({ _id: ENTRY_COUNTER }, { $set: { count }, $inc: { version: 1 } }, { upsert: true, session });
+    const [first = 'entries', ...others] = COUNTER_SHARDS;
+    await this.counters.updateMany({ _id: { $in: others } }, { $set: { count: 0 } }, { session });
+    await this.counters.updateOne({ _id: first }, { $set: { count }, $inc: { version: 1 } }, { upsert: true, session });
     return count;
+  }
+
+  private async bumpCounter(inc: { count?: number; version: number }, session: Session): Promise<void> {
+    await this.counters.updateOne({ _id: anyShard() }, { $inc: inc }, { upsert: true, session });
   }
 
   /**

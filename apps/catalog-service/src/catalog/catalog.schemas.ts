@@ -110,7 +110,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
         .optional()
         .openapi({
           description:
-            'Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix")',
+            'Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes.',
         }),
       genre: z.string().trim().min(1).max(50).optional().openapi({ description: 'Only entries with this genre (exact, case-insensitive)' }),
       year: queryInt(YEAR_MIN, YEAR_MAX)

@@ -1,4 +1,5 @@
 import { errors } from '@mt/errors';
+import { KeyedMutex } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { CategoryDefinition } from '../categories/categories';
 import type { ListRepository } from '../lists/list.repository';
@@ -14,6 +15,8 @@ export type EntryResponse = Record<string, unknown>;
 
 /** The shared catalog of one category: create, read, change (creator only) and search entries. */
 export class CatalogService {
+  private readonly creating = new KeyedMutex();
+
   constructor(
     private readonly category: CategoryDefinition,
     private readonly entries: CatalogRepository,
@@ -24,14 +27,21 @@ export class CatalogService {
 
   async create(input: EntryFieldsInput & { title: string }, userId: string): Promise<EntryResponse> {
     const doc = newEntryDocument(this.category, input, userId, this.now());
-    try {
-      // The unique index decides duplicates (no check-then-insert race); the count moves with the insert.
-      await this.atomic.run((session) => this.entries.insert(doc, session));
-    } catch (error) {
-      if (error instanceof DuplicateEntryError) throw await this.duplicateConflict(doc.title_key, doc.year);
-      throw error;
-    }
-    return this.respond(doc);
+    // Creations of one title and year take turns in this process: racing inserts of one unique key make
+    // the store wait on, or deadlock with, each other. Whoever comes after the first finds it and gets a
+    // 409 without a transaction.
+    return this.creating.use(JSON.stringify([doc.title_key, doc.year]), async () => {
+      const existing = await this.entries.findDuplicate(doc.title_key, doc.year);
+      if (existing) throw duplicateOf(existing);
+      try {
+        // The unique index still decides duplicates (other instances); the count moves with the insert.
+        await this.atomic.run((session) => this.entries.insert(doc, session));
+      } catch (error) {
+        if (error instanceof DuplicateEntryError) throw await this.duplicateConflict(doc.title_key, doc.year);
+        throw error;
+      }
+      return this.respond(doc);
+    });
   }
 
   async get(id: string): Promise<EntryResponse> {
@@ -85,10 +95,9 @@ export class CatalogService {
   }
 
   private async duplicateConflict(key: string, year: number | null, excludeId?: mongo.ObjectId) {
-    const existing = await this.entries.findDuplicate(key, year, excludeId);
-    return errors.conflict(
-      'an entry with this title and year already exists',
-      existing ? { existing_id: existing.toHexString() } : undefined,
-    );
+    return duplicateOf(await this.entries.findDuplicate(key, year, excludeId));
   }
 }
+
+const duplicateOf = (existing: mongo.ObjectId | null) =>
+  errors.conflict('an entry with this title and year already exists', existing ? { existing_id: existing.toHexString() } : undefined);

@@ -1,13 +1,14 @@
 import { mongo } from 'mongoose';
 import type { CategoryDefinition } from '../categories/categories';
-import { genreKey, titleKey, titleWords, wordPrefixes } from '../search/text-folding';
+import { genreKey, titleKey, titleSearchKeys } from '../search/text-folding';
 import type { EntryFieldsInput } from './catalog.schemas';
 
 /**
  * A catalog entry as stored. Besides what the client sees it keeps derived keys, written together with
  * the field they derive from:
  * - `title_key`: folded title (duplicate detection with `year`, and the title sort);
- * - `title_words` / `title_prefixes`: folded title words and all their prefixes (indexed search);
+ * - `title_words` / `title_prefixes`: folded title words and all their prefixes (indexed search), bounded
+ *   whatever the title (SEARCH_LIMITS);
  * - `year_missing`: 1 when `year` is null, so entries without a year sort last in both orders;
  * - `genre_keys`: lower-cased genres for the case-insensitive genre filter.
  */
@@ -30,8 +31,8 @@ export interface EntryDocument {
 }
 
 export function titleFields(title: string) {
-  const words = titleWords(title);
-  return { title, title_key: titleKey(title), title_words: words, title_prefixes: wordPrefixes(words) };
+  const { words, prefixes } = titleSearchKeys(title);
+  return { title, title_key: titleKey(title), title_words: words, title_prefixes: prefixes };
 }
 
 export const yearFields = (year: number | null) => ({ year, year_missing: (year === null ? 1 : 0) as 0 | 1 });

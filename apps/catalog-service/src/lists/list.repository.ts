@@ -59,6 +59,7 @@ function listSortSpec(sort: ListSort, direction: 1 | -1): mongo.Sort {
 }
 
 export class ListRepository {
+
   constructor(private readonly db: CatalogDatabase) {}
 
   private get entries() {

@@ -2,7 +2,20 @@
  * Case- and accent-folding of titles and queries (API.md §5): NFKD decomposition, combining marks
  * removed, lower case, plus the few Latin letters that do not decompose (ß, æ, ø, ...). The same
  * functions build the stored keys and the query terms, so both sides always agree.
+ *
+ * What a title stores is bounded whatever its characters. NFKD turns one character into up to 18
+ * (U+FDFA; U+3316 gives a 6-letter word), and a title stored every prefix of every word: 300 × U+3316
+ * was one 1 800-letter word, 1 800 prefixes, a 4.9 MB document. Now (SEARCH_LIMITS):
+ * - the folded text is cut at 600 characters (twice the longest title: Hangul syllables fold into 2–3
+ *   letters, Latin ligatures into 2–3): duplicates, the title sort and the search words all use that;
+ * - a word is indexed by its first 20 characters: a longer word is found by its prefixes up to 20
+ *   characters, and a longer query word by its first 20 (queries are cut the same way), so two words
+ *   that share their first 20 characters are not told apart;
+ * - a title stores at most 400 distinct prefixes, word by word in title order: the words after the
+ *   one that would pass that are not searchable (300 characters of ordinary words need about 200).
  */
+export const SEARCH_LIMITS = { foldedLength: 600, wordLength: 20, prefixes: 400 } as const;
+
 const EXTRA_FOLDS: Readonly<Record<string, string>> = {
   ß: 'ss',
   ẞ: 'ss',
@@ -30,36 +43,73 @@ export function foldText(text: string): string {
     .replace(COMBINING_MARKS, '');
 }
 
+/** The first `count` characters (code points, so a surrogate pair is never split). */
+const firstChars = (text: string, count: number): string => {
+  const chars = Array.from(text);
+  return chars.length > count ? chars.slice(0, count).join('') : text;
+};
+
+/** Folded and cut at SEARCH_LIMITS.foldedLength: what keys and search words are made of. */
+const boundedFold = (text: string): string => firstChars(foldText(text), SEARCH_LIMITS.foldedLength);
+
 /** The duplicate-detection and sort key of a title: folded, whitespace collapsed. */
 export function titleKey(title: string): string {
-  return foldText(title).replace(/\s+/gu, ' ').trim();
+  return boundedFold(title).replace(/\s+/gu, ' ').trim();
 }
 
-const splitWords = (folded: string): string[] => folded.split(WORD_SEPARATORS).filter(Boolean);
+/** Words as indexed: every character but a letter or digit separates words; a word keeps its first 20 characters. */
+const splitWords = (folded: string): string[] =>
+  folded
+    .split(WORD_SEPARATORS)
+    .filter(Boolean)
+    .map((word) => firstChars(word, SEARCH_LIMITS.wordLength));
 
-/** The distinct folded words of a query, in order: every character but a letter or digit separates words. */
+/** The distinct folded words of a query, in order, cut exactly as title words are. */
 export function searchWords(text: string): string[] {
-  return [...new Set(splitWords(foldText(text)))];
-}
-
-/**
- * The words a title is found by: its query-style words, plus each word written with its apostrophes
- * dropped, so "d'Amélie" is found by "amel" and "Schindler's" by "schindlers".
- */
-export function titleWords(title: string): string[] {
-  const folded = foldText(title);
-  return [...new Set([...splitWords(folded), ...splitWords(folded.replace(APOSTROPHES, ''))])];
+  return [...new Set(splitWords(boundedFold(text)))];
 }
 
 /** Every prefix of every word ("the", "matrix" → t, th, the, m, ma, ..., matrix), distinct. */
 export function wordPrefixes(words: readonly string[]): string[] {
   const prefixes = new Set<string>();
-  for (const word of words) {
-    const chars = Array.from(word);
-    for (let length = 1; length <= chars.length; length++) prefixes.add(chars.slice(0, length).join(''));
-  }
+  for (const word of words) for (const prefix of prefixesOf(word)) prefixes.add(prefix);
   return [...prefixes];
 }
+
+function prefixesOf(word: string): string[] {
+  const chars = Array.from(word);
+  return chars.map((_, index) => chars.slice(0, index + 1).join(''));
+}
+
+export interface TitleSearchKeys {
+  /** Whole words (relevance). */
+  words: string[];
+  /** Every prefix of those words (matching). */
+  prefixes: string[];
+}
+
+/**
+ * What a title is found by: its query-style words, plus each word written with its apostrophes dropped
+ * (so "d'Amélie" is found by "amel" and "Schindler's" by "schindlers"), and all their prefixes. Words
+ * are taken in title order while their prefixes fit in SEARCH_LIMITS.prefixes; a word is stored
+ * together with all of its prefixes or not at all, so a stored word always matches itself.
+ */
+export function titleSearchKeys(title: string): TitleSearchKeys {
+  const folded = boundedFold(title);
+  const candidates = new Set([...splitWords(folded), ...splitWords(folded.replace(APOSTROPHES, ''))]);
+  const words: string[] = [];
+  const prefixes = new Set<string>();
+  for (const word of candidates) {
+    const fresh = prefixesOf(word).filter((prefix) => !prefixes.has(prefix));
+    if (prefixes.size + fresh.length > SEARCH_LIMITS.prefixes) break;
+    words.push(word);
+    for (const prefix of fresh) prefixes.add(prefix);
+  }
+  return { words, prefixes: [...prefixes] };
+}
+
+/** The stored title words (see titleSearchKeys). */
+export const titleWords = (title: string): string[] => titleSearchKeys(title).words;
 
 /** A genre's filter key: exact, but case-insensitive (and insensitive to Unicode composition). */
 export function genreKey(genre: string): string {

@@ -1,7 +1,9 @@
 import { captureLogger, testMongoUrl } from '@mt/testing';
 import { closeMongo, createMongoConnection, openMongo } from '@mt/stores';
 import type { Connection } from 'mongoose';
-import { AtomicRunner, TRANSACTION_ATTEMPTS, TransactionContentionError } from './atomic';
+import { AtomicRunner, TransactionContentionError, TRANSIENT_RETRY } from './atomic';
+
+const TRANSACTION_ATTEMPTS = TRANSIENT_RETRY.attempts;
 
 describe('AtomicRunner', () => {
   let connection: Connection;

@@ -49,6 +49,8 @@ interface ProxyAttempt {
   retryable: boolean;
   retried: boolean;
   settled: boolean;
+  /** The request body when the gateway has read it already. */
+  body?: Buffer;
   proxyReq?: ClientRequest;
   next: NextFunction;
 }
@@ -93,8 +95,13 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
   function startTimers(attempt: ProxyAttempt, proxyReq: ClientRequest): void {
     attempt.proxyReq = proxyReq;
     const timeOut = () => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs));
-    // Idle upstream socket (also while streaming a body either way).
-    proxyReq.setTimeout(timeoutMs, timeOut);
+    // Idle upstream socket (also while streaming a body either way). While the request body is still
+    // coming, an idle socket is the upstream's fault only if it stopped reading (our writes wait for it
+    // to drain); otherwise we are waiting for the client, whose slowness the server's request timeout
+    // answers with 408 (a Content-Length that never arrives is not "the service did not answer").
+    proxyReq.setTimeout(timeoutMs, () => {
+      if (proxyReq.writableFinished || proxyReq.writableNeedDrain) timeOut();
+    });
     // Response headers due within timeoutMs of the request being fully sent (a slow client upload is
     // bounded by the server's request timeout, not blamed on the upstream). A ClientRequest always
     // emits 'close', so the timer never outlives its request.
@@ -121,6 +128,10 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     proxyServer.on('proxyReq', (proxyReq, req, res) => {
       const attempt = attempts.get(req);
       if (attempt) startTimers(attempt, proxyReq);
+      // A body the gateway already read (Idempotency-Key): these bytes are the body. http-proxy then
+      // pipes the drained request, which only ends the upstream request.
+      const body = attempt?.body;
+      if (body?.length) proxyReq.write(body);
       // A client that goes away before the answer: stop the upstream's work too.
       res.once('close', () => {
         if (!res.writableFinished) proxyReq.destroy();
@@ -135,6 +146,9 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       delete proxyRes.headers['server'];
       // Hop-by-hop headers describe the upstream connection, not the client's (RFC 9110 §7.6.1).
       for (const name of HOP_BY_HOP_RESPONSE_HEADERS) delete proxyRes.headers[name];
+      // `Connection` too: the client's hop keeps what Node decided for it (a client's `close`, or `close`
+      // set while shutting down), where http-proxy would copy the upstream's keep-alive.
+      proxyRes.headers['connection'] = String(res.getHeader('connection') ?? (res.shouldKeepAlive ? 'keep-alive' : 'close'));
       // An upstream that dies mid-body: end the client's response too instead of leaving it hanging.
       proxyRes.once('close', () => {
         if (!proxyRes.complete) res.destroy();
@@ -216,6 +230,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       retryable: (req.method === 'GET' || req.method === 'HEAD') && !requestHasBody(req),
       retried: false,
       settled: false,
+      body: gatewayState(res).body,
       next,
     };
     if (!chooseTarget(attempt)) {

@@ -21,6 +21,8 @@ export const baseEnvShape = (defaultPort: number) => ({
    * published beside the API. 0 = a free port.
    */
   METRICS_PORT: envPort(DEFAULT_METRICS_PORT),
+  /** A request's headers and body must arrive within this time from its first byte (then 408). */
+  REQUEST_TIMEOUT_MS: envInt(30_000, 1000, 600_000),
 });
 
 export const mongoEnvShape = {

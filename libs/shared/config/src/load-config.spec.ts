@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       SERVICE_VERSION: '1.0.0',
       SHUTDOWN_TIMEOUT_MS: 8000,
       METRICS_PORT: 9464,
+      REQUEST_TIMEOUT_MS: 30000,
       MONGO_URL: 'mongodb://127.0.0.1:27017',
       REDIS_URL: 'redis://127.0.0.1:6379',
       REDIS_KEY_PREFIX: 'mt:',

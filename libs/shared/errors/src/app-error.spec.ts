@@ -16,6 +16,8 @@ describe('errors (AppError constructors)', () => {
       [errors.badGateway(), 502, 'bad_gateway'],
       [errors.serviceUnavailable(), 503, 'service_unavailable'],
       [errors.gatewayTimeout(), 504, 'gateway_timeout'],
+      [errors.requestTimeout(), 408, 'request_timeout'],
+      [errors.idempotencyKeyReused(), 422, 'idempotency_key_reused'],
     ];
     for (const [error, status, code] of cases) {
       expect(isAppError(error)).toBe(true);

@@ -46,10 +46,15 @@ export const errors = {
   notFound: (message = 'not found') => new AppError('not_found', message),
   methodNotAllowed: (allowed: string[]) =>
     new AppError('method_not_allowed', 'method not allowed', { headers: { Allow: allowed.join(', ') } }),
+  /** The client did not send the whole request (headers and body) in time: its fault, never an upstream's. */
+  requestTimeout: (message = 'request not received in time') => new AppError('request_timeout', message),
   conflict: (message: string, extra?: Record<string, unknown>) => new AppError('conflict', message, { extra }),
   payloadTooLarge: (message = 'request body exceeds 1 MiB') => new AppError('payload_too_large', message),
   unsupportedMediaType: (message = 'request body must be application/json') =>
     new AppError('unsupported_media_type', message),
+  /** An Idempotency-Key already used for a different request (draft-ietf-httpapi-idempotency-key-header). */
+  idempotencyKeyReused: (message = 'this Idempotency-Key was already used for a different request') =>
+    new AppError('idempotency_key_reused', message),
   rateLimited: (retryAfterSeconds: number, message = 'too many requests') =>
     new AppError('rate_limited', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
   internal: (message = 'internal server error') => new AppError('internal', message),

@@ -92,6 +92,10 @@ export function toAppError(error: unknown): AppError {
         return errors.validation(CLIENT_ERROR_MESSAGES[code] ?? 'malformed request');
       return new AppError(code, CLIENT_ERROR_MESSAGES[code] ?? 'bad request');
     }
+    // Writes that kept meeting concurrent writers (libs/shared/stores): nothing applied, try again.
+    if ((error as { name?: unknown }).name === 'TransactionContentionError') {
+      return errors.serviceUnavailable('this is being changed by too many requests at once; try again');
+    }
     // Duck-typed rather than `instanceof Error`: errors from another realm (vm contexts, test runners)
     // are still errors.
     if (isErrorLike(error) && isDatabaseUnavailable(error)) {

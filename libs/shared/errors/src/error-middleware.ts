@@ -17,6 +17,10 @@ function requestIdOf(req: Request): string {
   return fromLocals ?? String(req.res?.getHeader('x-request-id') ?? '');
 }
 
+/** A body was announced (chunked, or a Content-Length above 0) and has not arrived in full. */
+const hasUnreadBody = (req: Request): boolean =>
+  !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
+
 /** Unknown route: a JSON 404 in the contract's payload. Mount after every router. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(errors.notFound(`no route for ${req.method} ${req.path}`));
@@ -40,6 +44,10 @@ export function errorMiddleware(logger: ErrorLogger): ErrorRequestHandler {
     }
     res.status(appError.status);
     for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
+    // Answered before the request body was read to its end (a 4xx before proxying, an upstream timeout
+    // while the client is still uploading): close the connection rather than read the rest of a body
+    // that may never end.
+    if (hasUnreadBody(req)) res.setHeader('Connection', 'close');
     res.json(
       buildErrorPayload({
         message: appError.message,

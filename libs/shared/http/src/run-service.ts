@@ -1,11 +1,9 @@
 import type { Logger } from '@mt/logging';
 import type { Lifecycle } from '@mt/probes';
 import type { Express } from 'express';
-import { buildErrorPayload } from '@mt/errors';
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import { clientErrorHandler } from './client-errors';
 
 export interface ServiceRuntime {
   name: string;
@@ -15,6 +13,8 @@ export interface ServiceRuntime {
   port: number;
   host: string;
   shutdownTimeoutMs: number;
+  /** REQUEST_TIMEOUT_MS: headers and body must arrive within this time from a request's first byte (else 408). */
+  requestTimeoutMs?: number;
   /** Connect stores, ensure indexes, register... Retries on its own; stops when `signal` aborts. */
   startup: (signal: AbortSignal) => Promise<void>;
   /** Deregister, stop consumers, close stores. Runs after in-flight requests have drained. */
@@ -44,14 +44,34 @@ export interface RunningService {
  */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+/** The documented default of REQUEST_TIMEOUT_MS. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * The HTTP server of a service. A request (its headers and its whole body) must arrive within
+ * `requestTimeoutMs` of its first byte, else 408 (clientErrorHandler); an idle keep-alive connection is
+ * not a request and waits up to the keep-alive timeout; a handler still working after the body arrived
+ * is not limited by it. Node checks the deadline every `connectionsCheckingInterval` (30 s by default,
+ * which let never-ending headers run for 77 s): every second here, or sooner for short timeouts.
+ */
+export function createServiceServer(app: Express, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Server {
+  const server = createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeoutMs / 10))),
+    },
+    app,
+  );
+  server.on('clientError', clientErrorHandler(requestTimeoutMs));
+  return server;
+}
+
 /** Listens first (so /livez and /startupz answer during start-up), then runs start-up. */
 export async function startService(runtime: ServiceRuntime): Promise<RunningService> {
   const { app, logger, lifecycle } = runtime;
-  const server = createServer(app);
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
-  server.requestTimeout = 60_000;
-  server.on('clientError', answerMalformedRequest);
+  const server = createServiceServer(app, runtime.requestTimeoutMs);
   const inFlight = trackInFlightRequests(server, lifecycle);
 
   const port = await listen(server, runtime.port, runtime.host, 'PORT');
@@ -107,36 +127,6 @@ async function listen(server: Server, port: number, host: string, variable: stri
     server.listen(port, host, () => resolve());
   });
   return (server.address() as AddressInfo).port;
-}
-
-/**
- * A request Node's parser rejects (CR/LF inside a header, bad framing, oversized headers) never reaches
- * express; answer it with the contract's error payload instead of Node's bare 400.
- */
-function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = 400;
-  const requestId = randomUUID();
-  const message = tooLarge ? 'request headers too large' : 'malformed HTTP request';
-  const body = JSON.stringify(
-    buildErrorPayload({
-      message,
-      status,
-      code: 'validation_failed',
-      requestId,
-      // API.md §1.1: every 400 carries details; the request as a whole is at fault.
-      details: [{ path: '', message }],
-    }),
-  );
-  socket.end(
-    `HTTP/1.1 ${status} Bad Request\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 interface InFlightRequests {

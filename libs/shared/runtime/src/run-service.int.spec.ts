@@ -36,6 +36,7 @@ const config = (): TestConfig => ({
   LOG_LEVEL: 'silent',
   SHUTDOWN_TIMEOUT_MS: 2000,
   METRICS_PORT: 0,
+  REQUEST_TIMEOUT_MS: 30_000,
   MONGO_URL: testMongoUrl(),
   MONGO_DB_NAME: dbName,
   REDIS_URL: testRedisUrl(),

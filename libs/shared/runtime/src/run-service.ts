@@ -21,6 +21,7 @@ export interface ServiceBaseConfig {
   HOST: string;
   LOG_LEVEL: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  REQUEST_TIMEOUT_MS: number;
   METRICS_PORT: number;
 }
 
@@ -153,6 +154,7 @@ export async function startServiceProcess<C extends ServiceBaseConfig, S extends
     port: config.PORT,
     host: config.HOST,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     metricsServer: {
       app: createMetricsApp({ metrics, health: healthReportOf(parts.app), logger }),
       port: config.METRICS_PORT,

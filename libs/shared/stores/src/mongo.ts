@@ -15,12 +15,15 @@ export interface MongoOptions {
  * instead of mongoose's default 30 s buffering / server selection. Server selection gets 1 s: an operation
  * cut mid-flight is retried once by the driver and selects again, and the whole must stay under 2 s.
  */
+/** Pooled connections per MongoDB connection object (see TransactionRunner for why this matters). */
+export const MONGO_MAX_POOL_SIZE = 20;
+
 const CONNECTION_SETTINGS = {
   serverSelectionTimeoutMS: 1000,
   connectTimeoutMS: 2000,
   socketTimeoutMS: 20000,
   heartbeatFrequencyMS: 2000,
-  maxPoolSize: 20,
+  maxPoolSize: MONGO_MAX_POOL_SIZE,
   bufferCommands: false,
   autoIndex: false,
   autoCreate: false,

@@ -1,0 +1,324 @@
+import { redisKeys } from '@mt/contracts';
+import { createHash } from 'node:crypto';
+import express from 'express';
+import request from 'supertest';
+import { startTestGateway, type TestGateway } from '../../test/gateway';
+import { createSigningKey, signJwt } from '../../test/keys';
+import { startHttpServer, type RunningServer } from '../../test/servers';
+import { StaticRouteTable } from '../../test/static-route-table';
+import { startFakeAuthService, type FakeAuthService } from '../../test/upstreams';
+
+/**
+ * Idempotency-Key against a real Redis and real upstreams. The `things` upstream creates a numbered
+ * thing per POST it receives (so "one write" = one request reaching it) and can be told to fail, to be
+ * slow, to mark its answer no-store, or to answer big.
+ */
+interface ThingsUpstream extends RunningServer {
+  received: () => number;
+}
+
+async function startThingsUpstream(): Promise<ThingsUpstream> {
+  let received = 0;
+  const app = express();
+  app.post('/api/v1/things', express.raw({ type: () => true, limit: '2mb' }), async (req, res) => {
+    received += 1;
+    const id = received;
+    const query = req.query as Record<string, string | undefined>;
+    if (query['delay_ms']) await new Promise((resolve) => setTimeout(resolve, Number(query['delay_ms'])));
+    if (query['fail_first'] && id === 1) {
+      res.status(503).json({ error: 'try later', status: 503, code: 'service_unavailable' });
+      return;
+    }
+    if (query['no_store']) res.setHeader('Cache-Control', 'no-store');
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    res
+      .status(201)
+      .location(`/api/v1/things/${id}`)
+      .json({
+        id,
+        body_sha256: createHash('sha256').update(body).digest('hex'),
+        body_bytes: body.length,
+        padding: query['big'] ? 'x'.repeat(100_000) : undefined,
+      });
+  });
+  const server = await startHttpServer(app);
+  return { ...server, received: () => received };
+}
+
+describe('Idempotency-Key on POST (gateway)', () => {
+  const key = createSigningKey('k1');
+  let auth: FakeAuthService;
+  let things: ThingsUpstream;
+  let gateway: TestGateway;
+  const alice = `Bearer ${signJwt(key, { sub: 'alice' })}`;
+  const bob = `Bearer ${signJwt(key, { sub: 'bob' })}`;
+  let keys = 0;
+  const newKey = () => `key-${Date.now()}-${(keys += 1)}`;
+
+  beforeAll(async () => {
+    auth = await startFakeAuthService([key]);
+    things = await startThingsUpstream();
+    gateway = await startTestGateway({
+      routeTable: new StaticRouteTable().setInstances('things', [{ id: 'things-1', url: things.url }]),
+      authUrl: auth.url,
+      env: { RATE_LIMIT_PER_MINUTE: '0' },
+    });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await Promise.all([auth.close(), things.close()]);
+  });
+
+  const post = (
+    idempotencyKey: string | undefined,
+    body: object,
+    options: { as?: string; path?: string } = {},
+  ) => {
+    const req = request(gateway.app)
+      .post(options.path ?? '/api/v1/things')
+      .set('Authorization', options.as ?? alice)
+      .send(body);
+    return idempotencyKey === undefined ? req : req.set('Idempotency-Key', idempotencyKey);
+  };
+
+  it('answers the same key and body with the same response, replayed, after one write', async () => {
+    const idem = newKey();
+    const before = things.received();
+    const first = await post(idem, { title: 'Once' });
+    const second = await post(idem, { title: 'Once' });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers['location']).toBe(first.headers['location']);
+    expect(second.headers['content-type']).toBe(first.headers['content-type']);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(things.received() - before).toBe(1);
+  });
+
+  it('forwards the body byte for byte (it is read first to fingerprint it)', async () => {
+    const text = JSON.stringify({ note: 'Amélie – 千と千尋 🎬 "quoted"'.repeat(20_000) });
+    const res = await post(newKey(), JSON.parse(text));
+    expect(res.status).toBe(201);
+    expect(res.body.body_sha256).toBe(createHash('sha256').update(text).digest('hex'));
+  });
+
+  it('answers the same key with another body, path or query with 422 and writes nothing', async () => {
+    const idem = newKey();
+    await post(idem, { title: 'First' }).expect(201);
+    const before = things.received();
+    for (const other of [
+      post(idem, { title: 'Second' }),
+      post(idem, { title: 'First' }, { path: '/api/v1/things?x=1' }),
+    ]) {
+      const res = await other;
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({
+        status: 422,
+        code: 'idempotency_key_reused',
+        request_id: res.headers['x-request-id'],
+      });
+    }
+    expect(things.received()).toBe(before);
+  });
+
+  it('answers a request made while the first with its key is still running with 409, then replays', async () => {
+    const idem = newKey();
+    const before = things.received();
+    // (supertest sends on then(): start the first one now.)
+    const slow = post(idem, { title: 'Slow' }, { path: '/api/v1/things?delay_ms=800' }).then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const racing = await post(idem, { title: 'Slow' }, { path: '/api/v1/things?delay_ms=800' });
+    expect(racing.status).toBe(409);
+    expect(racing.body).toMatchObject({
+      code: 'conflict',
+      error: expect.stringContaining('still being processed'),
+    });
+    const first = await slow;
+    expect(first.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const later = await post(idem, { title: 'Slow' }, { path: '/api/v1/things?delay_ms=800' });
+    expect(later.headers['idempotent-replayed']).toBe('true');
+    expect(later.body).toEqual(first.body);
+    expect(things.received() - before).toBe(1);
+  });
+
+  it('runs exactly one of many concurrent requests with one key', async () => {
+    const idem = newKey();
+    const before = things.received();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post(idem, { title: 'Crowd' }, { path: '/api/v1/things?delay_ms=200' }),
+      ),
+    );
+    const statuses = results.map((res) => res.status).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status !== 201).every((status) => status === 409)).toBe(true);
+    expect(things.received() - before).toBe(1);
+  });
+
+  it('keeps keys apart per caller: another user with the same key runs its own request', async () => {
+    const idem = newKey();
+    const before = things.received();
+    const mine = await post(idem, { title: 'Mine' }).expect(201);
+    const theirs = await post(idem, { title: 'Mine' }, { as: bob }).expect(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect(things.received() - before).toBe(2);
+  });
+
+  it('keys anonymous requests by client IP', async () => {
+    const idem = newKey();
+    const publicCallsBefore = auth.calls.public;
+    const register = () =>
+      request(gateway.app)
+        .post('/api/v1/auth/register')
+        .set('Idempotency-Key', idem)
+        .send({ username: 'anon', email: 'a@b.c', password: 'password1' });
+    const first = await register();
+    const second = await register();
+    expect(first.status).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.body).toEqual(first.body);
+    expect(auth.calls.public - publicCallsBefore).toBe(1);
+  });
+
+  it('keeps the outcome for 24 hours', async () => {
+    const idem = newKey();
+    await post(idem, { title: 'Kept' }).expect(201);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const name = redisKeys(gateway.prefix).idempotency(
+      'user:alice',
+      createHash('sha256').update(idem).digest('base64url'),
+    );
+    const ttl = await gateway.redis.pttl(name);
+    expect(ttl).toBeGreaterThan(24 * 3600 * 1000 - 60_000);
+    expect(ttl).toBeLessThanOrEqual(24 * 3600 * 1000);
+  });
+
+  it('does not keep a 5xx: the same key may be retried and runs again', async () => {
+    const flaky = await startThingsUpstream();
+    const routes = new StaticRouteTable().setInstances('things', [{ id: 'flaky', url: flaky.url }]);
+    const gw = await startTestGateway({
+      routeTable: routes,
+      authUrl: auth.url,
+      env: { RATE_LIMIT_PER_MINUTE: '0' },
+    });
+    try {
+      const idem = newKey();
+      const send = () =>
+        request(gw.app)
+          .post('/api/v1/things?fail_first=1')
+          .set('Authorization', alice)
+          .set('Idempotency-Key', idem)
+          .send({ t: 1 });
+      expect((await send()).status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const retried = await send();
+      expect(retried.status).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const replayed = await send();
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(replayed.body).toEqual(retried.body);
+      expect(flaky.received()).toBe(2);
+    } finally {
+      await gw.close();
+      await flaky.close();
+    }
+  });
+
+  it('never stores a response marked no-store (credentials): the key stays free', async () => {
+    const idem = newKey();
+    const before = things.received();
+    await post(idem, { t: 1 }, { path: '/api/v1/things?no_store=1' }).expect(201);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await post(idem, { t: 1 }, { path: '/api/v1/things?no_store=1' }).expect(201);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(things.received() - before).toBe(2);
+    const name = redisKeys(gateway.prefix).idempotency(
+      'user:alice',
+      createHash('sha256').update(idem).digest('base64url'),
+    );
+    expect(await gateway.redis.exists(name)).toBe(0);
+  });
+
+  it('keeps a response too large to store as "done" without replaying it (409), and writes once', async () => {
+    const idem = newKey();
+    const before = things.received();
+    await post(idem, { t: 1 }, { path: '/api/v1/things?big=1' }).expect(201);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await post(idem, { t: 1 }, { path: '/api/v1/things?big=1' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toContain('too large to replay');
+    expect(things.received() - before).toBe(1);
+  });
+
+  it.each<[string, string | string[]]>([
+    ['empty', ''],
+    ['longer than 255', 'k'.repeat(256)],
+    ['with a space', 'two words'],
+    ['with a non-ASCII character', 'clé'],
+    ['sent twice', ['a', 'b']],
+  ])('rejects a key %s with 400 before anything reaches the upstream', async (_name, bad) => {
+    const before = things.received();
+    const res = await request(gateway.app)
+      .post('/api/v1/things')
+      .set('Authorization', alice)
+      .set('Idempotency-Key', bad as string)
+      .send({ t: 1 });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      details: [{ path: 'Idempotency-Key', message: expect.any(String) }],
+    });
+    expect(things.received()).toBe(before);
+  });
+
+  it('accepts the draft’s quoted form and the bare form as the same key, up to 255 characters', async () => {
+    const idem = `${newKey()}-${'k'.repeat(200)}`;
+    const first = await post(`"${idem}"`, { t: 'quoted' }).expect(201);
+    const second = await post(idem, { t: 'quoted' }).expect(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.body).toEqual(first.body);
+  });
+
+  it('answers a body over the limit with 413 and claims nothing', async () => {
+    const idem = newKey();
+    const before = things.received();
+    const res = await post(idem, { big: 'x'.repeat(1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect(things.received()).toBe(before);
+    expect((await post(idem, { small: true })).status).toBe(201);
+  });
+
+  it('leaves requests without the header as they were', async () => {
+    const before = things.received();
+    await post(undefined, { t: 1 }).expect(201);
+    await post(undefined, { t: 1 }).expect(201);
+    expect(things.received() - before).toBe(2);
+  });
+
+  it('answers 503 when Redis cannot be reached, rather than run the request without the guarantee', async () => {
+    const down = await startTestGateway({
+      routeTable: new StaticRouteTable(),
+      authUrl: auth.url,
+      redisDown: true,
+      env: { RATE_LIMIT_PER_MINUTE: '0' },
+    });
+    try {
+      const res = await request(down.app)
+        .post('/api/v1/auth/register')
+        .set('Idempotency-Key', newKey())
+        .send({ username: 'x' });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({
+        code: 'service_unavailable',
+        error: expect.stringContaining('Idempotency-Key'),
+      });
+    } finally {
+      await down.close();
+    }
+  });
+});

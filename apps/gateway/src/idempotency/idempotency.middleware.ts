@@ -1,0 +1,104 @@
+import { errors } from '@mt/errors';
+import type { Logger } from '@mt/logging';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { rateLimitSubject } from '../rate-limit/rate-limit.middleware';
+import { gatewayState } from '../request-state';
+import { idempotencyKeyOf, IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
+import type { DoneRecord, IdempotencyRepository } from './idempotency.repository';
+import { readBody, requestFingerprint } from './request-body';
+import { captureResponse, type CapturedResponse } from './response-capture';
+
+/** How long a key is honoured after its request's response. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** Responses larger than this are not kept (every POST of this API answers far less). */
+export const MAX_STORED_RESPONSE_BYTES = 64 * 1024;
+/** The header on a replayed response. */
+export const REPLAY_HEADER = 'Idempotent-Replayed';
+
+export interface IdempotencyOptions {
+  repository: IdempotencyRepository;
+  /** How long a claim lasts if its gateway dies mid-request (then the key is free again). */
+  inFlightTtlMs: number;
+  logger: Logger;
+}
+
+/**
+ * An outcome worth replaying: what the request did (2xx) or why it was refused (4xx). Not kept, the key is
+ * released and may be used again: 5xx and a cut response (the outcome is unknown: a write the gateway
+ * gave up on may still be applied upstream), 408 and 429 (try again later), and responses marked
+ * `Cache-Control: no-store` (they carry a credential: login, a new token — never stored).
+ */
+function worthKeeping(response: CapturedResponse | undefined): response is CapturedResponse {
+  if (!response || response.status >= 500 || response.status === 408 || response.status === 429) return false;
+  return !/\bno-store\b/i.test(response.headers['cache-control'] ?? '');
+}
+
+function replay(res: Response, record: DoneRecord): void {
+  const { status, headers, body } = record.response;
+  if (body === undefined) {
+    throw errors.conflict(
+      `a request with this Idempotency-Key was already processed (status ${status}); its response is too large to replay`,
+    );
+  }
+  res.status(status);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader(REPLAY_HEADER, 'true');
+  res.end(body);
+}
+
+/**
+ * `Idempotency-Key` on POST (draft-ietf-httpapi-idempotency-key-header), for every upstream: per caller
+ * (user when authenticated, else client IP) and key, the first request runs and its outcome is kept for
+ * 24 h; the same key with the same request (method, path, query, content type, body) replays that
+ * response with `Idempotent-Replayed: true`; with another request it is a 422; while the first is still
+ * running, a 409. The body is read (within the body limit) to fingerprint it, then sent upstream as read.
+ * Runs after authentication, rate limiting and access control: requests refused there claim no key.
+ * Redis unreachable: 503 (the request is not run without the guarantee the client asked for).
+ */
+export function idempotencyMiddleware(options: IdempotencyOptions): RequestHandler {
+  const { repository, inFlightTtlMs, logger } = options;
+
+  async function handle(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const key = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
+    if (key === undefined) return next();
+    // Within the route's own body limit (its manifest: 1 MiB for JSON, more for uploads).
+    const decision = gatewayState(res).decision;
+    const body = await readBody(req, decision?.kind === 'route' ? decision.bodyLimit : undefined);
+    const fingerprint = requestFingerprint(req, body);
+    const subject = rateLimitSubject(req, res);
+    const owner = randomUUID();
+    let existing;
+    try {
+      existing = await repository.claim(subject, key, owner, fingerprint, inFlightTtlMs);
+    } catch (error) {
+      logger.warn({ reason: (error as Error).message }, 'idempotency key not checked: Redis unavailable');
+      throw errors.serviceUnavailable('Idempotency-Key cannot be honoured right now; retry later');
+    }
+    if (existing) {
+      if (existing.fingerprint !== fingerprint) throw errors.idempotencyKeyReused();
+      if (existing.state === 'in_flight') {
+        throw errors.conflict('a request with this Idempotency-Key is still being processed; retry later');
+      }
+      return replay(res, existing);
+    }
+
+    gatewayState(res).body = body;
+    void captureResponse(res, MAX_STORED_RESPONSE_BYTES).then(async (response) => {
+      try {
+        if (worthKeeping(response))
+          await repository.complete(subject, key, owner, fingerprint, response, IDEMPOTENCY_TTL_MS);
+        else await repository.release(subject, key, owner);
+      } catch (error) {
+        // The claim then lapses after inFlightTtlMs; until then the key answers 409.
+        logger.warn({ reason: (error as Error).message }, 'idempotency outcome not recorded');
+      }
+    });
+    next();
+  }
+
+  return (req, res, next) => {
+    if (req.method !== 'POST') return next();
+    handle(req, res, next).catch(next);
+  };
+}

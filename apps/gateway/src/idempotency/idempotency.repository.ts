@@ -1,0 +1,115 @@
+import { redisKeys } from '@mt/contracts';
+import type { Redis } from '@mt/stores';
+import { createHash } from 'node:crypto';
+import type { CapturedResponse } from './response-capture';
+
+/** A request with this key is being processed by `owner` (a random id of that request). */
+export interface InFlightRecord {
+  state: 'in_flight';
+  fingerprint: string;
+}
+
+/** The first request with this key finished; its response, when it was small enough to keep. */
+export interface DoneRecord {
+  state: 'done';
+  fingerprint: string;
+  response: { status: number; headers: Record<string, string>; body: Buffer | undefined };
+}
+
+export type IdempotencyRecord = InFlightRecord | DoneRecord;
+
+/** Claims the key unless a record exists; returns the existing record's fields (HGETALL) or nothing. */
+const CLAIM_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1]) end
+redis.call('HSET', KEYS[1], 'state', 'in_flight', 'owner', ARGV[1], 'fingerprint', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return false`;
+
+/** Replaces our in-flight claim by the outcome, only if the claim is still ours. */
+const COMPLETE_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'state', 'done', 'fingerprint', ARGV[2], 'status', ARGV[3], 'headers', ARGV[4], 'body', ARGV[5], 'stored', ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+return 1`;
+
+/** Gives the key up (outcome unknown or not kept), only if the claim is still ours. */
+const RELEASE_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export interface IdempotencyRepository {
+  /** Claims `key` for `owner` for `ttlMs`; undefined when claimed, else the record already there. */
+  claim(
+    subject: string,
+    key: string,
+    owner: string,
+    fingerprint: string,
+    ttlMs: number,
+  ): Promise<IdempotencyRecord | undefined>;
+  complete(
+    subject: string,
+    key: string,
+    owner: string,
+    fingerprint: string,
+    response: CapturedResponse,
+    ttlMs: number,
+  ): Promise<boolean>;
+  release(subject: string, key: string, owner: string): Promise<void>;
+}
+
+function toRecord(flat: unknown): IdempotencyRecord {
+  const fields = new Map<string, string>();
+  const list = Array.isArray(flat) ? (flat as string[]) : [];
+  for (let i = 0; i + 1 < list.length; i += 2) fields.set(String(list[i]), String(list[i + 1]));
+  const fingerprint = fields.get('fingerprint') ?? '';
+  if (fields.get('state') !== 'done') return { state: 'in_flight', fingerprint };
+  return {
+    state: 'done',
+    fingerprint,
+    response: {
+      status: Number(fields.get('status')),
+      headers: JSON.parse(fields.get('headers') ?? '{}') as Record<string, string>,
+      body: fields.get('stored') === '1' ? Buffer.from(fields.get('body') ?? '', 'base64') : undefined,
+    },
+  };
+}
+
+/** Redis key of a caller's key: hashed, so any visible key makes a short, safe key name. */
+const keyName = (prefix: string, subject: string, key: string) =>
+  redisKeys(prefix).idempotency(subject, createHash('sha256').update(key).digest('base64url'));
+
+export function createIdempotencyRepository(redis: Redis, prefix: string): IdempotencyRepository {
+  return {
+    async claim(subject, key, owner, fingerprint, ttlMs) {
+      const existing = await redis.eval(
+        CLAIM_SCRIPT,
+        1,
+        keyName(prefix, subject, key),
+        owner,
+        fingerprint,
+        String(ttlMs),
+      );
+      return existing ? toRecord(existing) : undefined;
+    },
+    async complete(subject, key, owner, fingerprint, response, ttlMs) {
+      const body = response.body;
+      const done = await redis.eval(
+        COMPLETE_SCRIPT,
+        1,
+        keyName(prefix, subject, key),
+        owner,
+        fingerprint,
+        String(response.status),
+        JSON.stringify(response.headers),
+        body ? body.toString('base64') : '',
+        body ? '1' : '0',
+        String(ttlMs),
+      );
+      return Number(done) === 1;
+    },
+    async release(subject, key, owner) {
+      await redis.eval(RELEASE_SCRIPT, 1, keyName(prefix, subject, key), owner);
+    },
+  };
+}
