@@ -5,6 +5,7 @@ import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { createRouteTable } from '@mt/registry-client';
 import { closeRedis, createRedis, waitForRedis } from '@mt/stores';
+import path from 'node:path';
 import { createApp } from './app';
 import { loadGatewayConfig } from './config';
 import { createUpstreamAgents } from './proxy/agents';
@@ -22,7 +23,9 @@ async function main(): Promise<void> {
     logger,
   });
   const agents = createUpstreamAgents();
-  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('gateway'), routeTable, agents });
+  // `npm run build` writes the web app to dist/apps/web, beside this bundle's dist/apps/gateway.
+  const webDir = config.WEB_DIR ?? path.resolve(__dirname, '..', 'web');
+  const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('gateway'), routeTable, agents, webDir });
   await runServiceProcess({
     name: 'gateway',
     app,
