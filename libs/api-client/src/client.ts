@@ -1,0 +1,214 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { ApiError } from './api-error';
+import type { CategoryPaths } from './category-paths';
+import type { paths } from './generated/schema';
+import { createTransport, type RateLimitHook } from './transport';
+import type {
+  BulkDeleteResult,
+  BulkStatusResult,
+  CatalogEntry,
+  Category,
+  CreatedToken,
+  CreateTokenRequest,
+  ListEntry,
+  ListEntryCreate,
+  ListEntryPage,
+  ListEntryPatch,
+  ListStatus,
+  LoginRequest,
+  LoginResponse,
+  Message,
+  Page,
+  RegisterRequest,
+  TokenMetadata,
+  User,
+} from './types';
+
+/** The credential to send, asked for before every request (a token that was refreshed or revoked is seen at once). */
+export type TokenProvider = string | undefined | (() => string | undefined | Promise<string | undefined>);
+
+export interface ApiClientOptions {
+  /** The gateway's base URL (`https://media.example.com`); empty for the page's own origin in a browser. */
+  baseUrl: string;
+  /** Bearer credential (a PAT or a JWT); requests go without one when it gives nothing. */
+  token?: TokenProvider;
+  /** Called on every 429 (see waitRetryAfter); without it a 429 is an ApiError with `retryAfterSeconds`. */
+  onRateLimited?: RateLimitHook;
+  /** Deadline of each attempt in milliseconds; default none. */
+  timeoutMs?: number;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Another fetch (a test's, a polyfill); default the global one. */
+  fetch?: typeof fetch;
+}
+
+/** Query of the catalog search (GET /api/v1/{category}), as the served document declares it. */
+export type SearchQuery = NonNullable<CategoryPaths['/api/v1/{category}']['get']['parameters']['query']>;
+/** Query of a personal list (GET /api/v1/{category}/list). */
+export type ListQuery = NonNullable<CategoryPaths['/api/v1/{category}/list']['get']['parameters']['query']>;
+/** Body of a new catalog entry: the shared fields, and the category's own by name. */
+export type CatalogEntryCreate = { title: string; year?: number | null } & Record<string, unknown>;
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  /** openapi-fetch over every path of the document, typed per category (`/api/v1/movies/list`). */
+  readonly http: Client<paths>;
+  /** openapi-fetch over the category-generic paths (`/api/v1/{category}/list`, `params.path.category`). */
+  readonly categoryHttp: Client<CategoryPaths>;
+
+  categories(): Promise<Category[]>;
+  register(body: RegisterRequest): Promise<User>;
+  login(body: LoginRequest): Promise<LoginResponse>;
+  me(): Promise<User>;
+  listTokens(): Promise<TokenMetadata[]>;
+  createToken(body: CreateTokenRequest): Promise<CreatedToken>;
+  revokeToken(id: string): Promise<Message>;
+
+  searchEntries(category: string, query?: SearchQuery): Promise<Page<CatalogEntry>>;
+  getEntry(category: string, id: string): Promise<CatalogEntry>;
+  createEntry(category: string, body: CatalogEntryCreate): Promise<CatalogEntry>;
+  updateEntry(category: string, id: string, patch: Record<string, unknown>): Promise<CatalogEntry>;
+
+  listEntries(category: string, query?: ListQuery): Promise<ListEntryPage>;
+  /** Every entry of the list matching `query`, page after page (following `next_cursor` when the server gives one). */
+  allListEntries(category: string, query?: Omit<ListQuery, 'page'>): AsyncGenerator<ListEntry, void, undefined>;
+  getListEntry(category: string, itemId: string): Promise<ListEntry>;
+  addListEntry(category: string, body: ListEntryCreate): Promise<ListEntry>;
+  updateListEntry(category: string, itemId: string, patch: ListEntryPatch): Promise<ListEntry>;
+  removeListEntry(category: string, itemId: string): Promise<Message>;
+  /** One bulk request: at most 500 distinct ids (the API's limit; see MAX_BULK_IDS). */
+  bulkUpdateStatus(category: string, itemIds: string[], status: ListStatus): Promise<BulkStatusResult>;
+  bulkRemoveListEntries(category: string, itemIds: string[]): Promise<BulkDeleteResult>;
+}
+
+/** The API's bulk limit (API.md §7). */
+export const MAX_BULK_IDS = 500;
+
+/** A category name as the API declares it; anything else would change the path, so it is refused here. */
+const CATEGORY_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a 2xx answer, or the ApiError of any other. */
+async function unwrap<T>(pending: Promise<FetchResult<T>>): Promise<T> {
+  const { data, error, response } = await pending;
+  if (!response.ok) throw ApiError.fromResponse(response, error);
+  return data as T;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const clientOptions = {
+    baseUrl,
+    headers: options.headers,
+    fetch: createTransport({ fetch: options.fetch, onRateLimited: options.onRateLimited, timeoutMs: options.timeoutMs }),
+  };
+  const http = createClient<paths>(clientOptions);
+  const categoryHttp = createClient<CategoryPaths>(clientOptions);
+  const bearer = {
+    async onRequest({ request }: { request: Request }) {
+      const token = typeof options.token === 'function' ? await options.token() : options.token;
+      if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
+      return request;
+    },
+  };
+  http.use(bearer);
+  categoryHttp.use(bearer);
+
+  const category = (name: string) => {
+    if (!CATEGORY_NAME.test(name)) throw new TypeError(`not a category name: ${JSON.stringify(name)}`);
+    return { category: name };
+  };
+
+  const client: ApiClient = {
+    baseUrl,
+    http,
+    categoryHttp,
+
+    categories: () => unwrap(http.GET('/api/v1/categories')),
+    register: (body) => unwrap(http.POST('/api/v1/auth/register', { body })),
+    login: (body) => unwrap(http.POST('/api/v1/auth/login', { body })),
+    me: () => unwrap(http.GET('/api/v1/auth/me')),
+    listTokens: () => unwrap(http.GET('/api/v1/auth/tokens')),
+    createToken: (body) => unwrap(http.POST('/api/v1/auth/tokens', { body })),
+    revokeToken: (id) => unwrap(http.DELETE('/api/v1/auth/tokens/{id}', { params: { path: { id } } })),
+
+    searchEntries: (name, query = {}) =>
+      unwrap<Page<CatalogEntry>>(categoryHttp.GET('/api/v1/{category}', { params: { path: category(name), query } })),
+    getEntry: (name, id) =>
+      unwrap<CatalogEntry>(categoryHttp.GET('/api/v1/{category}/{id}', { params: { path: { ...category(name), id } } })),
+    createEntry: (name, body) =>
+      unwrap<CatalogEntry>(
+        categoryHttp.POST('/api/v1/{category}', {
+          params: { path: category(name) },
+          // The category's own fields are checked by the server against that category's schema.
+          body: body as never,
+        }),
+      ),
+    updateEntry: (name, id, patch) =>
+      unwrap<CatalogEntry>(
+        categoryHttp.PATCH('/api/v1/{category}/{id}', { params: { path: { ...category(name), id } }, body: patch as never }),
+      ),
+
+    listEntries: (name, query = {}) =>
+      unwrap<ListEntryPage>(categoryHttp.GET('/api/v1/{category}/list', { params: { path: category(name), query } })),
+    allListEntries: (name, query = {}) => allPages((extra) => client.listEntries(name, { ...query, ...extra })),
+    getListEntry: (name, itemId) =>
+      unwrap<ListEntry>(
+        categoryHttp.GET('/api/v1/{category}/list/{item_id}', { params: { path: { ...category(name), item_id: itemId } } }),
+      ),
+    addListEntry: (name, body) =>
+      unwrap<ListEntry>(categoryHttp.POST('/api/v1/{category}/list', { params: { path: category(name) }, body })),
+    updateListEntry: (name, itemId, patch) =>
+      unwrap<ListEntry>(
+        categoryHttp.PATCH('/api/v1/{category}/list/{item_id}', {
+          params: { path: { ...category(name), item_id: itemId } },
+          body: patch,
+        }),
+      ),
+    removeListEntry: (name, itemId) =>
+      unwrap<Message>(
+        categoryHttp.DELETE('/api/v1/{category}/list/{item_id}', { params: { path: { ...category(name), item_id: itemId } } }),
+      ),
+    bulkUpdateStatus: (name, itemIds, status) =>
+      unwrap<BulkStatusResult>(
+        categoryHttp.POST('/api/v1/{category}/bulk-status', { params: { path: category(name) }, body: { item_ids: itemIds, status } }),
+      ),
+    bulkRemoveListEntries: (name, itemIds) =>
+      unwrap<BulkDeleteResult>(
+        categoryHttp.POST('/api/v1/{category}/bulk-delete', { params: { path: category(name) }, body: { item_ids: itemIds } }),
+      ),
+  };
+  return client;
+}
+
+/** A page that may carry the cursor of the next one (API.md §9, once the server has it). */
+type PageWithCursor<T> = Page<T> & { next_cursor?: string | null };
+
+/**
+ * Every item of a paged listing. Offset pages until the server sends `next_cursor`; from then on its cursors,
+ * which see an entry changed while paging at most once. Items already seen (offset pages shift when the
+ * list changes underneath) are not yielded twice.
+ */
+export async function* allPages<T extends { item_id: string } | { id: string }>(
+  fetchPage: (position: { page?: number; cursor?: string }) => Promise<PageWithCursor<T>>,
+): AsyncGenerator<T, void, undefined> {
+  const seen = new Set<string>();
+  let position: { page?: number; cursor?: string } = { page: 1 };
+  for (;;) {
+    const page = await fetchPage(position as never);
+    for (const item of page.data) {
+      const key = 'item_id' in item ? item.item_id : item.id;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      yield item;
+    }
+    if (typeof page.next_cursor === 'string') position = { cursor: page.next_cursor };
+    else if (page.next_cursor === null || page.data.length === 0 || page.page >= page.total_pages) return;
+    else position = { page: page.page + 1 };
+  }
+}

@@ -1,0 +1,16 @@
+export * from './types';
+export type { CategoryPaths } from './category-paths';
+export type { paths, components, operations } from './generated/schema';
+export { ApiError, ApiNetworkError, isApiError, parseRetryAfter, type ApiErrorCode, type ApiErrorDetail } from './api-error';
+export { createTransport, waitRetryAfter, type RateLimited, type RateLimitHook, type WaitRetryAfterOptions } from './transport';
+export {
+  allPages,
+  createApiClient,
+  MAX_BULK_IDS,
+  type ApiClient,
+  type ApiClientOptions,
+  type CatalogEntryCreate,
+  type ListQuery,
+  type SearchQuery,
+  type TokenProvider,
+} from './client';
