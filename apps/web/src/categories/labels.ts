@@ -1,0 +1,47 @@
+import type { Category, ListStatus } from '@mt/api-client';
+
+/** The five stored statuses (API.md §6), in the order a person moves through them. */
+export const STATUSES: readonly ListStatus[] = ['watching', 'plan_to_watch', 'completed', 'on_hold', 'dropped'];
+
+/** Generic words, used until a category record names its own (`status_labels`, API.md §13). */
+const GENERIC_STATUS_LABELS: Record<ListStatus, string> = {
+  watching: 'In progress',
+  completed: 'Completed',
+  on_hold: 'On hold',
+  dropped: 'Dropped',
+  plan_to_watch: 'Planned',
+};
+
+/** The category record with the labelling fields another issue adds; absent until then. */
+export type LabelledCategory = Category & {
+  status_labels?: Partial<Record<ListStatus, string>> | null;
+  progress_unit?: string | null;
+};
+
+export function statusLabel(category: Category | undefined, status: ListStatus): string {
+  const own = (category as LabelledCategory | undefined)?.status_labels?.[status];
+  return typeof own === 'string' && own.trim() ? own : GENERIC_STATUS_LABELS[status];
+}
+
+/** "minutes", "episodes", "pages" — or undefined when the category does not say. */
+export function progressUnit(category: Category | undefined): string | undefined {
+  const unit = (category as LabelledCategory | undefined)?.progress_unit;
+  return typeof unit === 'string' && unit.trim() ? unit : undefined;
+}
+
+/** The progress field's label: "Progress (episodes)", or just "Progress". */
+export const progressLabel = (category: Category | undefined) => {
+  const unit = progressUnit(category);
+  return unit ? `Progress (${unit})` : 'Progress';
+};
+
+/** "movie", "book": a singular noun for buttons, from the display name ("Movies" → "movie"); generic otherwise. */
+export function entryNoun(category: Category | undefined): string {
+  const name = category?.display_name?.trim();
+  if (!name) return 'entry';
+  const lower = name.toLowerCase();
+  if (/shows$/.test(lower)) return lower.replace(/shows$/, 'show');
+  if (/ies$/.test(lower)) return lower.replace(/ies$/, 'y');
+  if (/s$/.test(lower)) return lower.slice(0, -1);
+  return lower;
+}
