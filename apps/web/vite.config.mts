@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
-import { nxViteTsPaths } from '@nx/vite/plugins/nx-tsconfig-paths.plugin';
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vite';
 import SummaryReporter from '../../tools/vitest/summary-reporter.mjs';
@@ -8,15 +8,22 @@ import { bundleBudget } from './build/bundle-budget';
 import { precompress } from './build/precompress';
 
 const root = import.meta.dirname;
-const outDir = path.join(root, '../../dist/apps/web');
+const workspace = path.join(root, '../..');
+const outDir = path.join(workspace, 'dist/apps/web');
+/** The workspace libraries (`@mt/api-client`...) from their source, as tsconfig.base.json maps them. */
+const { compilerOptions } = JSON.parse(readFileSync(path.join(workspace, 'tsconfig.base.json'), 'utf8')) as {
+  compilerOptions: { paths: Record<string, string[]> };
+};
+const alias = Object.fromEntries(Object.entries(compilerOptions.paths).map(([name, [target]]) => [name, path.join(workspace, target!)]));
 /** The issue's limit for the JavaScript of the first load, gzipped. */
 const FIRST_LOAD_BUDGET_BYTES = 150 * 1024;
 
 export default defineConfig({
   root,
   base: '/',
-  cacheDir: path.join(root, '../../node_modules/.vite/apps/web'),
-  plugins: [nxViteTsPaths(), react(), bundleBudget({ maxGzipBytes: FIRST_LOAD_BUDGET_BYTES }), precompress({ dir: outDir })],
+  cacheDir: path.join(workspace, 'node_modules/.vite/apps/web'),
+  resolve: { alias },
+  plugins: [react(), bundleBudget({ maxGzipBytes: FIRST_LOAD_BUDGET_BYTES }), precompress({ dir: outDir })],
   build: {
     outDir,
     emptyOutDir: true,

@@ -35,13 +35,12 @@ export const progressLabel = (category: Category | undefined) => {
   return unit ? `Progress (${unit})` : 'Progress';
 };
 
-/** "movie", "book": a singular noun for buttons, from the display name ("Movies" → "movie"); generic otherwise. */
+/** "movie", "TV show", "book": a singular for buttons, from the display name; generic without one. */
 export function entryNoun(category: Category | undefined): string {
   const name = category?.display_name?.trim();
   if (!name) return 'entry';
-  const lower = name.toLowerCase();
-  if (/shows$/.test(lower)) return lower.replace(/shows$/, 'show');
-  if (/ies$/.test(lower)) return lower.replace(/ies$/, 'y');
-  if (/s$/.test(lower)) return lower.slice(0, -1);
-  return lower;
+  const words = name.split(/\s+/).map((word) => (word === word.toUpperCase() ? word : word.toLowerCase()));
+  const last = words.length - 1;
+  words[last] = words[last]!.replace(/s$/i, '');
+  return words.join(' ');
 }

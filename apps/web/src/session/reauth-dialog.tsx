@@ -60,7 +60,7 @@ export function ReauthDialog() {
               value={password}
               onChange={(e) => setPassword(e.target.value)}
               required
-              autoFocus
+              data-autofocus
             />
           )}
         </Field>

@@ -58,8 +58,11 @@ export function createReauthenticator(): Reauthenticator {
   };
 }
 
-/** Login and registration answer 401 for a wrong password: that is the answer, not an expired session. */
-const NO_REAUTH = /\/api\/v1\/auth\/(login|register)$/;
+/**
+ * Login and registration: a 401 is a wrong password, not an expired session; and they never carry the
+ * session's token, since a refused one would make even these public endpoints answer 401 (API.md §2).
+ */
+const CREDENTIAL_FREE = /\/api\/v1\/auth\/(login|register)$/;
 
 /**
  * The fetch under the API client: a 401 to a request that carried a credential asks for a new login, then
@@ -68,9 +71,14 @@ const NO_REAUTH = /\/api\/v1\/auth\/(login|register)$/;
 export function reauthenticatingFetch(reauth: Reauthenticator, baseFetch: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    if (CREDENTIAL_FREE.test(new URL(request.url).pathname)) {
+      const headers = new Headers(request.headers);
+      headers.delete('authorization');
+      return baseFetch(new Request(request, { headers }));
+    }
     const replay = request.clone();
     const response = await baseFetch(request);
-    if (response.status !== 401 || !request.headers.has('authorization') || NO_REAUTH.test(new URL(request.url).pathname)) return response;
+    if (response.status !== 401 || !request.headers.has('authorization')) return response;
     let token: string;
     try {
       token = await reauth.reauthenticate();

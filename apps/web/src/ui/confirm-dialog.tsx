@@ -13,6 +13,8 @@ export function Dialog(props: { open: boolean; onClose: () => void; labelledBy: 
     if (open && !dialog.open) {
       const opener = document.activeElement as HTMLElement | null;
       dialog.showModal();
+      // showModal focuses the first control; a dialog may name a better one (the password, not the username).
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
       return () => {
         if (dialog.open) dialog.close();
         opener?.focus?.();
