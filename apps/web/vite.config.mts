@@ -43,6 +43,8 @@ export default defineConfig({
     include: ['src/**/*.spec.{ts,tsx}', 'build/**/*.spec.ts'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // userEvent types key by key: on a loaded 2-core machine a screen test takes seconds.
+    testTimeout: 30_000,
     reporters: ['default', new SummaryReporter({ project: 'web' })],
   },
 });

@@ -217,8 +217,8 @@ export function TokensScreen() {
                     <td>{formatDate(token.expires_at)}</td>
                     <td>{formatDate(token.last_used_at)}</td>
                     <td>
-                      <button type="button" className="button button--small button--danger" onClick={() => setRevoking(token)}>
-                        Revoke<span className="visually-hidden"> {token.name}</span>
+                      <button type="button" className="button button--small button--danger" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+                        Revoke
                       </button>
                     </td>
                   </tr>

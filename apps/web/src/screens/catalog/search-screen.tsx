@@ -46,7 +46,9 @@ export function SearchScreen() {
     const controller = new AbortController();
     setResults((r) => ({ state: 'loading', page: r.page }));
     searchCatalog(api, category.id, { q: query || undefined, limit: PAGE_SIZE, ...paging.position }, controller.signal).then(
-      (page) => setResults({ state: 'done', page }),
+      (page) => {
+        if (!controller.signal.aborted) setResults({ state: 'done', page });
+      },
       (error: unknown) => {
         if (!isAbort(error) && !controller.signal.aborted) setResults((r) => ({ state: 'error', error: describeError(error), page: r.page }));
       },

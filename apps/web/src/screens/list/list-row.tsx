@@ -83,10 +83,10 @@ export function ListRow(props: {
             className="button button--small"
             aria-expanded={editing}
             aria-controls={editing ? `editor-${entry.item_id}` : undefined}
+            aria-label={`${editing ? 'Close' : 'Edit'} ${entry.item.title}`}
             onClick={() => setEditing((e) => !e)}
           >
             {editing ? 'Close' : 'Edit'}
-            <span className="visually-hidden"> {entry.item.title}</span>
           </button>
         </div>
       </div>

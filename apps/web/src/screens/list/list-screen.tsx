@@ -70,7 +70,9 @@ export function ListScreen() {
     const [key, order] = sort.split(':') as [ListSort, 'asc' | 'desc'];
     setLoaded((l) => ({ state: 'loading', page: l.page }));
     fetchListPage(api, categoryId, { status: tab === 'all' ? undefined : tab, sort: key, order, page: pageNumber, limit: LIST_PAGE_SIZE }, controller.signal).then(
-      (page) => setLoaded({ state: 'done', page }),
+      (page) => {
+        if (!controller.signal.aborted) setLoaded({ state: 'done', page });
+      },
       (error: unknown) => {
         if (!isAbort(error) && !controller.signal.aborted) setLoaded((l) => ({ state: 'error', error: describeError(error), page: l.page }));
       },
