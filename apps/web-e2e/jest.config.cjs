@@ -6,5 +6,5 @@ module.exports = {
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.browser.spec.ts'],
   maxWorkers: 1,
-  testTimeout: 120000,
+  testTimeout: 180000,
 };

@@ -26,8 +26,14 @@ const WATCHERS = `
   window.__cspViolations = [];
   document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
   window.__layoutShift = 0;
+  window.__layoutShifts = [];
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+    for (const entry of list.getEntries()) {
+      if (entry.hadRecentInput) continue;
+      window.__layoutShift += entry.value;
+      window.__layoutShifts.push(entry.value.toFixed(3) + ' ' + (entry.sources || []).map((s) =>
+        (s.node ? (s.node.className || s.node.nodeName) : '?') + ' y ' + Math.round(s.previousRect.y) + '→' + Math.round(s.currentRect.y) + ' h ' + Math.round(s.previousRect.height) + '→' + Math.round(s.currentRect.height)).join(', '));
+    }
   }).observe({ type: 'layout-shift', buffered: true });
 `;
 
@@ -42,8 +48,18 @@ export interface WatchedPage {
   /** axe-core over the whole page: the serious and critical violations (expected: none). */
   axe(): Promise<Array<{ id: string; impact: string; nodes: string[] }>>;
   cspViolations(): Promise<string[]>;
-  layoutShift(): Promise<number>;
+  /** Cumulative layout shift since the last resetLayoutShift(), with what moved. */
+  layoutShift(): Promise<{ value: number; shifts: string[] }>;
+  resetLayoutShift(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Contexts still open (a failed test leaves its own): closed by closeOpenPages() after each test. */
+const open = new Set<BrowserContext>();
+
+export async function closeOpenPages(): Promise<void> {
+  await Promise.all([...open].map((context) => context.close().catch(() => undefined)));
+  open.clear();
 }
 
 export async function openPage(browser: Browser, options: { width: number; height?: number; name: string }): Promise<WatchedPage> {
@@ -55,7 +71,10 @@ export async function openPage(browser: Browser, options: { width: number; heigh
   });
   await context.addInitScript({ content: WATCHERS });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  // Generous: a shared 2-core CI machine can be very busy; a real failure still fails, only later.
+  page.setDefaultTimeout(45_000);
+  page.setDefaultNavigationTimeout(60_000);
+  open.add(context);
   const errors: string[] = [];
   const requested: string[] = [];
   page.on('console', (message) => {
@@ -84,7 +103,11 @@ export async function openPage(browser: Browser, options: { width: number; heigh
         .map((v) => ({ id: v.id, impact: v.impact ?? '', nodes: v.nodes.map((n) => n.target.join(' ')) }));
     },
     cspViolations: () => page.evaluate<string[]>('window.__cspViolations'),
-    layoutShift: () => page.evaluate<number>('window.__layoutShift'),
-    close: () => context.close(),
+    layoutShift: () => page.evaluate<{ value: number; shifts: string[] }>('({ value: window.__layoutShift, shifts: window.__layoutShifts })'),
+    resetLayoutShift: () => page.evaluate<void>('window.__layoutShift = 0; window.__layoutShifts = []'),
+    close: async () => {
+      open.delete(context);
+      await context.close();
+    },
   };
 }

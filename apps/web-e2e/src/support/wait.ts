@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 
 /** Retries `check` (assertions included) until it passes; rethrows its last failure at the deadline. */
-export async function until<T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(check: () => Promise<T>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

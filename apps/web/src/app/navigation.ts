@@ -4,7 +4,7 @@
  */
 export function safeNext(next: string | null | undefined, fallback = '/'): string {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
-  if (/[\u0000-\u001f]/.test(next)) return fallback;
+  if ([...next].some((c) => c.charCodeAt(0) < 0x20)) return fallback;
   if (/^\/(login|register)(\?|$)/.test(next)) return fallback;
   return next;
 }

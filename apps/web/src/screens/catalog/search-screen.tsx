@@ -1,5 +1,5 @@
 import type { CatalogEntry } from '@mt/api-client';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'wouter';
 import { searchCatalog, type CursorPage } from '../../api/catalog-calls';
 import { describeError, isAbort, type DescribedError } from '../../api/describe-error';
@@ -19,10 +19,11 @@ export const PAGE_SIZE = 20;
 /** Long enough to skip the keystrokes of a word, short enough to feel immediate. */
 export const SEARCH_DEBOUNCE_MS = 250;
 
+/** `shown` numbers each result set: a new one is drawn as new nodes, so nothing already on screen moves. */
 type Results =
-  | { state: 'loading'; page?: CursorPage<CatalogEntry> }
-  | { state: 'done'; page: CursorPage<CatalogEntry> }
-  | { state: 'error'; error: DescribedError; page?: CursorPage<CatalogEntry> };
+  | { state: 'loading'; page?: CursorPage<CatalogEntry>; shown: number }
+  | { state: 'done'; page: CursorPage<CatalogEntry>; shown: number }
+  | { state: 'error'; error: DescribedError; page?: CursorPage<CatalogEntry>; shown: number };
 
 export function SearchScreen() {
   const { category: categoryId } = useParams<{ category: string }>();
@@ -33,7 +34,7 @@ export function SearchScreen() {
   const [text, setText] = useState(params.get('q') ?? '');
   const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const paging = usePaging(`${categoryId}\u0000${query}`);
-  const [results, setResults] = useState<Results>({ state: 'loading' });
+  const [results, setResults] = useState<Results>({ state: 'loading', shown: 0 });
   const [attempt, setAttempt] = useState(0);
 
   // The query lives in the URL too: reload, back and a shared link show the same search.
@@ -44,13 +45,13 @@ export function SearchScreen() {
   useEffect(() => {
     if (!category) return;
     const controller = new AbortController();
-    setResults((r) => ({ state: 'loading', page: r.page }));
+    setResults((r) => ({ ...r, state: 'loading' }) as Results);
     searchCatalog(api, category.id, { q: query || undefined, limit: PAGE_SIZE, ...paging.position }, controller.signal).then(
       (page) => {
-        if (!controller.signal.aborted) setResults({ state: 'done', page });
+        if (!controller.signal.aborted) setResults((r) => ({ state: 'done', page, shown: r.shown + 1 }));
       },
       (error: unknown) => {
-        if (!isAbort(error) && !controller.signal.aborted) setResults((r) => ({ state: 'error', error: describeError(error), page: r.page }));
+        if (!isAbort(error) && !controller.signal.aborted) setResults((r) => ({ state: 'error', error: describeError(error), page: r.page, shown: r.shown }));
       },
     );
     // A newer query or page supersedes this one: cancel it.
@@ -102,7 +103,8 @@ export function SearchScreen() {
           </EmptyState>
         )}
         {page && page.total > 0 && (
-          <>
+          // A new result set is new nodes: a result that stays (The Matrix) never slides up the screen.
+          <Fragment key={results.shown}>
             <p className="results__count" aria-live="polite">
               {page.total === 1 ? `1 ${noun}` : `${page.total} ${category.display_name.toLowerCase()}`}
               {query ? ` matching “${query}”` : ''}
@@ -128,7 +130,7 @@ export function SearchScreen() {
               onPrevious={paging.previous}
               onNext={() => paging.next(page)}
             />
-          </>
+          </Fragment>
         )}
       </div>
     </section>
