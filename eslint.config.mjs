@@ -29,7 +29,7 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int.spec.ts', '**/test/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.int.spec.ts', '**/test/**/*.ts', '**/test/**/*.tsx'],
     rules: { '@nx/enforce-module-boundaries': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 ];

@@ -29,6 +29,7 @@ import { createRouteResolver, resolveRouteMiddleware } from './routing/resolve-r
 import { bodyLimit } from './security/body-limit.middleware';
 import { corsMiddleware } from './security/cors';
 import { securityHeaders } from './security/security-headers';
+import { webApp } from './web/web-app';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -41,10 +42,13 @@ export interface GatewayDeps {
   agents: UpstreamAgents;
   /** Tuning for tests; production uses the defaults. */
   jwks?: { minRefetchIntervalMs?: number };
+  /** The built web app served at `/` (main.ts: WEB_DIR, else dist/apps/web beside the gateway's bundle). */
+  webDir?: string;
 }
 
 /**
- * The public face, top to bottom: security headers and CORS (also on the probes), probes, then for API
+ * The public face, top to bottom: security headers and CORS (also on the probes), probes, the web app's
+ * pages and assets (GET/HEAD outside /api), then for API
  * requests: route decision (from the manifests in the route table) → authentication → rate limit → access
  * (404/405/401/503/403) → body limit → Idempotency-Key (POST) → the gateway's own endpoints or the upstream
  * proxy. No body parser: bodies stream to the services intact (a POST with an Idempotency-Key is read first,
@@ -97,6 +101,8 @@ export function createApp(deps: GatewayDeps): Express {
   });
   app.set('trust proxy', config.TRUST_PROXY);
 
+  // Before the API's route decision: pages and assets are neither rate-limited nor authenticated.
+  app.use(webApp({ dir: deps.webDir ?? config.WEB_DIR }));
   app.use(resolveRouteMiddleware(resolver, routeTable));
   app.use(authenticateMiddleware(authenticator, logger));
   app.use(rateLimitMiddleware(rateLimiter, logger));

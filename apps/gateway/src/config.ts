@@ -55,6 +55,8 @@ export const gatewayConfigSchema = z.object({
   TRUST_PROXY: trustProxy,
   JWT_ISSUER: z.string().min(1).default('media-tracker'),
   JWT_AUDIENCE: z.string().min(1).default('media-tracker-api'),
+  /** The built web app (`index.html` + `assets/`); default: `../web` beside the gateway's bundle (main.ts). */
+  WEB_DIR: z.string().min(1).optional(),
 });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;

@@ -1,5 +1,6 @@
 import { createRouteTable } from '@mt/registry-client';
 import { runService } from '@mt/runtime';
+import path from 'node:path';
 import { createApp } from './app';
 import { loadGatewayConfig } from './config';
 import { createUpstreamAgents } from './proxy/agents';
@@ -18,8 +19,10 @@ runService({
       logger,
     });
     const agents = createUpstreamAgents();
+    // `npm run build` writes the web app to dist/apps/web, beside this bundle's dist/apps/gateway.
+    const webDir = config.WEB_DIR ?? path.resolve(__dirname, '..', 'web');
     return {
-      app: createApp({ config, logger, lifecycle, redis, metrics, routeTable, agents }),
+      app: createApp({ config, logger, lifecycle, redis, metrics, routeTable, agents, webDir }),
       // Ready once the first route-table load was attempted (a registry outage keeps an empty table;
       // categories appear as soon as the registry answers).
       startup: () => routeTable.start(),

@@ -154,6 +154,7 @@ function printSummary(stack: Stack, attach: AttachHint | undefined): void {
   say('');
   say('Media tracker is running.');
   if (stack.gatewayUrl) {
+    say(`  App:   ${stack.gatewayUrl}/`);
     say(`  API:   ${stack.gatewayUrl}/api/v1`);
     say(`  Docs:  ${stack.gatewayUrl}/api/v1/docs`);
   }

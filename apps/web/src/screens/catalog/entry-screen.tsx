@@ -1,0 +1,154 @@
+import { isApiError, type CatalogEntry, type ListEntry, type ListStatus } from '@mt/api-client';
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { describeError, type DescribedError } from '../../api/describe-error';
+import { useSubmit } from '../../api/use-submit';
+import { loginPath } from '../../app/navigation';
+import { ScreenTitle } from '../../app/screen-title';
+import { useApi, useSession } from '../../app/services';
+import { useCategory } from '../../categories/categories';
+import { CategoryNav } from '../../categories/category-nav';
+import { STATUSES, statusLabel } from '../../categories/labels';
+import { FormError } from '../../ui/field';
+import { Loading } from '../../ui/status';
+import { NotFoundScreen } from '../not-found-screen';
+import { externalIds, ownFields } from './entry-fields';
+
+type Loaded<T> = { state: 'loading' } | { state: 'done'; value: T } | { state: 'error'; error: DescribedError };
+
+export function EntryScreen() {
+  const { category: categoryId, id } = useParams<{ category: string; id: string }>();
+  const category = useCategory(categoryId);
+  const api = useApi();
+  const session = useSession();
+  const [entry, setEntry] = useState<Loaded<CatalogEntry>>({ state: 'loading' });
+  /** The person's list entry for it: null when it is not on their list. */
+  const [listEntry, setListEntry] = useState<Loaded<ListEntry | null>>({ state: 'loading' });
+  const [status, setStatus] = useState<ListStatus>('plan_to_watch');
+  const signedIn = Boolean(session);
+  const categoryKnown = Boolean(category);
+
+  useEffect(() => {
+    if (!categoryKnown) return;
+    let current = true;
+    setEntry({ state: 'loading' });
+    api.getEntry(categoryId, id).then(
+      (value) => current && setEntry({ state: 'done', value }),
+      (error: unknown) => current && setEntry({ state: 'error', error: describeError(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, categoryId, id, categoryKnown]);
+
+  useEffect(() => {
+    if (!categoryKnown || !signedIn) return;
+    let current = true;
+    setListEntry({ state: 'loading' });
+    api.getListEntry(categoryId, id).then(
+      (value) => current && setListEntry({ state: 'done', value }),
+      (error: unknown) =>
+        current && setListEntry(isApiError(error, 'not_found') ? { state: 'done', value: null } : { state: 'error', error: describeError(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, categoryId, id, categoryKnown, signedIn]);
+
+  const add = useSubmit(async () => {
+    try {
+      setListEntry({ state: 'done', value: await api.addListEntry(categoryId, { item_id: id, status }) });
+    } catch (error) {
+      // Added meanwhile (another tab): show what is there rather than an error.
+      if (isApiError(error, 'conflict')) setListEntry({ state: 'done', value: await api.getListEntry(categoryId, id) });
+      else throw error;
+    }
+  });
+
+  if (!category) return <NotFoundScreen what="category" loadingCategories />;
+  if (entry.state === 'loading') return <Loading label="Loading the entry…" rows={4} />;
+  if (entry.state === 'error') {
+    if (entry.error.status === 404 || entry.error.status === 400) return <NotFoundScreen what={category.display_name.toLowerCase().replace(/s$/, '')} />;
+    return (
+      <section>
+        <ScreenTitle title="Could not load">Could not load this entry</ScreenTitle>
+        <FormError error={entry.error.message} requestId={entry.error.requestId} />
+      </section>
+    );
+  }
+  const item = entry.value;
+  const fields = ownFields(item);
+  const ids = externalIds(item);
+
+  return (
+    <article className="entry">
+      <ScreenTitle title={item.title}>
+        {item.title}
+        {item.year !== null && <span className="entry__year"> ({item.year})</span>}
+      </ScreenTitle>
+      <CategoryNav category={category} />
+      <section className="entry__mine" aria-labelledby="mine-title">
+        <h2 id="mine-title" className="visually-hidden">
+          My list
+        </h2>
+        {!signedIn && (
+          <p>
+            <Link href={loginPath(`/${category.id}/${item.id}`)}>Log in</Link> to add it to your list.
+          </p>
+        )}
+        {signedIn && listEntry.state === 'loading' && <Loading rows={1} label="Checking your list…" />}
+        {signedIn && listEntry.state === 'error' && <FormError error={listEntry.error.message} requestId={listEntry.error.requestId} />}
+        {signedIn && listEntry.state === 'done' && listEntry.value && (
+          <p className="entry__on-list">
+            On your list: <strong>{statusLabel(category, listEntry.value.status)}</strong>
+            {listEntry.value.score !== null && ` · score ${listEntry.value.score}`} ·{' '}
+            <Link href={`/${category.id}/list`}>Open my list</Link>
+          </p>
+        )}
+        {signedIn && listEntry.state === 'done' && listEntry.value === null && (
+          <form
+            className="add-to-list"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void add.submit();
+            }}
+          >
+            <label htmlFor="add-status">Status</label>
+            <select id="add-status" value={status} onChange={(e) => setStatus(e.target.value as ListStatus)}>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {statusLabel(category, s)}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className="button button--primary" disabled={add.pending}>
+              {add.pending ? 'Adding…' : 'Add to my list'}
+            </button>
+            <FormError error={add.error?.message} requestId={add.error?.requestId} />
+          </form>
+        )}
+      </section>
+      <dl className="facts">
+        {item.genres.length > 0 && (
+          <div className="facts__row">
+            <dt>Genres</dt>
+            <dd>{item.genres.join(', ')}</dd>
+          </div>
+        )}
+        {fields.map((f) => (
+          <div key={f.field} className="facts__row">
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
+        {ids.map(([label, value]) => (
+          <div key={label} className="facts__row">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {item.description && <p className="entry__description">{item.description}</p>}
+    </article>
+  );
+}

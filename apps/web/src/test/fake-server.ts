@@ -1,0 +1,81 @@
+/**
+ * A stand-in for the gateway in component tests: routes answered by the test, every request recorded with
+ * its body, the API's error payload for anything else. (Browser tests in apps/web-e2e use the real stack.)
+ */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  authorization: string | null;
+  signal: AbortSignal;
+}
+
+type Handler = (request: RecordedRequest, match: RegExpMatchArray) => Response | Promise<Response>;
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+export const apiError = (status: number, code: string, error: string, extra: Record<string, unknown> = {}) =>
+  json(status, { error, status, code, timestamp: new Date().toISOString(), request_id: `req-${status}`, ...extra });
+
+export class FakeServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly routes: Array<{ method: string; pattern: RegExp; handler: Handler }> = [];
+
+  on(method: string, path: string | RegExp, handler: Handler): this {
+    const pattern = typeof path === 'string' ? new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : path;
+    this.routes.unshift({ method, pattern, handler });
+    return this;
+  }
+
+  readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request && !init ? input : new Request(input, init);
+    const url = new URL(request.url);
+    const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+    const recorded: RecordedRequest = {
+      method: request.method,
+      path: url.pathname,
+      query: url.searchParams,
+      body: text ? JSON.parse(text) : undefined,
+      authorization: request.headers.get('authorization'),
+      signal: request.signal,
+    };
+    this.requests.push(recorded);
+    for (const route of this.routes) {
+      const match = route.method === request.method ? url.pathname.match(route.pattern) : null;
+      if (match) return route.handler(recorded, match);
+    }
+    return apiError(404, 'not_found', `no route for ${request.method} ${url.pathname}`);
+  };
+
+  sent(method: string, path: string | RegExp): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)));
+  }
+}
+
+export const CATEGORIES = [
+  { id: 'books', name: 'books', display_name: 'Books', description: 'Books', endpoint: '/api/v1/books', icon: 'book' },
+  { id: 'movies', name: 'movies', display_name: 'Movies', description: 'Films', endpoint: '/api/v1/movies', icon: 'film' },
+];
+
+export const USER = { id: '65f1c0ffee0000000000aaaa', username: 'ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+
+export const page = <T>(data: T[], extra: Record<string, unknown> = {}) => ({ data, page: 1, limit: 20, total: data.length, total_pages: data.length ? 1 : 0, ...extra });
+
+export const listEntry = (id: string, title: string, status = 'plan_to_watch', extra: Record<string, unknown> = {}) => ({
+  item_id: id,
+  item: { id, title, year: 1999 },
+  status,
+  score: null,
+  progress: null,
+  notes: null,
+  started_at: null,
+  finished_at: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...extra,
+});
+
+/** A server that knows the categories (every screen needs them). */
+export const baseServer = () => new FakeServer().on('GET', '/api/v1/categories', () => json(200, CATEGORIES));
