@@ -208,6 +208,7 @@ describe('npm start (the stack launcher CLI)', () => {
       expect(publicHealth.services).toEqual({
         auth: { status: 'healthy' },
         registry: { status: 'healthy' },
+        'service:auth': { status: 'healthy' },
         'catalog:books': { status: 'healthy' },
         'catalog:movies': { status: 'healthy' },
         'catalog:tvshows': { status: 'healthy' },
@@ -215,7 +216,7 @@ describe('npm start (the stack launcher CLI)', () => {
       const detailed = (await (await fetch(`${gateway.metrics_url}/health`)).json()) as { services: Record<string, { base_url?: string; instance_id?: string }> };
       const movies = status.processes.find((p) => p.name === 'catalog-movies')!;
       const entry = Object.entries(detailed.services).find(([name]) => name.startsWith('catalog:movies:'));
-      expect(entry?.[1]).toMatchObject({ status: 'healthy', category: 'movies', base_url: movies.url, instance_id: expect.stringContaining(String(movies.pid)) });
+      expect(entry?.[1]).toMatchObject({ status: 'healthy', service: 'movies', base_url: movies.url, instance_id: expect.stringContaining(String(movies.pid)) });
     });
 
     it('says how to attach another instance, with the secret in a file only the user can read and never printed', async () => {
@@ -327,8 +328,9 @@ describe('npm start (the stack launcher CLI)', () => {
       children.push(joined);
       try {
         expect(await readyBefore(status.attach!.env['ADVERTISED_URL']!, Date.now() + 30_000)).toBe('ready');
-        const routes = (await (await routesWith(secret)).json()) as { categories: Array<{ instances: Array<{ base_url: string }> }> };
-        expect(routes.categories.flatMap((c) => c.instances.map((i) => i.base_url)).sort()).toEqual(
+        const routes = (await (await routesWith(secret)).json()) as { services: Array<{ service: string; instances: Array<{ base_url: string }> }> };
+        const books = routes.services.filter((s) => s.service === 'books');
+        expect(books.flatMap((s) => s.instances.map((i) => i.base_url)).sort()).toEqual(
           [status.processes.find((p) => p.name === 'catalog-books')!.url, status.attach!.env['ADVERTISED_URL']].sort(),
         );
       } finally {

@@ -103,6 +103,23 @@ const tailOf = (service: ServiceProcess, lines = 8): string => {
   return tail.length ? `; last output:\n    ${tail.join('\n    ')}` : '';
 };
 
+/** Resolves once the gateway's public /health lists every name in `names` as healthy; rejects at `deadline`. */
+async function waitUntilRouted(gatewayUrl: string, names: readonly string[], deadline: number): Promise<void> {
+  let missing = [...names];
+  while (missing.length) {
+    try {
+      const response = await fetch(`${gatewayUrl}/health`, { signal: AbortSignal.timeout(5000) });
+      const { services = {} } = (await response.json()) as { services?: Record<string, { status?: string }> };
+      missing = names.filter((name) => services[name]?.status !== 'healthy');
+    } catch {
+      // Not answering yet: try again until the deadline.
+    }
+    if (!missing.length) return;
+    if (Date.now() > deadline) throw new Error(`the stack is not ready: the gateway does not route ${missing.join(', ')} yet`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Starts the whole stack as separate processes from the built apps. Resolves once all are spawned. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const rootDir = options.rootDir ?? findWorkspaceRoot();
@@ -232,6 +249,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     throw error;
   }
 
+  // What the gateway must route before the stack counts as ready: services register in the background, so a
+  // process being ready does not mean the gateway's route table has it yet.
+  const routedNames = () => [
+    ...(apps.has('auth-service') && apps.has('registry-service') ? ['service:auth'] : []),
+    ...(apps.has('catalog-service') && apps.has('registry-service') ? [...instanceCount.keys()].map((category) => `catalog:${category}`) : []),
+  ];
+
   const stack: Stack = {
     gatewayUrl: gatewayPort === undefined ? undefined : `http://127.0.0.1:${gatewayPort}`,
     mongoUrl,
@@ -247,6 +271,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return found;
     },
     async waitReady(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
       // Fails as soon as a process exits: the others may be waiting for it and would only time out.
       const crashed = new Promise<never>((_, reject) => {
         for (const service of processes) {
@@ -262,6 +287,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ]);
       const problems = results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as Error).message] : []));
       if (problems.length) throw new Error(`the stack is not ready:\n  - ${problems.join('\n  - ')}`);
+      if (stack.gatewayUrl) await waitUntilRouted(stack.gatewayUrl, routedNames(), deadline);
     },
     async startCatalogInstance(category, instanceOptions = {}) {
       const port = instanceOptions.port ?? (await freePort());

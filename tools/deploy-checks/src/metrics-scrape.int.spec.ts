@@ -1,7 +1,6 @@
 import {
   createHttpApp,
   createMetricsApp,
-  defineRoute,
   finishHttpApp,
   healthReportOf,
   startService,
@@ -11,7 +10,8 @@ import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeRedis, createRedis, pingRedis, waitForRedis, type Redis } from '@mt/stores';
 import { closedPort, deleteRedisPrefix, silentLogger, testRedisPrefix, testRedisUrl } from '@mt/testing';
-import { Router } from 'express';
+import { defineEndpoint, endpointRouter, PUBLIC, reply } from '@mt/endpoints';
+import { z } from 'zod';
 import { parsePrometheusText, sampleValue, type Sample } from './prometheus-text';
 
 const SERVICE = 'metrics-check';
@@ -33,14 +33,17 @@ async function startMetricsService(
     metrics,
     probes: { service: SERVICE, version: 'test', lifecycle, pingDatabase: () => pingRedis(redis) },
   });
-  const counters = Router();
-  defineRoute(counters, '/:name', {
-    post: async (req, res) => {
-      const value = await redis.incr(`${prefix}counter:${req.params['name']}`);
-      res.json({ name: req.params['name'], value });
-    },
+  const countUp = defineEndpoint({
+    name: 'countUp',
+    method: 'POST',
+    path: '/{name}',
+    access: PUBLIC,
+    summary: 'Count one up',
+    params: z.strictObject({ name: z.string() }),
+    responses: { 200: { description: 'The new count' } },
+    handle: async ({ params }) => reply.ok({ name: params.name, value: await redis.incr(`${prefix}counter:${params.name}`) }),
   });
-  app.use('/api/v1/counters', counters);
+  app.use(endpointRouter([{ namespace: 'counters', mount: '/api/v1/counters', tags: [{ name: 'counters', description: 'Counters' }], endpoints: [countUp] }]));
   finishHttpApp(app, logger);
   const service = await startService({
     name: SERVICE,

@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 export interface DigestOptions {
   /** `collection.field` paths left out of the digest. */
   ignoreFields?: readonly string[];
+  /** Per collection, a filter of documents left out: states equivalent to no document at all. */
+  ignoreDocuments?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 export interface DatabaseDigest {
@@ -40,7 +42,9 @@ export async function digestDatabases(
           .map((path) => path.slice(name.length + 1));
         const hash = createHash('sha256');
         let documents = 0;
-        for await (const document of db.collection(name).find({}).sort({ _id: 1 })) {
+        const ignoredDocuments = options.ignoreDocuments?.[name];
+        const filter = ignoredDocuments ? { $nor: [ignoredDocuments] } : {};
+        for await (const document of db.collection(name).find(filter).sort({ _id: 1 })) {
           for (const field of ignored) delete (document as Record<string, unknown>)[field];
           hash.update(EJSON.stringify(document, { relaxed: false }));
           hash.update('\n');

@@ -1,10 +1,9 @@
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle, type Lifecycle } from '@mt/probes';
 import { silentLogger } from '@mt/testing';
-import { Router, type Express } from 'express';
+import express, { Router, type Express } from 'express';
 import { request, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
-import { defineRoute } from './define-route';
 import { createHttpApp, finishHttpApp } from './http-app';
 import { startService, type RunningService } from './run-service';
 
@@ -22,13 +21,11 @@ function buildApp(lifecycle: Lifecycle, events: string[]): Express {
     probes: { service: 'test', version: '1', lifecycle, pingDatabase: async () => undefined },
   });
   const router = Router();
-  defineRoute(router, '/echo', {
-    post: (req, res) => {
-      events.push('request answered');
-      res.json({ echoed: req.body });
-    },
+  router.post('/echo', express.json(), (req, res) => {
+    events.push('request answered');
+    res.json({ echoed: req.body });
   });
-  defineRoute(router, '/never', { get: () => undefined });
+  router.get('/never', () => undefined);
   app.use(router);
   return finishHttpApp(app, logger);
 }

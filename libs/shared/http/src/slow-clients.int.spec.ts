@@ -1,9 +1,8 @@
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { sendAndStall, silentLogger } from '@mt/testing';
-import { Router } from 'express';
+import express, { Router } from 'express';
 import { connect } from 'node:net';
-import { defineRoute } from './define-route';
 import { createHttpApp, finishHttpApp } from './http-app';
 import { startService, type RunningService } from './run-service';
 
@@ -48,16 +47,12 @@ describe('slow clients (request timeout)', () => {
       },
     });
     const router = Router();
-    defineRoute(router, '/api/v1/things', {
-      post: (req, res) => {
-        res.status(201).json({ received: req.body });
-      },
+    router.post('/api/v1/things', express.json(), (req, res) => {
+      res.status(201).json({ received: req.body });
     });
-    defineRoute(router, '/api/v1/slow', {
-      // Work that outlasts the request timeout after the whole request has arrived.
-      get: (_req, res) => {
-        setTimeout(() => res.json({ done: true }), REQUEST_TIMEOUT_MS + 1000);
-      },
+    // Work that outlasts the request timeout after the whole request has arrived.
+    router.get('/api/v1/slow', (_req, res) => {
+      setTimeout(() => res.json({ done: true }), REQUEST_TIMEOUT_MS + 1000);
     });
     app.use(router);
     finishHttpApp(app, logger);

@@ -3,13 +3,13 @@ import { createMetrics } from '@mt/metrics';
 import { createLifecycle, type Lifecycle } from '@mt/probes';
 import { closeMongo, closeRedis, createMongoConnection, createRedis, openMongo, waitForRedis, type Redis } from '@mt/stores';
 import { captureLogger, silentLogger, startTcpProxy, testMongoUrl, testRedisUrl, type TcpProxy } from '@mt/testing';
-import { parseBody } from '@mt/validation';
-import { Router, type Express } from 'express';
+import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { z } from 'zod';
-import { defineRoute } from './define-route';
-import { createHttpApp, finishHttpApp } from './http-app';
+import { createHttpApp, finishHttpApp } from '@mt/http';
+import { defineEndpoint, PUBLIC, reply, type EndpointGroup, type Reply } from './endpoint';
+import { endpointRouter } from './endpoint-router';
 
 /**
  * Every error status of API.md §1.1 that the common HTTP front produces, checked on the whole payload:
@@ -45,49 +45,51 @@ function buildApp(): Fixture {
     metrics: createMetrics('http-test'),
     probes: { service: 'http-test', version: '1.0.0', lifecycle, pingDatabase: async () => undefined },
   });
-  const router = Router();
-  defineRoute(router, '/api/v1/things', {
-    post: (req, res) => {
-      res.status(201).json(parseBody(ThingSchema, req));
-    },
-    get: (_req, res) => {
-      res.json([]);
-    },
-  });
-  defineRoute(router, '/api/v1/things/:id', {
-    get: (req, res) => {
-      res.json({ id: req.params['id'] });
-    },
-  });
-  defineRoute(router, '/api/v1/boom', {
-    get: () => {
-      const error = new Error('cannot decrypt the secret of mongodb://admin:hunter2@10.0.0.7:27017');
-      error.stack = 'Error: boom\n    at handler (/work/main/libs/secret.ts:12:3)';
-      throw error;
-    },
-  });
-  defineRoute(router, '/api/v1/type-error', {
-    get: async () => {
-      const value = undefined as unknown as { field: { deeper: string } };
-      return value.field.deeper;
-    },
-  });
-  defineRoute(router, '/api/v1/mongo-things', {
-    get: async (_req, res) => {
-      res.json(await mongo.db!.collection('things').find({}).limit(1).toArray());
-    },
-  });
-  defineRoute(router, '/api/v1/redis-things', {
-    get: async (_req, res) => {
-      res.json({ value: await redis.get('t:http-test:missing') });
-    },
-  });
-  defineRoute(router, '/api/v1/forbidden', {
-    get: () => {
-      throw errors.forbidden("token lacks the 'list:write' scope");
-    },
-  });
-  app.use(router);
+  const endpoint = (name: string, path: string, handle: () => Promise<Reply> | Reply, method: 'GET' | 'POST' = 'GET') =>
+    defineEndpoint({ name, method, path, access: PUBLIC, summary: name, responses: { 200: { description: name } }, handle });
+  const things: EndpointGroup = {
+    namespace: 'things',
+    mount: '/api/v1',
+    tags: [{ name: 'things', description: 'Things' }],
+    endpoints: [
+      defineEndpoint({
+        name: 'createThing',
+        method: 'POST',
+        path: '/things',
+        access: PUBLIC,
+        summary: 'Create',
+        body: ThingSchema,
+        responses: { 201: { description: 'Created' } },
+        handle: ({ body }) => reply.created(body),
+      }),
+      endpoint('listThings', '/things', () => reply.ok([])),
+      defineEndpoint({
+        name: 'getThing',
+        method: 'GET',
+        path: '/things/{id}',
+        access: PUBLIC,
+        summary: 'Get',
+        params: z.strictObject({ id: z.string() }),
+        responses: { 200: { description: 'The thing' } },
+        handle: ({ params }) => reply.ok({ id: params.id }),
+      }),
+      endpoint('boom', '/boom', () => {
+        const error = new Error('cannot decrypt the secret of mongodb://admin:hunter2@10.0.0.7:27017');
+        error.stack = 'Error: boom\n    at handler (/work/main/libs/secret.ts:12:3)';
+        throw error;
+      }),
+      endpoint('typeError', '/type-error', async () => {
+        const value = undefined as unknown as { field: { deeper: string } };
+        return reply.ok(value.field.deeper);
+      }),
+      endpoint('mongoThings', '/mongo-things', async () => reply.ok(await mongo.db!.collection('things').find({}).limit(1).toArray())),
+      endpoint('redisThings', '/redis-things', async () => reply.ok({ value: await redis.get('t:http-test:missing') })),
+      endpoint('forbidden', '/forbidden', () => {
+        throw errors.forbidden("token lacks the 'list:write' scope");
+      }),
+    ],
+  };
+  app.use(endpointRouter([things]));
   return { app: finishHttpApp(app, logger), lifecycle, lines };
 }
 
