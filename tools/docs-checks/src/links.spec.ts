@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brokenLinks, brokenSectionReferences } from './links';
 import { headingSlugs, markdownFiles, REPO_ROOT } from './markdown';
@@ -20,7 +20,9 @@ describe('GitHub heading slugs', () => {
 });
 
 describe('the checker', () => {
-  const dir = mkdtempSync(path.join(REPO_ROOT, 'tmp-docs-checks-'));
+  // Under tmp/, which the walk over the repository skips.
+  mkdirSync(path.join(REPO_ROOT, 'tmp'), { recursive: true });
+  const dir = mkdtempSync(path.join(REPO_ROOT, 'tmp', 'docs-checks-'));
   const rel = (name: string) => path.relative(REPO_ROOT, path.join(dir, name));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

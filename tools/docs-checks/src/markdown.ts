@@ -4,7 +4,7 @@ import path from 'node:path';
 /** The repository root (tests run from anywhere). */
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'tmp', '.git', '.nx', 'coverage']);
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'tmp', '.git', '.nx', '.data', 'coverage']);
 
 /** Every Markdown file of the repository, relative to its root, build output and dependencies left out. */
 export function markdownFiles(dir = REPO_ROOT): string[] {
