@@ -15,4 +15,4 @@ export const ErrorPayloadSchema = z
     details: z.array(ErrorDetailSchema).optional(),
     existing_id: z.string().optional().openapi({ description: 'On a catalog duplicate (409): the id of the existing entry' }),
   })
-  .openapi('Error', { description: 'The error payload of every component (API.md §1.1)' });
+  .openapi('Error', { description: 'The error payload of every component (docs/api.md, "Errors")' });

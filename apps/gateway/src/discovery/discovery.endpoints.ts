@@ -74,7 +74,7 @@ export function discoveryEndpoints(deps: { routeTable: RouteTable; openApi: Open
         async handle({ params, req, res }) {
           const asset = DOCS_ASSETS.find((file) => file === params.asset);
           if (!asset) throw errors.notFound(`no route for ${req.path}`);
-          await sendDocsAsset(asset, res);
+          await sendDocsAsset(asset, res, () => openApi.json());
           return STREAMED;
         },
       }),

@@ -261,7 +261,11 @@ describe('discovery routes over a real registry, route table and Redis', () => {
       const init = await request(stack.app).get('/api/v1/docs/init.js').expect(200);
       expect(init.text).toContain('validatorUrl: null');
       expect(init.text).toContain('persistAuthorization: true');
-      expect(init.text).toContain('"/api/v1/openapi.json"');
+      // The document itself, so the page renders without another round trip; always revalidated.
+      const served = await request(stack.app).get('/api/v1/openapi.json').expect(200);
+      expect(init.text).toContain(`spec: ${served.text}`);
+      expect(init.text).toContain("getIn(['operation', 'x-order'])");
+      expect(init.headers['cache-control']).toBe('no-cache');
     });
 
     it('answers 404 for files it does not serve and 405 for other methods', async () => {

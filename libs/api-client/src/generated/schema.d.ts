@@ -751,7 +751,7 @@ export interface components {
             endpoint: string;
             icon: string;
         };
-        /** @description The error payload of every component (API.md §1.1) */
+        /** @description The error payload of every component (docs/api.md, "Errors") */
         Error: {
             /** @example username already taken */
             error: string;
@@ -760,7 +760,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "service_unavailable" | "gateway_timeout";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal" | "bad_gateway" | "service_unavailable" | "gateway_timeout";
             request_id: string;
             details?: components["schemas"]["ErrorDetail"][];
             /** @description On a catalog duplicate (409): the id of the existing entry */
@@ -3610,7 +3610,7 @@ export interface operations {
     booksSearchEntries: {
         parameters: {
             query?: {
-                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix") */
+                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
@@ -5503,7 +5503,7 @@ export interface operations {
     moviesSearchEntries: {
         parameters: {
             query?: {
-                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix") */
+                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
@@ -7396,7 +7396,7 @@ export interface operations {
     tvshowsSearchEntries: {
         parameters: {
             query?: {
-                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix") */
+                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;

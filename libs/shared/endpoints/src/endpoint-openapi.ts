@@ -37,9 +37,12 @@ function requestOf(endpoint: Endpoint): RouteConfig['request'] {
 /** Registers a group's public operations on a registry (internal endpoints are never documented). */
 export function registerEndpoints(registry: OpenAPIRegistry, group: EndpointGroup, options = { rateLimited: true }): void {
   checkGroup(group);
-  for (const endpoint of group.endpoints) {
+  for (const [order, endpoint] of group.endpoints.entries()) {
     if (endpoint.access.kind === 'internal') continue;
     registry.registerPath({
+      // Paths group a document's operations by URL; the declaration order (searches and reads before writes)
+      // is kept here so the docs page can list a tag's operations the way the service declares them.
+      'x-order': order,
       method: endpoint.method.toLowerCase() as RouteConfig['method'],
       path: fullPath(group, endpoint),
       operationId: operationIdOf(group, endpoint),
