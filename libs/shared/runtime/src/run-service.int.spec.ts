@@ -1,5 +1,5 @@
 import { ConfigError } from '@mt/config';
-import { createHttpApp, defineRoute, finishHttpApp, type RunningService } from '@mt/http';
+import { createHttpApp, finishHttpApp, type RunningService } from '@mt/http';
 import { pingMongo, type Redis } from '@mt/stores';
 import {
   deleteRedisPrefix,
@@ -74,12 +74,10 @@ function defineTestService(events: string[], seen: { mongo?: Connection; redis?:
         probes: { service: 'runtime-test', version: '1', lifecycle, pingDatabase: () => pingMongo(mongo) },
       });
       const router = Router();
-      defineRoute(router, '/things/:name', {
-        post: async (req, res) => {
-          const name = String(req.params['name']);
-          await mongo.db!.collection('things').insertOne({ name });
-          res.status(201).json({ name, count: await redis.incr(`${prefix}things`) });
-        },
+      router.post('/things/:name', async (req, res) => {
+        const name = String(req.params['name']);
+        await mongo.db!.collection('things').insertOne({ name });
+        res.status(201).json({ name, count: await redis.incr(`${prefix}things`) });
       });
       app.use(router);
       return {
