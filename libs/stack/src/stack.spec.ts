@@ -62,6 +62,7 @@ describe('startStack', () => {
     lines = [];
     return startStack({
       rootDir,
+      waitForRoutes: false,
       gatewayPort: 0,
       ports: 'free',
       mongoUrl: 'mongodb://127.0.0.1:1',
@@ -78,6 +79,7 @@ describe('startStack', () => {
   it('starts gateway, auth, registry and one catalog per category, each with its own environment', async () => {
     stack = await startStack({
       rootDir,
+      waitForRoutes: false,
       gatewayPort: 0,
       ports: 'free',
       mongoUrl: 'mongodb://127.0.0.1:1',
