@@ -34,9 +34,9 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     statuses: [],
     score: 'as exported (1–10)',
     dates: 'as exported (`started_at`, `finished_at`)',
-    externalIds: 'every key of §8 in `item.external_ids`',
+    externalIds: 'every external-id key of the category in `item.external_ids`',
     notes: [
-      'Every field is taken as exported; a value that breaks a rule of §6 fails its row. An export of another category is refused (400).',
+      'Every field is taken as exported; a value that breaks a list entry rule (docs/api.md) fails its row. An export of another category is refused (400).',
     ],
   },
   csv: {
@@ -65,7 +65,7 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     score: '0.5–5 stars → stars × 2 rounded up (½ → 1, 3½ → 7); no rating → none',
     dates:
       'diary: `Watched Date` → `finished_at`; watched.csv: the day it was marked watched (`Date`) → `finished_at`; ratings and watchlist: none',
-    externalIds: 'none (Letterboxd ids are not keys of §8): matched by title and year',
+    externalIds: 'none (Letterboxd ids are not external-id keys): matched by title and year',
     notes: [
       'A diary repeats a film for every viewing: it becomes one row, the latest viewing winning (its date, its rating — or the latest earlier rating when it has none). Its row number is that of the latest viewing.',
       'reviews.csv: the review text → `notes`.',
