@@ -10,14 +10,14 @@ import { authEndpoints } from './auth.endpoints';
 
 const COMMON = ['408', '429', '500', '502', '503', '504'];
 const EXPECTED_STATUSES: Record<string, string[]> = {
-  'post /api/v1/auth/register': ['201', '400', '401', '409', '413', '415'],
-  'post /api/v1/auth/login': ['200', '400', '401', '413', '415'],
+  'post /api/v1/auth/register': ['201', '400', '401', '409', '413', '415', '422'],
+  'post /api/v1/auth/login': ['200', '400', '401', '409', '413', '415', '422'],
   'get /api/v1/auth/me': ['200', '400', '401', '403'],
   'put /api/v1/auth/me': ['200', '400', '401', '403', '409', '413', '415'],
   'delete /api/v1/auth/me': ['200', '400', '401', '403'],
   'put /api/v1/auth/password': ['200', '400', '401', '403', '413', '415'],
   'get /api/v1/auth/tokens': ['200', '400', '401', '403'],
-  'post /api/v1/auth/tokens': ['201', '400', '401', '403', '409', '413', '415'],
+  'post /api/v1/auth/tokens': ['201', '400', '401', '403', '409', '413', '415', '422'],
   'delete /api/v1/auth/tokens/{id}': ['200', '400', '401', '403', '404'],
 };
 

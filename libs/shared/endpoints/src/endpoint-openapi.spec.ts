@@ -44,7 +44,7 @@ describe('OpenAPI fragment from endpoint declarations', () => {
 
   it('derives the error statuses from the shape of each endpoint', () => {
     expect(Object.keys(op('/api/v1/books/{id}', 'get').responses).sort()).toEqual(['200', '400', '401', '404', '408', '429', '500', '502', '503', '504']);
-    expect(Object.keys(op('/api/v1/books/list', 'post').responses).sort()).toEqual(['201', '400', '401', '403', '408', '409', '413', '415', '429', '500', '502', '503', '504']);
+    expect(Object.keys(op('/api/v1/books/list', 'post').responses).sort()).toEqual(['201', '400', '401', '403', '408', '409', '413', '415', '422', '429', '500', '502', '503', '504']);
   });
 
   it('documents access: public operations have no security, scoped ones name the scope', () => {

@@ -14,12 +14,27 @@ export function errorStatusesOf(endpoint: Endpoint): number[] {
   if (endpoint.access.kind === 'scope') statuses.push(403);
   if (pathParameters(endpoint.path).length > 0) statuses.push(404);
   if (endpoint.body || endpoint.rawBody) statuses.push(413, 415);
+  if (endpoint.method === 'POST') statuses.push(409, 422); // Idempotency-Key: in flight, reused for another request
   statuses.push(...(endpoint.errors ?? []));
   return statuses;
 }
 
+/** The gateway honours `Idempotency-Key` on every POST it routes (apps/gateway/src/idempotency). */
+const IdempotencyKeyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/)
+    .optional()
+    .openapi({
+      description:
+        'Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted).',
+      example: '6f1c2a9e-3b7d-4e0a-9c55-2d8e1f4b7a10',
+    }),
+});
+
 function requestOf(endpoint: Endpoint): RouteConfig['request'] {
   const request: NonNullable<RouteConfig['request']> = {};
+  if (endpoint.method === 'POST') request.headers = IdempotencyKeyHeaders;
   if (endpoint.params) request.params = endpoint.params;
   if (endpoint.query && Object.keys(endpoint.query.shape).length > 0) request.query = endpoint.query;
   if (endpoint.body) request.body = { required: true, content: { 'application/json': { schema: endpoint.body } } };
