@@ -63,6 +63,28 @@ export class ListOwnersRepository {
   }
 
   /**
+   * Inside a transaction that changes other users' lists (moderation): takes the next sequence number of
+   * `userId`'s list whatever its state, creating the document for a list older than the owner documents.
+   */
+  async recordForeignWrite(userId: string, session: Session): Promise<number> {
+    const owner = await this.owners.findOneAndUpdate(
+      { _id: userId },
+      { $inc: { seq: 1 }, $setOnInsert: { deleted_at: null } },
+      { session, upsert: true, returnDocument: 'after', projection: { seq: 1 } },
+    );
+    return owner?.seq ?? 1;
+  }
+
+  /**
+   * The last committed sequence number of the user's list (0 before the first write). A transaction
+   * increments it first and commits in sequence order, so every change numbered up to it is committed.
+   */
+  async committedSeq(userId: string): Promise<number> {
+    const owner = await this.owners.findOne({ _id: userId }, { projection: { seq: 1 } });
+    return owner?.seq ?? 0;
+  }
+
+  /**
    * Inside the deletion's transaction: from its commit on, every write of the user fails. Idempotent: a
    * redelivered deletion keeps the first `deleted_at`.
    */

@@ -153,6 +153,31 @@ export class ListRepository {
     return result.deletedCount;
   }
 
+  /** The user's whole entries among `itemIds` (the change feed's upserts). */
+  findEntries(userId: string, itemIds: readonly mongo.ObjectId[]): Promise<ListEntryDocument[]> {
+    if (!itemIds.length) return Promise.resolve([]);
+    return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }).toArray();
+  }
+
+  /** The users who have `itemId` on their list (moderation), read in the moderation's transaction. */
+  usersWithItem(itemId: mongo.ObjectId, session: Session): Promise<string[]> {
+    return this.entries.distinct('user_id', { item_id: itemId }, { session });
+  }
+
+  /**
+   * Points the user's entry of `from` at `into` (a catalog merge). False when the user already has `into`
+   * (the caller removes the `from` entry instead) or has no `from` entry.
+   */
+  async moveEntry(userId: string, from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, now: Date, session: Session): Promise<boolean> {
+    if (await this.entries.countDocuments({ user_id: userId, item_id: into.id }, { session, limit: 1 })) return false;
+    const result = await this.entries.updateOne(
+      { user_id: userId, item_id: from },
+      { $set: { item_id: into.id, item_title_key: into.titleKey, updated_at: now }, $inc: { rev: 1 } },
+      { session },
+    );
+    return result.modifiedCount === 1;
+  }
+
   /** Keeps the denormalised title sort key in step with the catalog entry. */
   async renameItem(itemId: mongo.ObjectId, itemTitleKey: string, session: Session): Promise<void> {
     await this.entries.updateMany({ item_id: itemId }, { $set: { item_title_key: itemTitleKey } }, { session });

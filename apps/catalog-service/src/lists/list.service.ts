@@ -1,51 +1,32 @@
 import { errors, type ErrorDetail } from '@mt/errors';
 import { mongo } from 'mongoose';
-import type { CatalogRepository, ItemSummaryRow } from '../catalog/catalog.repository';
+import type { CatalogRepository } from '../catalog/catalog.repository';
+import { tombstoneExpiry } from '../changes/feed-retention';
+import type { ListChangesRepository } from '../changes/list-changes.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
 import { KeyedQueue } from '../shared/keyed-queue';
 import { pageWindow, toPage, type Page } from '../shared/common.schemas';
+import { toResponse, type ListEntryResponse } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from './list-dates';
 import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
 import { DuplicateListEntryError, type ListEntryDocument, type ListRepository } from './list.repository';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from './list.schemas';
-
-export interface ListEntryResponse {
-  item_id: string;
-  item: { id: string; title: string; year: number | null };
-  status: ListStatus;
-  score: number | null;
-  progress: number | null;
-  notes: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** Optimistic PATCH retries before giving up on an entry that keeps changing underneath. */
 const PATCH_ATTEMPTS = 5;
 
 const NOT_ON_LIST = 'entry not on your list';
 
-function toResponse(doc: ListEntryDocument, item: ItemSummaryRow | undefined): ListEntryResponse {
-  const id = doc.item_id.toHexString();
-  return {
-    item_id: id,
-    // The catalog never deletes entries; the fallback only covers a database edited by hand.
-    item: item ? { id, title: item.title, year: item.year } : { id, title: '', year: null },
-    status: doc.status,
-    score: doc.score,
-    progress: doc.progress,
-    notes: doc.notes,
-    started_at: doc.started_at,
-    finished_at: doc.finished_at,
-    created_at: doc.created_at.toISOString(),
-    updated_at: doc.updated_at.toISOString(),
-  };
-}
-
 function rejectBadDates(problem: ErrorDetail | undefined): void {
   if (problem) throw errors.validation('finished_at must not be before started_at', [problem]);
+}
+
+/** The place of one list write in its user's change feed: its sequence number and time. */
+interface ChangeStamp {
+  userId: string;
+  seq: number;
+  at: Date;
+  session: Session;
 }
 
 /**
@@ -64,18 +45,22 @@ export class ListService {
     private readonly lists: ListRepository,
     private readonly owners: ListOwnersRepository,
     private readonly catalog: CatalogRepository,
+    private readonly changes: ListChangesRepository,
     private readonly atomic: AtomicRunner,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** A write of the user's list, all-or-nothing with its owner document (401 once the account is gone). */
-  private async write<T>(userId: string, work: (session: Session) => Promise<T>): Promise<T> {
+  /**
+   * A write of the user's list, all-or-nothing with its owner document (401 once the account is gone) and
+   * with its records in the change feed (the work calls upserted()/deleted() with the stamp it is given).
+   */
+  private async write<T>(userId: string, work: (session: Session, stamp: ChangeStamp) => Promise<T>): Promise<T> {
     try {
       return await this.writesByUser.run(userId, async () => {
         await this.owners.ensure(userId);
         return this.atomic.run(async (session) => {
-          await this.owners.recordWrite(userId, session);
-          return work(session);
+          const seq = await this.owners.recordWrite(userId, session);
+          return work(session, { userId, seq, at: this.now(), session });
         });
       });
     } catch (error) {
@@ -86,6 +71,14 @@ export class ListService {
       }
       throw error;
     }
+  }
+
+  private upserted(stamp: ChangeStamp, itemIds: readonly mongo.ObjectId[]): Promise<void> {
+    return this.changes.recordUpserts(stamp.userId, stamp.seq, itemIds, stamp.at, stamp.session);
+  }
+
+  private deleted(stamp: ChangeStamp, itemIds: readonly mongo.ObjectId[]): Promise<void> {
+    return this.changes.recordDeletes(stamp.userId, stamp.seq, itemIds, stamp.at, tombstoneExpiry(stamp.at), stamp.session);
   }
 
   async add(userId: string, input: ListEntryFieldsInput & { item_id: string }): Promise<ListEntryResponse> {
@@ -113,7 +106,10 @@ export class ListService {
       rev: 0,
     };
     try {
-      await this.write(userId, (session) => this.lists.insert(doc, session));
+      await this.write(userId, async (session, stamp) => {
+        await this.lists.insert(doc, session);
+        await this.upserted(stamp, [itemId]);
+      });
     } catch (error) {
       if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
       throw error;
@@ -131,7 +127,7 @@ export class ListService {
     const objectId = new mongo.ObjectId(itemId);
     for (let attempt = 1; attempt <= PATCH_ATTEMPTS; attempt++) {
       // Inside the transaction the revision cannot move; without transactions (standalone) it can: retried.
-      const updated = await this.write(userId, async (session) => {
+      const updated = await this.write(userId, async (session, stamp) => {
         const current = await this.lists.find(userId, objectId, session);
         if (!current) throw errors.notFound(NOT_ON_LIST);
         const now = this.now();
@@ -149,7 +145,9 @@ export class ListService {
         if (patch.score !== undefined) Object.assign(set, { score: patch.score, score_missing: patch.score === null ? 1 : 0 });
         if (patch.progress !== undefined) set.progress = patch.progress;
         if (patch.notes !== undefined) set.notes = patch.notes;
-        return this.lists.updateAtRevision(userId, objectId, current.rev, set, session);
+        const written = await this.lists.updateAtRevision(userId, objectId, current.rev, set, session);
+        if (written) await this.upserted(stamp, [objectId]);
+        return written;
       });
       if (updated) return this.withItem(updated);
     }
@@ -157,8 +155,10 @@ export class ListService {
   }
 
   async remove(userId: string, itemId: string): Promise<{ message: string }> {
-    await this.write(userId, async (session) => {
-      if (!(await this.lists.delete(userId, new mongo.ObjectId(itemId), session))) throw errors.notFound(NOT_ON_LIST);
+    const objectId = new mongo.ObjectId(itemId);
+    await this.write(userId, async (session, stamp) => {
+      if (!(await this.lists.delete(userId, objectId, session))) throw errors.notFound(NOT_ON_LIST);
+      await this.deleted(stamp, [objectId]);
     });
     return { message: 'entry removed from your list' };
   }
@@ -182,9 +182,12 @@ export class ListService {
     const ids = itemIds.map((id) => new mongo.ObjectId(id));
     const now = this.now();
     const today = utcToday(now);
-    return this.write(userId, async (session) => {
+    return this.write(userId, async (session, stamp) => {
       const updated = await this.lists.setStatus(userId, ids, status, today, now, session);
-      if (updated === ids.length) return { updated, not_found: [] };
+      if (updated === ids.length) {
+        await this.upserted(stamp, ids);
+        return { updated, not_found: [] };
+      }
       const found = await this.lists.findMany(userId, ids, session);
       const onList = new Map(found.map((entry) => [entry.item_id.toHexString(), entry]));
       const problems: ErrorDetail[] = [];
@@ -195,18 +198,60 @@ export class ListService {
         if (problem) problems.push({ path: problem.path, message: `${id}: ${problem.message} once ${status}` });
       });
       if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
+      await this.upserted(stamp, found.map((entry) => entry.item_id));
       return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
   }
 
   async bulkDelete(userId: string, itemIds: string[]): Promise<{ deleted: number; not_found: string[] }> {
     const ids = itemIds.map((id) => new mongo.ObjectId(id));
-    return this.write(userId, async (session) => {
+    return this.write(userId, async (session, stamp) => {
       const found = await this.lists.findMany(userId, ids, session);
       const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
       const deleted = found.length ? await this.lists.deleteMany(userId, ids, session) : 0;
+      await this.deleted(stamp, found.map((entry) => entry.item_id));
       return { deleted, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
+  }
+
+  /**
+   * For the catalog's moderation, inside its transaction: removes `itemId` from every list that has it,
+   * each removal a change in its owner's feed (numbered by that owner's sequence, so it is ordered with the
+   * owner's own writes). Returns how many entries were removed.
+   */
+  async removeEntriesOfItem(itemId: mongo.ObjectId, session: Session): Promise<number> {
+    const at = this.now();
+    const users = await this.lists.usersWithItem(itemId, session);
+    let removed = 0;
+    for (const userId of users) {
+      const seq = await this.owners.recordForeignWrite(userId, session);
+      if (await this.lists.delete(userId, itemId, session)) removed++;
+      await this.deleted({ userId, seq, at, session }, [itemId]);
+    }
+    return removed;
+  }
+
+  /**
+   * For the catalog's merge, inside its transaction: every list entry of `from` now refers to `into`
+   * (keeping its status, score, dates, notes); a user who already has `into` keeps that entry and loses the
+   * `from` one. Each list's feed records the removal of `from` and the entry of `into`.
+   */
+  async moveEntries(from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
+    const at = this.now();
+    const users = await this.lists.usersWithItem(from, session);
+    let moved = 0;
+    let removed = 0;
+    for (const userId of users) {
+      const stamp = { userId, seq: await this.owners.recordForeignWrite(userId, session), at, session };
+      if (await this.lists.moveEntry(userId, from, into, at, session)) {
+        moved++;
+        await this.upserted(stamp, [into.id]);
+      } else if (await this.lists.delete(userId, from, session)) {
+        removed++;
+      }
+      await this.deleted(stamp, [from]);
+    }
+    return { moved, removed };
   }
 
   private async withItem(doc: ListEntryDocument): Promise<ListEntryResponse> {

@@ -21,5 +21,6 @@ export const COLLECTIONS = {
   entries: 'entries',
   listEntries: 'list_entries',
   listOwners: 'list_owners',
+  listChanges: 'list_changes',
   counters: 'counters',
 } as const;
