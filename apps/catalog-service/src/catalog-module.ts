@@ -4,6 +4,8 @@ import type { CategoryDefinition } from './categories/categories';
 import { CatalogRepository } from './catalog/catalog.repository';
 import { CatalogService } from './catalog/catalog.service';
 import { SortKeyHints, type SortKeyHintsOptions } from './catalog/sort-key-hints';
+import { ListChangesRepository } from './changes/list-changes.repository';
+import { ListChangesService } from './changes/list-changes.service';
 import { UserDeletionService } from './events/user-deletion.service';
 import { ListOwnersRepository } from './lists/list-owners.repository';
 import { ListRepository } from './lists/list.repository';
@@ -33,6 +35,7 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
   const catalogRepository = new CatalogRepository(db, hints);
   const listRepository = new ListRepository(db);
   const listOwners = new ListOwnersRepository(db);
+  const listChanges = new ListChangesRepository(db);
 
   return {
     category,
@@ -42,14 +45,16 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
     catalogRepository,
     listRepository,
     listOwners,
+    listChanges,
     catalog: new CatalogService(category, catalogRepository, listRepository, atomic, now),
-    lists: new ListService(listRepository, listOwners, catalogRepository, atomic, now),
-    userDeletion: new UserDeletionService(listRepository, listOwners, catalogRepository, atomic, now),
+    lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, atomic, now),
+    listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
+    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, catalogRepository, atomic, now),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, starts sampling sort keys. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       hints.start();
     },

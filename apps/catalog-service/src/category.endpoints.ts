@@ -2,6 +2,7 @@ import type { EndpointGroup } from '@mt/endpoints';
 import type { CatalogModule } from './catalog-module';
 import { categoryBasePath } from './categories/categories';
 import { catalogEndpoints } from './catalog/catalog.endpoints';
+import { listChangesEndpoints } from './changes/list-changes.endpoints';
 import { listEndpoints } from './lists/list.endpoints';
 
 /**
@@ -19,6 +20,6 @@ export function categoryEndpoints(module: CatalogModule): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...listChangesEndpoints(module.listFeed, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
   };
 }
