@@ -29,7 +29,7 @@ describe('change feed of the list (movies)', () => {
     remove: (id: string) => request(h.app).delete(`/api/v1/movies/list/${id}`).set(asUser(user)),
     bulkStatus: (ids: string[], status: string) => request(h.app).post('/api/v1/movies/bulk-status').set(asUser(user)).send({ item_ids: ids, status }),
     bulkDelete: (ids: string[]) => request(h.app).post('/api/v1/movies/bulk-delete').set(asUser(user)).send({ item_ids: ids }),
-    changes: (query: Record<string, string | number> = {}) =>
+    changes: (query: Record<string, string | number | undefined> = {}) =>
       request(h.app).get('/api/v1/movies/list/changes').query(query).set(asUser(user)),
     list: () => request(h.app).get('/api/v1/movies/list').query({ limit: 100 }).set(asUser(user)),
   });
