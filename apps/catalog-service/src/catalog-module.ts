@@ -7,6 +7,7 @@ import { SortKeyHints, type SortKeyHintsOptions } from './catalog/sort-key-hints
 import { ListChangesRepository } from './changes/list-changes.repository';
 import { ListChangesService } from './changes/list-changes.service';
 import { UserDeletionService } from './events/user-deletion.service';
+import { ListHistoryRepository } from './lists/list-history.repository';
 import { ListOwnersRepository } from './lists/list-owners.repository';
 import { ListRepository } from './lists/list.repository';
 import { ListService } from './lists/list.service';
@@ -36,6 +37,7 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
   const listRepository = new ListRepository(db);
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
+  const listHistory = new ListHistoryRepository(db);
 
   return {
     category,
@@ -47,14 +49,14 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
     listOwners,
     listChanges,
     catalog: new CatalogService(category, catalogRepository, listRepository, atomic, now),
-    lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, atomic, now),
+    lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, now),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
-    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, catalogRepository, atomic, now),
+    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, starts sampling sort keys. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       hints.start();
     },

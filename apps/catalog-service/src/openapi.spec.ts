@@ -38,6 +38,7 @@ describe('category OpenAPI fragments', () => {
       '/api/v1/movies/list/changes',
       '/api/v1/movies/list',
       '/api/v1/movies/list/{item_id}',
+      '/api/v1/movies/list/{item_id}/history',
       '/api/v1/movies/bulk-status',
       '/api/v1/movies/bulk-delete',
     ]);

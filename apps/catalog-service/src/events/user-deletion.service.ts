@@ -1,5 +1,6 @@
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import type { ListChangesRepository } from '../changes/list-changes.repository';
+import type { ListHistoryRepository } from '../lists/list-history.repository';
 import type { ListOwnersRepository } from '../lists/list-owners.repository';
 import type { ListRepository } from '../lists/list.repository';
 import type { AtomicRunner } from '../shared/atomic';
@@ -16,6 +17,7 @@ export class UserDeletionService {
     private readonly lists: ListRepository,
     private readonly owners: ListOwnersRepository,
     private readonly changes: ListChangesRepository,
+    private readonly history: ListHistoryRepository,
     private readonly catalog: CatalogRepository,
     private readonly atomic: AtomicRunner,
     private readonly now: () => Date = () => new Date(),
@@ -26,6 +28,7 @@ export class UserDeletionService {
     const listEntries = await this.atomic.run(async (session) => {
       await this.owners.markDeleted(userId, this.now(), session);
       await this.changes.deleteAllOfUser(userId, session);
+      await this.history.deleteAllOfUser(userId, session);
       return this.lists.deleteAllOfUser(userId, session);
     });
     const entriesReleased = await this.catalog.releaseCreator(userId);

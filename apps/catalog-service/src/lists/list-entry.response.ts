@@ -11,6 +11,7 @@ export interface ListEntryResponse {
   notes: string | null;
   started_at: string | null;
   finished_at: string | null;
+  repeat_count: number;
   created_at: string;
   updated_at: string;
 }
@@ -28,6 +29,7 @@ export function toResponse(doc: ListEntryDocument, item: ItemSummaryRow | undefi
     notes: doc.notes,
     started_at: doc.started_at,
     finished_at: doc.finished_at,
+    repeat_count: doc.repeat_count ?? 0,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };

@@ -39,6 +39,20 @@ export function listEndpoints(service: ListService, tag: string): Endpoint[] {
       },
     }),
     defineEndpoint({
+      name: 'get list entry history',
+      method: 'GET',
+      path: '/list/{item_id}/history',
+      access: scope('list:read'),
+      tags,
+      summary: 'The status, score and progress changes of one entry of your list',
+      description: `${OWN} Newest first; at most 1000 changes are kept per entry (the oldest go first). Adding the entry counts as a change from null of each field it set; removing the entry removes its history.`,
+      params: s.ItemIdParams,
+      responses: { 200: { description: 'The changes, newest first', schema: s.ListEntryHistory } },
+      async handle({ params, caller }) {
+        return reply.ok(await service.history(caller.userId, params.item_id));
+      },
+    }),
+    defineEndpoint({
       name: 'add list entry',
       method: 'POST',
       path: '/list',

@@ -24,6 +24,8 @@ export interface ListEntryDocument {
   created_at: Date;
   updated_at: Date;
   rev: number;
+  /** Times the entry went from `completed` back to `watching` (absent on entries stored before it: 0). */
+  repeat_count?: number;
 }
 
 export type ListEntryFilter = mongo.Filter<ListEntryDocument>;
@@ -117,12 +119,12 @@ export class ListRepository {
     return { rows, total };
   }
 
-  /** The user's entries among `itemIds` (ids and dates: what the bulk rules need). */
+  /** The user's entries among `itemIds` (ids, dates and tracked fields: what the bulk rules and the history need). */
   findMany(userId: string, itemIds: readonly mongo.ObjectId[], session: Session) {
     return this.entries
       .find(
         { user_id: userId, item_id: { $in: [...itemIds] } },
-        { projection: { _id: 0, item_id: 1, started_at: 1, finished_at: 1 }, session },
+        { projection: { _id: 0, item_id: 1, started_at: 1, finished_at: 1, status: 1, score: 1, progress: 1 }, session },
       )
       .toArray();
   }
@@ -135,6 +137,9 @@ export class ListRepository {
    */
   async setStatus(userId: string, itemIds: readonly mongo.ObjectId[], status: ListStatus, today: string, now: Date, session: Session): Promise<number> {
     const set: Record<string, unknown> = { status: { $literal: status }, updated_at: now, rev: { $add: ['$rev', 1] } };
+    // Expressions of one $set stage see the document before it: `$status` is the status being left.
+    const repeats = { $ifNull: ['$repeat_count', 0] };
+    if (status === 'watching') set['repeat_count'] = { $cond: [{ $eq: ['$status', 'completed'] }, { $add: [repeats, 1] }, repeats] };
     const filter: ListEntryFilter = { user_id: userId, item_id: { $in: [...itemIds] } };
     if (status === 'watching') {
       set['started_at'] = { $ifNull: ['$started_at', { $literal: today }] };

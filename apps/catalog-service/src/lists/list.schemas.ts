@@ -63,6 +63,11 @@ function buildListSchemas() {
       notes: z.string().nullable(),
       started_at: calendarDateSchema().nullable(),
       finished_at: calendarDateSchema().nullable(),
+      repeat_count: z
+        .number()
+        .int()
+        .min(0)
+        .openapi({ description: 'How many times the entry went from `completed` back to `watching` (a rewatch, or a reread in books); kept when it leaves `watching` again' }),
       created_at: timestampSchema(),
       updated_at: timestampSchema(),
     })
@@ -134,6 +139,16 @@ function buildListSchemas() {
   const ListEntryPage = pageSchema(ListEntry, 'ListEntryPage');
   const ItemIdParams = z.strictObject({ item_id: objectIdParam() });
 
+  const HistoryEvent = z
+    .object({
+      at: timestampSchema(),
+      field: z.enum(['status', 'score', 'progress']),
+      from: z.union([z.string(), z.number(), z.null()]).openapi({ description: 'The value before (null: none, or the entry was just added)' }),
+      to: z.union([z.string(), z.number(), z.null()]),
+    })
+    .openapi('ListEntryHistoryEvent');
+  const ListEntryHistory = z.array(HistoryEvent).openapi('ListEntryHistory', { description: 'Newest first, at most 1000 per entry' });
+
   return {
     ListEntry,
     AddListEntry,
@@ -141,6 +156,7 @@ function buildListSchemas() {
     ListQuery: ListQuerySchema,
     ListEntryPage,
     ItemIdParams,
+    ListEntryHistory,
     BulkStatus,
     BulkDelete,
     BulkStatusResult,

@@ -8,6 +8,8 @@ import { KeyedQueue } from '../shared/keyed-queue';
 import { pageWindow, toPage, type Page } from '../shared/common.schemas';
 import { toResponse, type ListEntryResponse } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from './list-dates';
+import { historyEvents } from './list-history';
+import type { ListHistoryRepository } from './list-history.repository';
 import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
 import { DuplicateListEntryError, type ListEntryDocument, type ListRepository } from './list.repository';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from './list.schemas';
@@ -46,6 +48,7 @@ export class ListService {
     private readonly owners: ListOwnersRepository,
     private readonly catalog: CatalogRepository,
     private readonly changes: ListChangesRepository,
+    private readonly histories: ListHistoryRepository,
     private readonly atomic: AtomicRunner,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -104,11 +107,13 @@ export class ListService {
       created_at: now,
       updated_at: now,
       rev: 0,
+      repeat_count: 0,
     };
     try {
       await this.write(userId, async (session, stamp) => {
         await this.lists.insert(doc, session);
         await this.upserted(stamp, [itemId]);
+        await this.histories.append(userId, [{ itemId, events: historyEvents(null, doc, now) }], session);
       });
     } catch (error) {
       if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
@@ -142,11 +147,15 @@ export class ListService {
         rejectBadDates(datesProblem(dates));
         const set: Partial<ListEntryDocument> = { ...dates, updated_at: now };
         if (patch.status !== undefined) set.status = patch.status;
+        if (current.status === 'completed' && patch.status === 'watching') set.repeat_count = (current.repeat_count ?? 0) + 1;
         if (patch.score !== undefined) Object.assign(set, { score: patch.score, score_missing: patch.score === null ? 1 : 0 });
         if (patch.progress !== undefined) set.progress = patch.progress;
         if (patch.notes !== undefined) set.notes = patch.notes;
         const written = await this.lists.updateAtRevision(userId, objectId, current.rev, set, session);
-        if (written) await this.upserted(stamp, [objectId]);
+        if (written) {
+          await this.upserted(stamp, [objectId]);
+          await this.histories.append(userId, [{ itemId: objectId, events: historyEvents(current, written, now) }], session);
+        }
         return written;
       });
       if (updated) return this.withItem(updated);
@@ -159,6 +168,7 @@ export class ListService {
     await this.write(userId, async (session, stamp) => {
       if (!(await this.lists.delete(userId, objectId, session))) throw errors.notFound(NOT_ON_LIST);
       await this.deleted(stamp, [objectId]);
+      await this.histories.deleteOf(userId, [objectId], session);
     });
     return { message: 'entry removed from your list' };
   }
@@ -183,22 +193,21 @@ export class ListService {
     const now = this.now();
     const today = utcToday(now);
     return this.write(userId, async (session, stamp) => {
-      const updated = await this.lists.setStatus(userId, ids, status, today, now, session);
-      if (updated === ids.length) {
-        await this.upserted(stamp, ids);
-        return { updated, not_found: [] };
-      }
+      // Read first: the history needs the statuses being left.
       const found = await this.lists.findMany(userId, ids, session);
+      const updated = await this.lists.setStatus(userId, ids, status, today, now, session);
       const onList = new Map(found.map((entry) => [entry.item_id.toHexString(), entry]));
       const problems: ErrorDetail[] = [];
       itemIds.forEach((id, index) => {
         const entry = onList.get(id);
-        // Moved entries already carry their filled dates; those left alone are checked as if moved.
+        // Read before the move: each entry is checked as if moved (the date rule is the same as the statement's).
         const problem = entry && datesProblem(withStatusDates(entry, status, today), `item_ids.${index}`);
         if (problem) problems.push({ path: problem.path, message: `${id}: ${problem.message} once ${status}` });
       });
       if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
       await this.upserted(stamp, found.map((entry) => entry.item_id));
+      const moves = found.map((entry) => ({ itemId: entry.item_id, events: historyEvents(entry, { ...entry, status }, now) }));
+      await this.histories.append(userId, moves, session);
       return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
   }
@@ -210,8 +219,17 @@ export class ListService {
       const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
       const deleted = found.length ? await this.lists.deleteMany(userId, ids, session) : 0;
       await this.deleted(stamp, found.map((entry) => entry.item_id));
+      await this.histories.deleteOf(userId, found.map((entry) => entry.item_id), session);
       return { deleted, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
+  }
+
+  /** The entry's status, score and progress changes, newest first (404 when it is not on the list). */
+  async history(userId: string, itemId: string): Promise<Array<{ at: string; field: string; from: string | number | null; to: string | number | null }>> {
+    const objectId = new mongo.ObjectId(itemId);
+    if (!(await this.lists.find(userId, objectId))) throw errors.notFound(NOT_ON_LIST);
+    const events = await this.histories.events(userId, objectId);
+    return events.map((event) => ({ at: event.at.toISOString(), field: event.field, from: event.from, to: event.to }));
   }
 
   /**
@@ -227,6 +245,7 @@ export class ListService {
       const seq = await this.owners.recordForeignWrite(userId, session);
       if (await this.lists.delete(userId, itemId, session)) removed++;
       await this.deleted({ userId, seq, at, session }, [itemId]);
+      await this.histories.deleteOf(userId, [itemId], session);
     }
     return removed;
   }
@@ -246,8 +265,10 @@ export class ListService {
       if (await this.lists.moveEntry(userId, from, into, at, session)) {
         moved++;
         await this.upserted(stamp, [into.id]);
-      } else if (await this.lists.delete(userId, from, session)) {
-        removed++;
+        await this.histories.moveTo(userId, from, into.id, session);
+      } else {
+        if (await this.lists.delete(userId, from, session)) removed++;
+        await this.histories.deleteOf(userId, [from], session);
       }
       await this.deleted(stamp, [from]);
     }

@@ -41,6 +41,7 @@ describe('personal lists (movies)', () => {
         notes: null,
         started_at: null,
         finished_at: null,
+        repeat_count: 0,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });

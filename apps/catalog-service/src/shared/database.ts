@@ -22,5 +22,6 @@ export const COLLECTIONS = {
   listEntries: 'list_entries',
   listOwners: 'list_owners',
   listChanges: 'list_changes',
+  listHistory: 'list_history',
   counters: 'counters',
 } as const;
