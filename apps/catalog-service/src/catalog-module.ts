@@ -6,6 +6,7 @@ import { CatalogService } from './catalog/catalog.service';
 import { SortKeyHints, type SortKeyHintsOptions } from './catalog/sort-key-hints';
 import { ListChangesRepository } from './changes/list-changes.repository';
 import { ListChangesService } from './changes/list-changes.service';
+import { ListStatsService } from './stats/list-stats.service';
 import { UserDeletionService } from './events/user-deletion.service';
 import { ListHistoryRepository } from './lists/list-history.repository';
 import { ListOwnersRepository } from './lists/list-owners.repository';
@@ -50,6 +51,7 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
     listChanges,
     catalog: new CatalogService(category, catalogRepository, listRepository, atomic, now),
     lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, now),
+    listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),
 

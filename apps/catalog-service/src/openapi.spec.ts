@@ -36,6 +36,7 @@ describe('category OpenAPI fragments', () => {
       '/api/v1/movies',
       '/api/v1/movies/{id}',
       '/api/v1/movies/list/changes',
+      '/api/v1/movies/list/stats',
       '/api/v1/movies/list',
       '/api/v1/movies/list/{item_id}',
       '/api/v1/movies/list/{item_id}/history',

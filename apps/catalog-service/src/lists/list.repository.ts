@@ -99,9 +99,16 @@ export class ListRepository {
     );
   }
 
-  async delete(userId: string, itemId: mongo.ObjectId, session: Session): Promise<boolean> {
-    const result = await this.entries.deleteOne({ user_id: userId, item_id: itemId }, { session });
-    return result.deletedCount === 1;
+  /** The removed entry, or null when it was not on the list. */
+  delete(userId: string, itemId: mongo.ObjectId, session: Session): Promise<ListEntryDocument | null> {
+    return this.entries.findOneAndDelete({ user_id: userId, item_id: itemId }, { session });
+  }
+
+  /** What the statistics count, for every entry of the user (a one-time recount). */
+  statsFieldsOfUser(userId: string, session: Session) {
+    return this.entries
+      .find({ user_id: userId }, { projection: { _id: 0, status: 1, score: 1, progress: 1, finished_at: 1 }, session })
+      .toArray();
   }
 
   async page(

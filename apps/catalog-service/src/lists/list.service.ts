@@ -4,6 +4,7 @@ import type { CatalogRepository } from '../catalog/catalog.repository';
 import { tombstoneExpiry } from '../changes/feed-retention';
 import type { ListChangesRepository } from '../changes/list-changes.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
+import { addDeltas, statsDelta } from '../stats/list-stats';
 import { KeyedQueue } from '../shared/keyed-queue';
 import { pageWindow, toPage, type Page } from '../shared/common.schemas';
 import { toResponse, type ListEntryResponse } from './list-entry.response';
@@ -114,6 +115,7 @@ export class ListService {
         await this.lists.insert(doc, session);
         await this.upserted(stamp, [itemId]);
         await this.histories.append(userId, [{ itemId, events: historyEvents(null, doc, now) }], session);
+        await this.owners.addToStats(userId, statsDelta(null, doc), session);
       });
     } catch (error) {
       if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
@@ -155,6 +157,7 @@ export class ListService {
         if (written) {
           await this.upserted(stamp, [objectId]);
           await this.histories.append(userId, [{ itemId: objectId, events: historyEvents(current, written, now) }], session);
+          await this.owners.addToStats(userId, statsDelta(current, written), session);
         }
         return written;
       });
@@ -166,7 +169,9 @@ export class ListService {
   async remove(userId: string, itemId: string): Promise<{ message: string }> {
     const objectId = new mongo.ObjectId(itemId);
     await this.write(userId, async (session, stamp) => {
-      if (!(await this.lists.delete(userId, objectId, session))) throw errors.notFound(NOT_ON_LIST);
+      const removed = await this.lists.delete(userId, objectId, session);
+      if (!removed) throw errors.notFound(NOT_ON_LIST);
+      await this.owners.addToStats(userId, statsDelta(removed, null), session);
       await this.deleted(stamp, [objectId]);
       await this.histories.deleteOf(userId, [objectId], session);
     });
@@ -208,6 +213,8 @@ export class ListService {
       await this.upserted(stamp, found.map((entry) => entry.item_id));
       const moves = found.map((entry) => ({ itemId: entry.item_id, events: historyEvents(entry, { ...entry, status }, now) }));
       await this.histories.append(userId, moves, session);
+      const finishedToday = (entry: (typeof found)[number]) => (status === 'completed' ? (entry.finished_at ?? today) : entry.finished_at);
+      await this.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, { ...entry, status, finished_at: finishedToday(entry) }))), session);
       return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
   }
@@ -220,6 +227,7 @@ export class ListService {
       const deleted = found.length ? await this.lists.deleteMany(userId, ids, session) : 0;
       await this.deleted(stamp, found.map((entry) => entry.item_id));
       await this.histories.deleteOf(userId, found.map((entry) => entry.item_id), session);
+      await this.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, null))), session);
       return { deleted, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
   }
@@ -243,7 +251,11 @@ export class ListService {
     let removed = 0;
     for (const userId of users) {
       const seq = await this.owners.recordForeignWrite(userId, session);
-      if (await this.lists.delete(userId, itemId, session)) removed++;
+      const entry = await this.lists.delete(userId, itemId, session);
+      if (entry) {
+        removed++;
+        await this.owners.addToStats(userId, statsDelta(entry, null), session);
+      }
       await this.deleted({ userId, seq, at, session }, [itemId]);
       await this.histories.deleteOf(userId, [itemId], session);
     }
@@ -267,7 +279,11 @@ export class ListService {
         await this.upserted(stamp, [into.id]);
         await this.histories.moveTo(userId, from, into.id, session);
       } else {
-        if (await this.lists.delete(userId, from, session)) removed++;
+        const entry = await this.lists.delete(userId, from, session);
+        if (entry) {
+          removed++;
+          await this.owners.addToStats(userId, statsDelta(entry, null), session);
+        }
         await this.histories.deleteOf(userId, [from], session);
       }
       await this.deleted(stamp, [from]);
