@@ -1,4 +1,5 @@
 import type { Logger } from '@mt/logging';
+import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
 import type { CategoryDefinition } from './categories/categories';
 import { CatalogRepository } from './catalog/catalog.repository';
@@ -19,13 +20,16 @@ export interface CatalogModuleOptions {
   category: CategoryDefinition;
   connection: Connection;
   logger: Logger;
+  /** Key material for page cursors shared by every instance (INTERNAL_SECRET): any instance accepts any instance's cursors. */
+  cursorSecret: string;
   /** Tests shrink the sample and threshold to exercise the range hints on small data. */
   sortHints?: Partial<Pick<SortKeyHintsOptions, 'sampleSize' | 'minEntries' | 'refreshIntervalMs' | 'rankFactor' | 'rankPadding'>>;
   now?: () => Date;
 }
 
 /** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
-export function createCatalogModule({ category, connection, logger, sortHints, now }: CatalogModuleOptions) {
+export function createCatalogModule({ category, connection, logger, cursorSecret, sortHints, now }: CatalogModuleOptions) {
+  const cursors = createCursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
   const hints: SortKeyHints = new SortKeyHints({
@@ -49,7 +53,8 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
     listRepository,
     listOwners,
     listChanges,
-    catalog: new CatalogService(category, catalogRepository, listRepository, atomic, now),
+    cursors,
+    catalog: new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now),
     lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),

@@ -11,7 +11,7 @@ import { categoryEndpoints } from './category.endpoints';
 type Operation = { security?: unknown[]; description?: string; responses: Record<string, unknown>; requestBody?: unknown; operationId: string };
 
 /** The category's fragment as it registers it (building the endpoints needs no database connection). */
-const groupOf = (id: string) => categoryEndpoints(createCatalogModule({ category: getCategory(id), connection: createMongoConnection(), logger: silentLogger() }));
+const groupOf = (id: string) => categoryEndpoints(createCatalogModule({ category: getCategory(id), connection: createMongoConnection(), logger: silentLogger(), cursorSecret: 'openapi-spec-cursor-secret-of-32-chars!!' }));
 const fragmentOf = (id: string) => endpointsOpenApi([groupOf(id)]);
 
 function merged() {

@@ -326,7 +326,7 @@ export interface paths {
         };
         /**
          * Search and list Books
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Invalid or unknown parameters are a 400 (never clamped).
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages (API.md §9): `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
          */
         get: operations["booksSearchEntries"];
         put?: never;
@@ -466,7 +466,7 @@ export interface paths {
         };
         /**
          * Search and list Movies
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Invalid or unknown parameters are a 400 (never clamped).
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages (API.md §9): `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
          */
         get: operations["moviesSearchEntries"];
         put?: never;
@@ -606,7 +606,7 @@ export interface paths {
         };
         /**
          * Search and list TV Shows
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Invalid or unknown parameters are a 400 (never clamped).
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages (API.md §9): `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
          */
         get: operations["tvshowsSearchEntries"];
         put?: never;
@@ -760,7 +760,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "bad_gateway" | "service_unavailable" | "gateway_timeout";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal" | "bad_gateway" | "service_unavailable" | "gateway_timeout";
             request_id: string;
             details?: components["schemas"]["ErrorDetail"][];
             /** @description On a catalog duplicate (409): the id of the existing entry */
@@ -988,6 +988,8 @@ export interface components {
             limit: number;
             total: number;
             total_pages: number;
+            /** @description Cursor of the next page (pass it as `cursor`); null on the last page. Also given on offset pages. */
+            next_cursor: string | null;
         };
         /** @description A Books catalog entry: the shared fields and the category's own */
         BooksEntry: components["schemas"]["CatalogEntry"] & {
@@ -1252,6 +1254,8 @@ export interface components {
             limit: number;
             total: number;
             total_pages: number;
+            /** @description Cursor of the next page (pass it as `cursor`); null on the last page. Also given on offset pages. */
+            next_cursor: string | null;
         };
         /** @description A Movies catalog entry: the shared fields and the category's own */
         MoviesEntry: components["schemas"]["CatalogEntry"] & {
@@ -1338,6 +1342,8 @@ export interface components {
             limit: number;
             total: number;
             total_pages: number;
+            /** @description Cursor of the next page (pass it as `cursor`); null on the last page. Also given on offset pages. */
+            next_cursor: string | null;
         };
         /** @description A TV Shows catalog entry: the shared fields and the category's own */
         TVShowsEntry: components["schemas"]["CatalogEntry"] & {
@@ -3610,7 +3616,7 @@ export interface operations {
     booksSearchEntries: {
         parameters: {
             query?: {
-                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix") */
+                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
@@ -3618,6 +3624,8 @@ export interface operations {
                 year?: number;
                 /** @description Page number (1-based); a page past the last returns empty `data` with the true `total` */
                 page?: number;
+                /** @description Cursor pagination instead of `page`: `cursor=` (empty) or `cursor=start` asks for the first page; then pass the page's `next_cursor` to get the next one (`null` on the last page). A cursor is opaque, tamper-proof and bound to its query: the same filters, sort and order (`limit` may change), else 400. It is accepted for 168 hours after it was issued (then 400: start again). An entry that changes while you page is returned at most once (pages after the first skip entries changed after the first page was read). `page` and `cursor` together are a 400. */
+                cursor?: string;
                 /** @description Page size */
                 limit?: number;
                 /** @description Sort key. Default: `relevance` when `q` is given (entries whose title contains every query word as a whole word first, then those matched by word prefixes; ties by title, then id), else `title`. `relevance` needs `q`. Ties break by id; entries without a year sort last in both orders. */
@@ -5503,7 +5511,7 @@ export interface operations {
     moviesSearchEntries: {
         parameters: {
             query?: {
-                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix") */
+                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
@@ -5511,6 +5519,8 @@ export interface operations {
                 year?: number;
                 /** @description Page number (1-based); a page past the last returns empty `data` with the true `total` */
                 page?: number;
+                /** @description Cursor pagination instead of `page`: `cursor=` (empty) or `cursor=start` asks for the first page; then pass the page's `next_cursor` to get the next one (`null` on the last page). A cursor is opaque, tamper-proof and bound to its query: the same filters, sort and order (`limit` may change), else 400. It is accepted for 168 hours after it was issued (then 400: start again). An entry that changes while you page is returned at most once (pages after the first skip entries changed after the first page was read). `page` and `cursor` together are a 400. */
+                cursor?: string;
                 /** @description Page size */
                 limit?: number;
                 /** @description Sort key. Default: `relevance` when `q` is given (entries whose title contains every query word as a whole word first, then those matched by word prefixes; ties by title, then id), else `title`. `relevance` needs `q`. Ties break by id; entries without a year sort last in both orders. */
@@ -7396,7 +7406,7 @@ export interface operations {
     tvshowsSearchEntries: {
         parameters: {
             query?: {
-                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix") */
+                /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
@@ -7404,6 +7414,8 @@ export interface operations {
                 year?: number;
                 /** @description Page number (1-based); a page past the last returns empty `data` with the true `total` */
                 page?: number;
+                /** @description Cursor pagination instead of `page`: `cursor=` (empty) or `cursor=start` asks for the first page; then pass the page's `next_cursor` to get the next one (`null` on the last page). A cursor is opaque, tamper-proof and bound to its query: the same filters, sort and order (`limit` may change), else 400. It is accepted for 168 hours after it was issued (then 400: start again). An entry that changes while you page is returned at most once (pages after the first skip entries changed after the first page was read). `page` and `cursor` together are a 400. */
+                cursor?: string;
                 /** @description Page size */
                 limit?: number;
                 /** @description Sort key. Default: `relevance` when `q` is given (entries whose title contains every query word as a whole word first, then those matched by word prefixes; ties by title, then id), else `title`. `relevance` needs `q`. Ties break by id; entries without a year sort last in both orders. */
