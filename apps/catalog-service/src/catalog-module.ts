@@ -55,7 +55,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listChanges,
     cursors,
     catalog: new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now),
-    lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, now),
+    lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),

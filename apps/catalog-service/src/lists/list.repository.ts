@@ -1,7 +1,8 @@
-import type { mongo } from 'mongoose';
+import { mongo } from 'mongoose';
 import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
+import type { ListPosition } from './list-cursor';
 import type { ListSort, ListStatus } from './list.schemas';
 
 /**
@@ -31,22 +32,43 @@ export interface ListEntryDocument {
 export type ListEntryFilter = mongo.Filter<ListEntryDocument>;
 
 /**
- * The user is the first key of every index: a list is only ever read and written through its owner.
- * Only the default order (`updated_at`) has its own index; a status filter walks it too, and the other
- * sorts (created_at, title, score) read the user's entries through `user_item_unique` and sort them in
- * memory. A list is one user's (bounded by the catalog, typically hundreds of entries), while every
- * extra index would be rewritten for each of the up to 500 entries a bulk-status moves.
+ * The user is the first key of every index: a list is only ever read and written through its owner, and
+ * a page costs the same for a list of 100 or 50 000 entries. The default order (`updated_at`) has an index
+ * without and one with the status (each status filter), every other sort its own (both directions walk it).
  */
 export const LIST_ENTRY_INDEXES: mongo.IndexDescription[] = [
   // One entry per (user, item): concurrent adds of one item give one insert and one E11000.
   { name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true },
   { name: 'user_updated', key: { user_id: 1, updated_at: 1, item_id: 1 } },
+  { name: 'user_status_updated', key: { user_id: 1, status: 1, updated_at: 1, item_id: 1 } },
+  { name: 'user_created', key: { user_id: 1, created_at: 1, item_id: 1 } },
+  { name: 'user_title', key: { user_id: 1, item_title_key: 1, item_id: 1 } },
+  { name: 'user_score', key: { user_id: 1, score_missing: 1, score: 1, item_id: 1 } },
   // Renaming an item updates its entries in every list.
   { name: 'item', key: { item_id: 1 } },
 ];
 
 export class DuplicateListEntryError extends Error {
   override name = 'DuplicateListEntryError';
+}
+
+const SORT_FIELD = { updated_at: 'updated_at', created_at: 'created_at', title: 'item_title_key' } as const;
+
+/** Entries strictly after `position` in the sort's order (key, then item id, in the sort's direction). */
+function afterPositionFilter(sort: ListSort, direction: 1 | -1, position: ListPosition): ListEntryFilter {
+  const beyond = direction === 1 ? '$gt' : '$lt';
+  const itemId = new mongo.ObjectId(position.itemId);
+  if (sort === 'score') {
+    const [missing, score] = Array.isArray(position.key) ? position.key : [1, null];
+    // score_missing ascends in both directions (unscored last): they come after every scored entry.
+    if (missing === 1) return { score_missing: 1, item_id: { [beyond]: itemId } } as ListEntryFilter;
+    return {
+      $or: [{ score_missing: 0, score: { [beyond]: score } }, { score_missing: 0, score, item_id: { [beyond]: itemId } }, { score_missing: 1 }],
+    } as ListEntryFilter;
+  }
+  const field = SORT_FIELD[sort];
+  const value = field === 'item_title_key' ? position.key : new Date(position.key as number);
+  return { $or: [{ [field]: { [beyond]: value } }, { [field]: value, item_id: { [beyond]: itemId } }] } as ListEntryFilter;
 }
 
 function listSortSpec(sort: ListSort, direction: 1 | -1): mongo.Sort {
@@ -111,19 +133,37 @@ export class ListRepository {
       .toArray();
   }
 
-  async page(
+  /** How many entries the user has (with `status`): a count over the index, for lists without counters. */
+  count(userId: string, status: ListStatus | undefined): Promise<number> {
+    return this.entries.countDocuments(status ? { user_id: userId, status } : { user_id: userId });
+  }
+
+  page(userId: string, status: ListStatus | undefined, sort: ListSort, direction: 1 | -1, window: { skip: number; limit: number }): Promise<ListEntryDocument[]> {
+    const filter: ListEntryFilter = { user_id: userId };
+    if (status) filter.status = status;
+    return this.entries.find(filter).sort(listSortSpec(sort, direction)).skip(window.skip).limit(window.limit).toArray();
+  }
+
+  /**
+   * A cursor page: up to `limit` entries after `position` (from the start without it); with `changedUpTo`,
+   * entries changed after it are left out (they may have moved behind the cursor: seen at most once).
+   */
+  pageAfter(
     userId: string,
     status: ListStatus | undefined,
     sort: ListSort,
     direction: 1 | -1,
-    window: { skip: number; limit: number },
-  ): Promise<{ rows: ListEntryDocument[]; total: number }> {
+    position: ListPosition | null,
+    changedUpTo: Date | null,
+    limit: number,
+  ): Promise<ListEntryDocument[]> {
     const filter: ListEntryFilter = { user_id: userId };
     if (status) filter.status = status;
-    const total = await this.entries.countDocuments(filter);
-    if (window.skip >= total) return { rows: [], total };
-    const rows = await this.entries.find(filter).sort(listSortSpec(sort, direction)).skip(window.skip).limit(window.limit).toArray();
-    return { rows, total };
+    const and: ListEntryFilter[] = [];
+    if (position) and.push(afterPositionFilter(sort, direction, position));
+    if (changedUpTo) and.push({ updated_at: { $lte: changedUpTo } });
+    if (and.length) filter.$and = and;
+    return this.entries.find(filter).sort(listSortSpec(sort, direction)).limit(limit).toArray();
   }
 
   /** The user's entries among `itemIds` (ids, dates and tracked fields: what the bulk rules and the history need). */

@@ -1,4 +1,5 @@
 import { errors, type ErrorDetail } from '@mt/errors';
+import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { mongo } from 'mongoose';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { tombstoneExpiry } from '../changes/feed-retention';
@@ -6,7 +7,8 @@ import type { ListChangesRepository } from '../changes/list-changes.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
 import { addDeltas, statsDelta } from '../stats/list-stats';
 import { KeyedQueue } from '../shared/keyed-queue';
-import { pageWindow, toPage, type Page } from '../shared/common.schemas';
+import { DEFAULT_LIMIT, pageWindow, toPage, type Page } from '../shared/common.schemas';
+import { listPositionAfter, readListPosition } from './list-cursor';
 import { toResponse, type ListEntryResponse } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from './list-dates';
 import { historyEvents } from './list-history';
@@ -14,6 +16,8 @@ import type { ListHistoryRepository } from './list-history.repository';
 import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
 import { DuplicateListEntryError, type ListEntryDocument, type ListRepository } from './list.repository';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from './list.schemas';
+
+export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
 
 /** Optimistic PATCH retries before giving up on an entry that keeps changing underneath. */
 const PATCH_ATTEMPTS = 5;
@@ -51,6 +55,7 @@ export class ListService {
     private readonly changes: ListChangesRepository,
     private readonly histories: ListHistoryRepository,
     private readonly atomic: AtomicRunner,
+    private readonly cursors: CursorCodec,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -178,13 +183,50 @@ export class ListService {
     return { message: 'entry removed from your list' };
   }
 
-  async page(userId: string, query: ListQuery): Promise<Page<ListEntryResponse>> {
-    const window = pageWindow(query.page, query.limit);
+  /**
+   * A page of the list, by offset or by cursor (API.md §9). `total` comes from the counters on the owner
+   * document (no count over the list); a cursor is bound to the owner, the filter, sort and order.
+   */
+  async page(userId: string, query: ListQuery): Promise<ListEntryPage> {
     const sort = query.sort ?? 'updated_at';
     const order = query.order ?? (sort === 'title' ? 'asc' : 'desc');
-    const { rows, total } = await this.lists.page(userId, query.status, sort, order === 'asc' ? 1 : -1, window);
+    const direction = order === 'asc' ? 1 : -1;
+    const bound = { owner: userId, status: query.status, sort, order };
+    const total = await this.total(userId, query.status);
+    if (query.cursor !== undefined) {
+      const limit = query.limit ?? DEFAULT_LIMIT;
+      const walk = resumeWalk(this.cursors, query.cursor, bound, this.now().getTime());
+      const position = walk.after === null ? null : readListPosition(walk.after, sort);
+      if (walk.after !== null && !position) throw errors.validation('invalid cursor', [{ path: 'cursor', message: 'belongs to another query; start again with cursor=start' }]);
+      // Pages after the first leave out entries changed since the first was read: they may have moved behind the cursor.
+      const changedUpTo = position ? new Date(walk.snapshotAt) : null;
+      const rows = await this.lists.pageAfter(userId, query.status, sort, direction, position, changedUpTo, limit + 1);
+      const page = rows.slice(0, limit);
+      const before = position?.served ?? 0;
+      const last = page.at(-1);
+      const next = nextCursor(this.cursors, bound, walk, last && listPositionAfter(last, sort, before + page.length), rows.length > limit);
+      return { ...(await this.respondPage(page, { page: Math.floor(before / limit) + 1, limit, skip: before }, total)), next_cursor: next };
+    }
+    const window = pageWindow(query.page, query.limit);
+    const rows = window.skip >= total ? [] : await this.lists.page(userId, query.status, sort, direction, window);
+    // A client may switch to cursors after any offset page: the cursor resumes after its last entry.
+    const served = window.skip + rows.length;
+    const last = rows.at(-1);
+    const next = nextCursor(this.cursors, bound, { snapshotAt: this.now().getTime() }, last && listPositionAfter(last, sort, served), served < total);
+    return { ...(await this.respondPage(rows, window, total)), next_cursor: next };
+  }
+
+  private async respondPage(rows: ListEntryDocument[], window: { page: number; limit: number; skip: number }, total: number): Promise<Page<ListEntryResponse>> {
     const items = await this.catalog.summaries(rows.map((row) => row.item_id));
     return toPage(rows.map((row) => toResponse(row, items.get(row.item_id.toHexString()))), window, total);
+  }
+
+  /** The number of entries (with the status): the owner's counters, a count only for a list older than them. */
+  private async total(userId: string, status: ListStatus | undefined): Promise<number> {
+    const counters = await this.owners.stats(userId);
+    if (counters === null) return 0;
+    if (counters === undefined) return this.lists.count(userId, status);
+    return counters[status ? `status.${status}` : 'total'] ?? 0;
   }
 
   /**

@@ -234,9 +234,9 @@ describe('personal lists (movies)', () => {
       const last = await page(user, 'status=watching&limit=3&page=2');
       expect(last.body.data).toHaveLength(1);
       const past = await page(user, 'status=watching&limit=3&page=3');
-      expect(past.body).toEqual({ data: [], page: 3, limit: 3, total: 4, total_pages: 2 });
+      expect(past.body).toEqual({ data: [], page: 3, limit: 3, total: 4, total_pages: 2, next_cursor: null });
       const none = await page(newUserId(), 'status=dropped');
-      expect(none.body).toEqual({ data: [], page: 1, limit: 20, total: 0, total_pages: 0 });
+      expect(none.body).toEqual({ data: [], page: 1, limit: 20, total: 0, total_pages: 0, next_cursor: null });
     });
 
     it.each([['status=paused'], ['sort=rating'], ['order=sideways'], ['limit=101'], ['page=0'], ['q=item']])('rejects %s with 400', async (query) => {
