@@ -2,9 +2,9 @@ import type { EndpointGroup } from '@mt/endpoints';
 import type { CatalogModule } from './catalog-module';
 import { categoryBasePath } from './categories/categories';
 import { catalogEndpoints } from './catalog/catalog.endpoints';
-import { listChangesEndpoints } from './changes/list-changes.endpoints';
-import { listStatsEndpoints } from './stats/list-stats.endpoints';
-import { listEndpoints } from './lists/list.endpoints';
+import { listChangesEndpoints } from './changes/changes.endpoints';
+import { listStatsEndpoints } from './stats/stats.endpoints';
+import { listEndpoints } from './lists/lists.endpoints';
 
 /**
  * Every public endpoint of one category: the shared catalog (reads, then writes), the personal list, and

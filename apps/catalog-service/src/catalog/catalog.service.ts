@@ -3,7 +3,7 @@ import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { KeyedMutex } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { CategoryDefinition } from '../categories/categories';
-import type { ListRepository } from '../lists/list.repository';
+import type { ListRepository } from '../lists/lists.repository';
 import { titleKey } from '../search/text-folding';
 import type { AtomicRunner } from '../shared/atomic';
 import { DEFAULT_LIMIT, toPage, type Page } from '../shared/common.schemas';

@@ -1,8 +1,8 @@
 import type { CatalogRepository } from '../catalog/catalog.repository';
-import type { ListChangesRepository } from '../changes/list-changes.repository';
+import type { ListChangesRepository } from '../changes/changes.repository';
 import type { ListHistoryRepository } from '../lists/list-history.repository';
 import type { ListOwnersRepository } from '../lists/list-owners.repository';
-import type { ListRepository } from '../lists/list.repository';
+import type { ListRepository } from '../lists/lists.repository';
 import type { AtomicRunner } from '../shared/atomic';
 
 /**

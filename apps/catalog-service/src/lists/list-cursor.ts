@@ -1,6 +1,6 @@
 import type { CursorPosition } from '@mt/pagination';
-import type { ListEntryDocument } from './list.repository';
-import type { ListSort } from './list.schemas';
+import type { ListEntryDocument } from './lists.repository';
+import type { ListSort } from './lists.schemas';
 
 /** The sort key of an entry as a cursor stores it (JSON: dates as epoch ms; score as [score_missing, score]). */
 export type ListSortKey = string | number | [number, number | null];

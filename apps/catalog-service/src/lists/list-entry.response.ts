@@ -1,6 +1,6 @@
 import type { ItemSummaryRow } from '../catalog/catalog.repository';
-import type { ListEntryDocument } from './list.repository';
-import type { ListStatus } from './list.schemas';
+import type { ListEntryDocument } from './lists.repository';
+import type { ListStatus } from './lists.schemas';
 
 export interface ListEntryResponse {
   item_id: string;

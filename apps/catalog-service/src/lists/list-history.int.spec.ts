@@ -4,7 +4,7 @@ import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-har
 import { asUser, newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
 import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from './list-history.repository';
-import { listSchemas } from './list.schemas';
+import { listSchemas } from './lists.schemas';
 import { ListHistoryRepository } from './list-history.repository';
 import { CatalogDatabase } from '../shared/database';
 

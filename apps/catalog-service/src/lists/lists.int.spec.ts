@@ -3,7 +3,7 @@ import { mongo } from 'mongoose';
 import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-harness';
 import { asUser, newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
-import { listSchemas } from './list.schemas';
+import { listSchemas } from './lists.schemas';
 
 const schemas = listSchemas;
 const today = () => new Date().toISOString().slice(0, 10);

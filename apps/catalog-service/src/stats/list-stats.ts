@@ -1,4 +1,4 @@
-import { LIST_STATUSES, type ListStatus } from '../lists/list.schemas';
+import { LIST_STATUSES, type ListStatus } from '../lists/lists.schemas';
 
 /** What of an entry the statistics count. */
 export interface StatsFields {

@@ -4,7 +4,7 @@ import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-har
 import { asUser, newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
 import { COLLECTIONS } from '../shared/database';
-import { changesSchemas } from './list-changes.schemas';
+import { changesSchemas } from './changes.schemas';
 
 /** The issue asks for 2 000 writes; `npm test` runs fewer (FEED_WRITES=2000 for the full figure). */
 const FEED_WRITES = Number(process.env['FEED_WRITES'] ?? 240);

@@ -3,7 +3,7 @@ import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { mongo } from 'mongoose';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { tombstoneExpiry } from '../changes/feed-retention';
-import type { ListChangesRepository } from '../changes/list-changes.repository';
+import type { ListChangesRepository } from '../changes/changes.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
 import { addDeltas, statsDelta } from '../stats/list-stats';
 import { KeyedQueue } from '../shared/keyed-queue';
@@ -14,8 +14,8 @@ import { datesProblem, utcToday, withStatusDates } from './list-dates';
 import { historyEvents } from './list-history';
 import type { ListHistoryRepository } from './list-history.repository';
 import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
-import { DuplicateListEntryError, type ListEntryDocument, type ListRepository } from './list.repository';
-import type { ListEntryFieldsInput, ListQuery, ListStatus } from './list.schemas';
+import { DuplicateListEntryError, type ListEntryDocument, type ListRepository } from './lists.repository';
+import type { ListEntryFieldsInput, ListQuery, ListStatus } from './lists.schemas';
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
 

@@ -1,7 +1,7 @@
 import { defineEndpoint, reply, scope, type Endpoint } from '@mt/endpoints';
 import { FEED_RETENTION_DAYS } from './feed-retention';
-import { changesSchemas as s } from './list-changes.schemas';
-import type { ListChangesService } from './list-changes.service';
+import { changesSchemas as s } from './changes.schemas';
+import type { ListChangesService } from './changes.service';
 
 const FEED = `Every acknowledged write to your list (add, change, remove, bulk-status, bulk-delete, and removals by moderators) in commit order. Apply the changes in order and keep \`next_since\`: a replay from the beginning ends with exactly your list. The feed is compacted per entry: when an entry changed several times since \`since\`, only its latest state is sent (once). Deletions are kept at least ${FEED_RETENTION_DAYS} days; a \`since\` older than that is a 410 \`cursor_expired\` (re-read the list, then start again without \`since\`).`;
 

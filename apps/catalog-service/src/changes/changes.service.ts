@@ -2,11 +2,11 @@ import { errors } from '@mt/errors';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { toResponse, type ListEntryResponse } from '../lists/list-entry.response';
 import type { ListOwnersRepository } from '../lists/list-owners.repository';
-import type { ListRepository } from '../lists/list.repository';
+import type { ListRepository } from '../lists/lists.repository';
 import { decodeFeedPosition, encodeFeedPosition, type FeedPosition } from './feed-position';
 import { positionRetained } from './feed-retention';
-import type { ListChangesRepository } from './list-changes.repository';
-import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './list-changes.schemas';
+import type { ListChangesRepository } from './changes.repository';
+import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './changes.schemas';
 
 export type ListChange =
   | { type: 'upsert'; item_id: string; entry: ListEntryResponse; changed_at: string }

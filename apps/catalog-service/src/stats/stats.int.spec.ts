@@ -4,7 +4,7 @@ import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-har
 import { asUser, newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
 import { COLLECTIONS } from '../shared/database';
-import { ListStatsSchema } from './list-stats.schemas';
+import { ListStatsSchema } from './stats.schemas';
 
 const STEPS = Number(process.env['STATS_STEPS'] ?? 80);
 const STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;

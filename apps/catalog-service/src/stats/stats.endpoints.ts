@@ -1,6 +1,6 @@
 import { defineEndpoint, reply, scope, type Endpoint } from '@mt/endpoints';
-import { ListStatsSchema } from './list-stats.schemas';
-import type { ListStatsService } from './list-stats.service';
+import { ListStatsSchema } from './stats.schemas';
+import type { ListStatsService } from './stats.service';
 
 /** Statistics of the caller's list (API.md §11). Declared before /list/{item_id}. */
 export function listStatsEndpoints(service: ListStatsService, tag: string): Endpoint[] {

@@ -3,7 +3,7 @@ import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { ListPosition } from './list-cursor';
-import type { ListSort, ListStatus } from './list.schemas';
+import type { ListSort, ListStatus } from './lists.schemas';
 
 /**
  * One entry of a user's list. `item_title_key` (the item's folded title, renamed with it) serves the

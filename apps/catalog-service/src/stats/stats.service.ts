@@ -1,5 +1,5 @@
 import type { ListOwnersRepository } from '../lists/list-owners.repository';
-import type { ListRepository } from '../lists/list.repository';
+import type { ListRepository } from '../lists/lists.repository';
 import type { AtomicRunner } from '../shared/atomic';
 import { countersOf, toListStats, type ListStats } from './list-stats';
 

@@ -1,7 +1,7 @@
 import { MessageSchema } from '@mt/contracts';
 import { defineEndpoint, reply, scope, type Endpoint } from '@mt/endpoints';
-import { listSchemas as s, MAX_BULK_IDS } from './list.schemas';
-import type { ListService } from './list.service';
+import { listSchemas as s, MAX_BULK_IDS } from './lists.schemas';
+import type { ListService } from './lists.service';
 
 const OWN = "Each user sees and changes only their own list; another user's entry is a 404.";
 const BULK = `The request is validated as a whole (an invalid id, a duplicate, an empty list or more than ${MAX_BULK_IDS} ids → 400 and nothing changes), then applied atomically to every listed entry you have; ids not on your list are reported in \`not_found\`.`;

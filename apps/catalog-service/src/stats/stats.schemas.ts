@@ -1,5 +1,5 @@
 import { z } from '@mt/contracts';
-import { LIST_STATUSES } from '../lists/list.schemas';
+import { LIST_STATUSES } from '../lists/lists.schemas';
 
 const count = () => z.number().int().min(0);
 

@@ -1,5 +1,5 @@
 import { idSchema, limitParam, timestampSchema, z } from '@mt/contracts';
-import { listSchemas } from '../lists/list.schemas';
+import { listSchemas } from '../lists/lists.schemas';
 
 export const MAX_FEED_LIMIT = 500;
 export const DEFAULT_FEED_LIMIT = 100;
