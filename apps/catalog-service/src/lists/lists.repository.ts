@@ -31,6 +31,14 @@ export interface ListEntryDocument {
 
 export type ListEntryFilter = mongo.Filter<ListEntryDocument>;
 
+/** What a service decides about a new entry; the repository derives the rest of the document. */
+export type NewListEntryFields = Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at'>;
+
+/** The fields a PATCH sets (the repository derives `score_missing` and bumps `rev`). */
+export type ListEntryChange = Partial<Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at' | 'repeat_count'>> & {
+  updated_at: Date;
+};
+
 /**
  * The user is the first key of every index: a list is only ever read and written through its owner, and
  * a page costs the same for a list of 100 or 50 000 entries. The default order (`updated_at`) has an index
@@ -94,12 +102,26 @@ export class ListRepository {
     await this.entries.createIndexes(LIST_ENTRY_INDEXES);
   }
 
-  async insert(doc: ListEntryDocument, session: Session): Promise<void> {
+  /** Inserts the user's entry of `item`; DuplicateListEntryError when it is already on the list. */
+  async insertNew(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, session: Session): Promise<ListEntryDocument> {
+    const doc: ListEntryDocument = {
+      _id: new mongo.ObjectId(),
+      user_id: userId,
+      item_id: item.id,
+      item_title_key: item.titleKey,
+      ...fields,
+      score_missing: fields.score === null ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+      rev: 0,
+      repeat_count: 0,
+    };
     try {
       await this.entries.insertOne(doc, { session });
     } catch (error) {
       throw isDuplicateKeyError(error) ? new DuplicateListEntryError('already on the list', { cause: error }) : error;
     }
+    return doc;
   }
 
   find(userId: string, itemId: mongo.ObjectId, session?: Session): Promise<ListEntryDocument | null> {
@@ -111,9 +133,11 @@ export class ListRepository {
     userId: string,
     itemId: mongo.ObjectId,
     rev: number,
-    set: Partial<ListEntryDocument>,
+    change: ListEntryChange,
     session: Session,
   ): Promise<ListEntryDocument | null> {
+    const set: Partial<ListEntryDocument> = { ...change };
+    if (change.score !== undefined) set.score_missing = change.score === null ? 1 : 0;
     return this.entries.findOneAndUpdate(
       { user_id: userId, item_id: itemId, rev },
       { $set: set, $inc: { rev: 1 } },

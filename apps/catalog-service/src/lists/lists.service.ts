@@ -14,7 +14,7 @@ import { datesProblem, utcToday, withStatusDates } from './list-dates';
 import { historyEvents } from './list-history';
 import type { ListHistoryRepository } from './list-history.repository';
 import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
-import { DuplicateListEntryError, type ListEntryDocument, type ListRepository } from './lists.repository';
+import { DuplicateListEntryError, type ListEntryChange, type ListEntryDocument, type ListRepository } from './lists.repository';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from './lists.schemas';
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
@@ -99,34 +99,20 @@ export class ListService {
     const item = (await this.catalog.summaries([itemId])).get(input.item_id);
     if (!item) throw errors.notFound('catalog entry not found');
     const score = input.score ?? null;
-    const doc: ListEntryDocument = {
-      _id: new mongo.ObjectId(),
-      user_id: userId,
-      item_id: itemId,
-      item_title_key: item.title_key,
-      status,
-      score,
-      score_missing: score === null ? 1 : 0,
-      progress: input.progress ?? null,
-      notes: input.notes ?? null,
-      ...dates,
-      created_at: now,
-      updated_at: now,
-      rev: 0,
-      repeat_count: 0,
-    };
+    const fields = { status, score, progress: input.progress ?? null, notes: input.notes ?? null, ...dates };
     try {
-      await this.write(userId, async (session, stamp) => {
-        await this.lists.insert(doc, session);
+      const doc = await this.write(userId, async (session, stamp) => {
+        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: item.title_key }, fields, now, session);
         await this.upserted(stamp, [itemId]);
         await this.histories.append(userId, [{ itemId, events: historyEvents(null, doc, now) }], session);
         await this.owners.addToStats(userId, statsDelta(null, doc), session);
+        return doc;
       });
+      return toResponse(doc, item);
     } catch (error) {
       if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
       throw error;
     }
-    return toResponse(doc, item);
   }
 
   async get(userId: string, itemId: string): Promise<ListEntryResponse> {
@@ -152,10 +138,10 @@ export class ListService {
           utcToday(now),
         );
         rejectBadDates(datesProblem(dates));
-        const set: Partial<ListEntryDocument> = { ...dates, updated_at: now };
+        const set: ListEntryChange = { ...dates, updated_at: now };
         if (patch.status !== undefined) set.status = patch.status;
         if (current.status === 'completed' && patch.status === 'watching') set.repeat_count = (current.repeat_count ?? 0) + 1;
-        if (patch.score !== undefined) Object.assign(set, { score: patch.score, score_missing: patch.score === null ? 1 : 0 });
+        if (patch.score !== undefined) set.score = patch.score;
         if (patch.progress !== undefined) set.progress = patch.progress;
         if (patch.notes !== undefined) set.notes = patch.notes;
         const written = await this.lists.updateAtRevision(userId, objectId, current.rev, set, session);
