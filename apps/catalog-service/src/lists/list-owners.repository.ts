@@ -134,6 +134,7 @@ export class ListOwnersRepository {
    * redelivered deletion keeps the first `deleted_at`.
    */
   async markDeleted(userId: string, deletedAt: Date, session: Session): Promise<void> {
-    await this.owners.updateOne({ _id: userId, deleted_at: null }, { $set: { deleted_at: deletedAt }, $inc: { seq: 1 } }, { session });
+    // The list goes in the same transaction: its counters are reset with it (the page total reads them).
+    await this.owners.updateOne({ _id: userId, deleted_at: null }, { $set: { deleted_at: deletedAt, stats: {} }, $inc: { seq: 1 } }, { session });
   }
 }
