@@ -14,6 +14,7 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { compareListWithCatalog, listGrowth, measureListsAt, type ListsAtSize } from './scenarios/lists';
 import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
 import { measureLoginStorm } from './scenarios/login';
 import { measureProxyOverhead } from './scenarios/proxy';
@@ -74,6 +75,9 @@ interface Session {
   jwt: string;
   pat: string;
 }
+
+/** List sizes of the lists scenario (issue 17). */
+const LIST_SIZES = [1000, 10_000, 50_000];
 
 async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
   const client = new HttpClient(1);
@@ -273,6 +277,24 @@ async function main(): Promise<void> {
           results.dataset.seeding_seconds['list_entries'] = seconds(phase);
           log(`list: ${options.listEntries} entries for ${users.main.username} in ${seconds(phase)} s`);
         }
+      }
+      if (options.scenarios.has('lists')) {
+        // A second user's list grows 1 000 → 10 000 → 50 000 (bounded by the catalog), measured at each size.
+        const owner = required(users.all[1], 'a second user');
+        const ownerSession = await loginAndCreatePat(gatewayUrl, owner.username, owner.password);
+        const bySize: ListsAtSize[] = [];
+        let listed = 0;
+        for (const size of LIST_SIZES.filter((n) => n <= imported)) {
+          phase = performance.now();
+          await seedList(seeder, owner.id, data.docs.slice(listed, size).map((doc) => doc._id), 11);
+          listed = size;
+          log(`lists: ${size} entries for ${owner.username} (added in ${seconds(phase)} s)`);
+          bySize.push(await measureListsAt(gatewayUrl, ownerSession.jwt, size, options, log));
+          if (size === 10_000 || (size === imported && !results.lists)) {
+            results.lists = { by_size: bySize, growth_p95: listGrowth(bySize), throughput: await compareListWithCatalog(gatewayUrl, ownerSession.jwt, size, options, log) };
+          }
+        }
+        if (bySize.length) results.lists = { ...results.lists, by_size: bySize, growth_p95: listGrowth(bySize) };
       }
     } finally {
       await seeder.close();

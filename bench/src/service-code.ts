@@ -12,7 +12,7 @@ export {
 export { newEntryDocument, type EntryDocument } from '../../apps/catalog-service/src/catalog/entry.document';
 export { titleKey, titleWords } from '../../apps/catalog-service/src/search/text-folding';
 export { createCatalogModule, type CatalogModule } from '../../apps/catalog-service/src/catalog-module';
-export type { ListStatus } from '../../apps/catalog-service/src/lists/list.schemas';
+export type { ListStatus } from '../../apps/catalog-service/src/lists/lists.schemas';
 export { ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_TIME_COST } from '../../apps/auth-service/src/config';
 export { PasswordHasher } from '../../apps/auth-service/src/users/password-hasher';
 export { UsersRepository } from '../../apps/auth-service/src/users/users.repository';

@@ -1,13 +1,18 @@
 import type { Logger } from '@mt/logging';
+import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
 import type { CategoryDefinition } from './categories/categories';
 import { CatalogRepository } from './catalog/catalog.repository';
 import { CatalogService } from './catalog/catalog.service';
 import { SortKeyHints, type SortKeyHintsOptions } from './catalog/sort-key-hints';
+import { ListChangesRepository } from './changes/changes.repository';
+import { ListChangesService } from './changes/changes.service';
+import { ListStatsService } from './stats/stats.service';
 import { UserDeletionService } from './events/user-deletion.service';
+import { ListHistoryRepository } from './lists/list-history.repository';
 import { ListOwnersRepository } from './lists/list-owners.repository';
-import { ListRepository } from './lists/list.repository';
-import { ListService } from './lists/list.service';
+import { ListRepository } from './lists/lists.repository';
+import { ListService } from './lists/lists.service';
 import { AtomicRunner } from './shared/atomic';
 import { CatalogDatabase } from './shared/database';
 
@@ -15,13 +20,16 @@ export interface CatalogModuleOptions {
   category: CategoryDefinition;
   connection: Connection;
   logger: Logger;
+  /** Key material for page cursors shared by every instance (INTERNAL_SECRET): any instance accepts any instance's cursors. */
+  cursorSecret: string;
   /** Tests shrink the sample and threshold to exercise the range hints on small data. */
   sortHints?: Partial<Pick<SortKeyHintsOptions, 'sampleSize' | 'minEntries' | 'refreshIntervalMs' | 'rankFactor' | 'rankPadding'>>;
   now?: () => Date;
 }
 
 /** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
-export function createCatalogModule({ category, connection, logger, sortHints, now }: CatalogModuleOptions) {
+export function createCatalogModule({ category, connection, logger, cursorSecret, sortHints, now }: CatalogModuleOptions) {
+  const cursors = createCursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
   const hints: SortKeyHints = new SortKeyHints({
@@ -33,6 +41,8 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
   const catalogRepository = new CatalogRepository(db, hints);
   const listRepository = new ListRepository(db);
   const listOwners = new ListOwnersRepository(db);
+  const listChanges = new ListChangesRepository(db);
+  const listHistory = new ListHistoryRepository(db);
 
   return {
     category,
@@ -42,14 +52,18 @@ export function createCatalogModule({ category, connection, logger, sortHints, n
     catalogRepository,
     listRepository,
     listOwners,
-    catalog: new CatalogService(category, catalogRepository, listRepository, atomic, now),
-    lists: new ListService(listRepository, listOwners, catalogRepository, atomic, now),
-    userDeletion: new UserDeletionService(listRepository, listOwners, catalogRepository, atomic, now),
+    listChanges,
+    cursors,
+    catalog: new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now),
+    lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now),
+    listStats: new ListStatsService(listOwners, listRepository, atomic),
+    listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
+    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, starts sampling sort keys. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       hints.start();
     },

@@ -2,7 +2,9 @@ import type { EndpointGroup } from '@mt/endpoints';
 import type { CatalogModule } from './catalog-module';
 import { categoryBasePath } from './categories/categories';
 import { catalogEndpoints } from './catalog/catalog.endpoints';
-import { listEndpoints } from './lists/list.endpoints';
+import { listChangesEndpoints } from './changes/changes.endpoints';
+import { listStatsEndpoints } from './stats/stats.endpoints';
+import { listEndpoints } from './lists/lists.endpoints';
 
 /**
  * Every public endpoint of one category: the shared catalog (reads, then writes), the personal list, and
@@ -19,6 +21,6 @@ export function categoryEndpoints(module: CatalogModule): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
   };
 }

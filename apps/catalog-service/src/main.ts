@@ -18,7 +18,7 @@ runService({
   stores: (config) => ({ mongo: { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME } }),
   create: ({ config, logger, lifecycle, metrics, mongo }) => {
     const category = getCategory(config.CATEGORY);
-    const module = createCatalogModule({ category, connection: mongo, logger });
+    const module = createCatalogModule({ category, connection: mongo, logger, cursorSecret: config.INTERNAL_SECRET });
     const consumer = new UserEventsConsumer({
       redis: createRedis({ url: config.REDIS_URL, logger, name: `${SERVICE}-${category.id}-events`, blocking: true }),
       stream: redisKeys(config.REDIS_KEY_PREFIX).userEvents(),

@@ -11,7 +11,7 @@ import { categoryEndpoints } from './category.endpoints';
 type Operation = { security?: unknown[]; description?: string; responses: Record<string, unknown>; requestBody?: unknown; operationId: string };
 
 /** The category's fragment as it registers it (building the endpoints needs no database connection). */
-const groupOf = (id: string) => categoryEndpoints(createCatalogModule({ category: getCategory(id), connection: createMongoConnection(), logger: silentLogger() }));
+const groupOf = (id: string) => categoryEndpoints(createCatalogModule({ category: getCategory(id), connection: createMongoConnection(), logger: silentLogger(), cursorSecret: 'openapi-spec-cursor-secret-of-32-chars!!' }));
 const fragmentOf = (id: string) => endpointsOpenApi([groupOf(id)]);
 
 function merged() {
@@ -35,8 +35,11 @@ describe('category OpenAPI fragments', () => {
     expect(Object.keys(fragment.paths)).toEqual([
       '/api/v1/movies',
       '/api/v1/movies/{id}',
+      '/api/v1/movies/list/changes',
+      '/api/v1/movies/list/stats',
       '/api/v1/movies/list',
       '/api/v1/movies/list/{item_id}',
+      '/api/v1/movies/list/{item_id}/history',
       '/api/v1/movies/bulk-status',
       '/api/v1/movies/bulk-delete',
     ]);

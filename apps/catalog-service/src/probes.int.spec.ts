@@ -27,7 +27,7 @@ describe('catalog-service probes', () => {
 
   it('answers 503 while starting and without a database, while staying alive', async () => {
     const lifecycle = createLifecycle();
-    const module = createCatalogModule({ category: getCategory('books'), connection: createMongoConnection(), logger: silentLogger() });
+    const module = createCatalogModule({ category: getCategory('books'), connection: createMongoConnection(), logger: silentLogger(), cursorSecret: 'probes-spec-cursor-secret-of-32-chars!!!' });
     const app = createApp({ config: h.config, logger: silentLogger(), lifecycle, metrics: createMetrics('probe-test'), module });
     await request(app).get('/livez').expect(200, { status: 'alive' });
     await request(app).get('/startupz').expect(503, { status: 'starting' });

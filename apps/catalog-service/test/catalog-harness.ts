@@ -34,7 +34,7 @@ export async function startCatalogHarness(options: HarnessOptions = {}): Promise
   const { logger, lines } = captureLogger('catalog-service');
   const connection = createMongoConnection();
   await openMongo(connection, { url: config.MONGO_URL, dbName, logger });
-  const module = createCatalogModule({ category, connection, logger, sortHints: options.sortHints, now: options.now });
+  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, sortHints: options.sortHints, now: options.now });
   await module.prepare();
   const lifecycle = createLifecycle();
   lifecycle.started = true;

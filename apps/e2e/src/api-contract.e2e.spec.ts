@@ -23,7 +23,7 @@ const CONTRACT_ROUTES = [
   'PUT /api/v1/auth/password', 'GET /api/v1/auth/tokens', 'POST /api/v1/auth/tokens', 'DELETE /api/v1/auth/tokens/{id}',
   ...['movies', 'tvshows', 'books'].flatMap((c) => [
     `GET /api/v1/${c}`, `POST /api/v1/${c}`, `GET /api/v1/${c}/{id}`, `PATCH /api/v1/${c}/{id}`,
-    `GET /api/v1/${c}/list`, `POST /api/v1/${c}/list`, `GET /api/v1/${c}/list/{item_id}`, `PATCH /api/v1/${c}/list/{item_id}`,
+    `GET /api/v1/${c}/list/changes`, `GET /api/v1/${c}/list`, `POST /api/v1/${c}/list`, `GET /api/v1/${c}/list/{item_id}`, `PATCH /api/v1/${c}/list/{item_id}`,
     `DELETE /api/v1/${c}/list/{item_id}`, `POST /api/v1/${c}/bulk-status`, `POST /api/v1/${c}/bulk-delete`,
   ]),
 ];

@@ -330,11 +330,11 @@ describe('a frontend journey (JWT) through the gateway', () => {
     expect(idsOf(lastPage.body.data)).toEqual([created[4]!.id]);
     const pastTheEnd = await api.get<Page<CatalogEntry>>(`/api/v1/${category}?q=${query}&limit=2&page=4`);
     expect(pastTheEnd.status).toBe(200);
-    expect(pastTheEnd.body).toEqual({ data: [], page: 4, limit: 2, total: 5, total_pages: 3 });
+    expect(pastTheEnd.body).toEqual({ data: [], page: 4, limit: 2, total: 5, total_pages: 3, next_cursor: null });
     const byGenre = await api.get<Page<CatalogEntry>>(`/api/v1/${category}?q=${word}&genre=drama&year=2003`);
     expect(idsOf(byGenre.body.data)).toEqual([created[3]!.id]);
     const nothing = await api.get<Page<CatalogEntry>>(`/api/v1/${category}?q=${word}xyz`);
-    expect(nothing.body).toEqual({ data: [], page: 1, limit: 20, total: 0, total_pages: 0 });
+    expect(nothing.body).toEqual({ data: [], page: 1, limit: 20, total: 0, total_pages: 0, next_cursor: null });
 
     const tooMany = await api.get<ErrorPayload>(`/api/v1/${category}?limit=101`);
     expect(tooMany.status).toBe(400);

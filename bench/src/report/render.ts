@@ -140,6 +140,23 @@ function sections(results: BenchResults): Section[] {
       ],
     });
   }
+  const lists = results.lists;
+  if (lists) {
+    out.push({
+      title: 'Lists at scale (issue 17) — one request at a time through the gateway, p50 / p95 ms',
+      header: ['list entries', ...Object.keys(lists.growth_p95)],
+      rows: lists.by_size.map((size) => [
+        String(size.entries),
+        ...Object.values(size.latency).map((stats) => `${n2(stats.p50)} / ${n2(stats.p95)}`),
+      ]),
+      notes: [
+        `p95 growth: ${Object.entries(lists.growth_p95).map(([route, growth]) => `${route} ${growth}×`).join(', ')}`,
+        ...(lists.throughput
+          ? [`list of ${lists.throughput.entries}: ${n0(lists.throughput.list.rps)} req/s vs public catalog page ${n0(lists.throughput.catalog.rps)} req/s (${(lists.throughput.ratio * 100).toFixed(0)} %)`]
+          : []),
+      ],
+    });
+  }
   const other: string[][] = [];
   if (bulk)
     other.push([

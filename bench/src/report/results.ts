@@ -1,6 +1,7 @@
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
 import type { ColdStartResults } from '../scenarios/coldstart';
+import type { ListsResults } from '../scenarios/lists';
 import type { LoginResults } from '../scenarios/login';
 import type { ProxyResults } from '../scenarios/proxy';
 import type { SearchAtSize } from '../scenarios/search';
@@ -39,6 +40,8 @@ export interface BenchResults {
   };
   login?: LoginResults;
   bulk_status?: BulkResults;
+  /** Issue 17: list routes at growing list sizes (a second user's list). */
+  lists?: ListsResults;
   cold_start?: ColdStartResults;
   rss_mb: {
     idle_before_seeding?: Record<string, number>;

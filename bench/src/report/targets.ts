@@ -130,6 +130,25 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     );
   else targets.push(skip('bulk_status', 'Bulk-status of 500 ids', '≤ 150 ms', 'not measured'));
 
+  const lists = results.lists;
+  if (lists?.throughput)
+    targets.push(
+      check(
+        'list_throughput',
+        `List page throughput vs a public catalog page (list of ${lists.throughput.entries})`,
+        '≥ 60 %',
+        pct(lists.throughput.ratio),
+        lists.throughput.ratio >= 0.6,
+      ),
+    );
+  else targets.push(skip('list_throughput', 'List page throughput vs a public catalog page', '≥ 60 %', 'not measured'));
+  if (lists && lists.by_size.length > 1) {
+    const from = lists.by_size[0]?.entries;
+    const to = lists.by_size[lists.by_size.length - 1]?.entries;
+    for (const [route, growth] of Object.entries(lists.growth_p95))
+      targets.push(check(`list_growth_${route}`, `${route} p95 growth, list of ${from} → ${to}`, '≤ 1.5×', `${growth.toFixed(2)}×`, growth <= 1.5));
+  } else targets.push(skip('list_growth', 'List routes p95 growth 1 000 → 50 000', '≤ 1.5×', 'not measured'));
+
   if (cold) {
     const withData = cold.with_data ? `; with data ${(cold.with_data.all_ready_ms / 1000).toFixed(1)} s` : '';
     targets.push(

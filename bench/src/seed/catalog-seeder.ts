@@ -30,7 +30,7 @@ export async function openCatalogSeeder(
       socketTimeoutMS: 120_000,
     })
     .asPromise();
-  const module = createCatalogModule({ category: MOVIES, connection, logger });
+  const module = createCatalogModule({ category: MOVIES, connection, logger, cursorSecret: 'bench-seeder-only-imports-entries-no-cursors' });
   return {
     module,
     async importEntries(docs, batchSize = 1000, parallel = 3) {

@@ -124,6 +124,23 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
       seen.push(...res.body.data.map((entry: { id: string }) => entry.id));
     }
     expect(seen).toEqual(expected);
+    expect(await walkByCursor(query, limit)).toEqual(expected);
+  }
+
+  /** Walks the same listing with cursors (API.md §9): same order, exact total on every page, null cursor at the end. */
+  async function walkByCursor(query: Query, limit: number): Promise<string[]> {
+    const expected = expectedIds(docs, query);
+    const seen: string[] = [];
+    let cursor: string | null = 'start';
+    for (let pages = 0; cursor !== null; pages++) {
+      expect(pages).toBeLessThanOrEqual(Math.ceil(expected.length / limit));
+      const res = await request(h.app).get(`/api/v1/movies?${queryString({ ...query, limit })}&cursor=${encodeURIComponent(cursor)}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ limit, total: expected.length, page: pages + 1 });
+      seen.push(...res.body.data.map((entry: { id: string }) => entry.id));
+      cursor = res.body.next_cursor;
+    }
+    return seen;
   }
 
   const filters: Array<[string, Query]> = [
@@ -145,6 +162,23 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
   it.each([['mat'], ['matrix'], ['the matr'], ['amel'], ['film the'], ['F']])('orders q=%s by relevance in both directions', async (q) => {
     await expectListing({ q });
     await expectListing({ q, sort: 'relevance', order: 'asc' });
+  });
+
+  it('pages by cursor from the second offset page on, for every sort (a client may switch after any offset page)', async () => {
+    for (const query of [{ sort: 'year' as const }, { q: 'the' }, { q: 'f', sort: 'relevance' as const, order: 'asc' as const }, { sort: 'updated_at' as const, order: 'asc' as const }]) {
+      const expected = expectedIds(docs, query);
+      const first = await list({ ...query, page: 1, limit: 7 });
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+      const seen = first.body.data.map((entry: { id: string }) => entry.id);
+      let cursor: string | null = first.body.next_cursor;
+      while (cursor !== null) {
+        const res = await request(h.app).get(`/api/v1/movies?${queryString({ ...query, limit: 7 })}&cursor=${encodeURIComponent(cursor)}`);
+        expect(res.status).toBe(200);
+        seen.push(...res.body.data.map((entry: { id: string }) => entry.id));
+        cursor = res.body.next_cursor;
+      }
+      expect(seen).toEqual(expected);
+    }
   });
 
   it('actually narrows queries by range (and widens too-tight ranges) when hints are on', async () => {
@@ -227,15 +261,15 @@ describe('catalog search and pagination (API.md §5)', () => {
     expect(last.body.data).toHaveLength(10);
     const past = await request(h.app).get('/api/v1/movies?limit=25&page=4');
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ data: [], page: 4, limit: 25, total: 60, total_pages: 3 });
+    expect(past.body).toEqual({ data: [], page: 4, limit: 25, total: 60, total_pages: 3, next_cursor: null });
     const far = await request(h.app).get('/api/v1/movies?page=1000000000');
-    expect(far.body).toEqual({ data: [], page: 1000000000, limit: 20, total: 60, total_pages: 3 });
+    expect(far.body).toEqual({ data: [], page: 1000000000, limit: 20, total: 60, total_pages: 3, next_cursor: null });
   });
 
   it('reports total_pages 0 when nothing matches', async () => {
     const none = await request(h.app).get('/api/v1/movies?q=zzzz');
     expect(none.status).toBe(200);
-    expect(none.body).toEqual({ data: [], page: 1, limit: 20, total: 0, total_pages: 0 });
+    expect(none.body).toEqual({ data: [], page: 1, limit: 20, total: 0, total_pages: 0, next_cursor: null });
   });
 
   it('defaults to page 1, limit 20, title ascending', async () => {

@@ -19,6 +19,8 @@ export function catalogEndpoints(category: CategoryDefinition, service: CatalogS
       description:
         'Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. ' +
         'Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. ' +
+        'Cursor pages (API.md §9): `cursor=start` (or empty) instead of `page`, then each page\'s `next_cursor` until it is null; `total` stays exact. ' +
+        'Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor\'s position, so page 2 000 costs what page 2 does. ' +
         'Invalid or unknown parameters are a 400 (never clamped).',
       query: s.ListQuery,
       responses: { 200: { description: 'A page of entries', schema: s.EntryPage } },

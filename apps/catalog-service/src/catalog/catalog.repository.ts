@@ -1,10 +1,11 @@
-import type { mongo } from 'mongoose';
+import { mongo } from 'mongoose';
 import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { EntryDocument } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
 import { type SortKeyHints, type SortKeySampleRow } from './sort-key-hints';
+import { afterPositionFilter, type ListingPosition } from './listing-cursor';
 import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment } from './listing-plan';
 
 /**
@@ -228,6 +229,23 @@ export class CatalogRepository {
       if (bound === undefined || rows.length >= expected) return rows;
       rank *= 4;
     }
+  }
+
+  /**
+   * Cursor pages: up to `limit` rows of one ordered segment after `start` (from its beginning when null),
+   * leaving out rows changed after `changedUpTo` (they may have moved behind the cursor: seen at most once).
+   * A plain index-ordered range read; its cost does not grow with the depth of the page.
+   */
+  findAfter(
+    segment: OrderedSegment,
+    start: Pick<ListingPosition, 'key' | 'id'> | null,
+    changedUpTo: Date | null,
+    limit: number,
+  ): Promise<EntryDocument[]> {
+    let filter = segment.filter;
+    if (start) filter = withRange(filter, afterPositionFilter(segment.field, segment.direction, start.key, new mongo.ObjectId(start.id)));
+    if (changedUpTo) filter = withRange(filter, { updated_at: { $lte: changedUpTo } });
+    return this.entries.find(filter).sort(sortSpec(segment.field, segment.direction)).limit(limit).toArray();
   }
 
   loadSortKeySample(size: number): Promise<SortKeySampleRow[]> {

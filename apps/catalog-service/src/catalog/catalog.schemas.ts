@@ -1,4 +1,5 @@
 import { idSchema, limitParam, objectIdParam, orderParam, pageParam, pageSchema, timestampSchema, z } from '@mt/contracts';
+import { cursorParam, nextCursorSchema, refusePageWithCursor } from '@mt/pagination';
 import { queryInt } from '@mt/validation';
 import { componentPrefix, type CategoryDefinition } from '../categories/categories';
 import { searchWords } from '../search/text-folding';
@@ -32,6 +33,7 @@ export interface CatalogListQuery {
   year?: number;
   page?: number;
   limit?: number;
+  cursor?: string;
   sort?: CatalogSort;
   order?: 'asc' | 'desc';
 }
@@ -117,6 +119,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
         .optional()
         .openapi({ type: 'integer', minimum: YEAR_MIN, maximum: YEAR_MAX, description: 'Only entries of this year' }),
       page: pageParam(),
+      cursor: cursorParam(),
       limit: limitParam(),
       sort: z
         .enum(CATALOG_SORTS)
@@ -128,6 +131,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
       order: orderParam('`asc` for `title`, `desc` for every other sort (for `relevance`, `desc` = most relevant first)'),
     })
     .superRefine((query, ctx) => {
+      refusePageWithCursor(query, ctx);
       if (query.q !== undefined && searchWords(query.q).length === 0) {
         ctx.addIssue({ code: 'custom', path: ['q'], message: 'must contain at least one letter or digit' });
       }
@@ -136,7 +140,10 @@ function buildCatalogSchemas(category: CategoryDefinition) {
       }
     });
 
-  const EntryPage = pageSchema(Entry, `${prefix}EntryPage`);
+  // The page object of §5 plus §9's next_cursor (named once: extending a named schema would reference itself).
+  const EntryPage = z
+    .object({ ...pageSchema(Entry, `${prefix}EntryPageBase`).shape, next_cursor: nextCursorSchema() })
+    .openapi(`${prefix}EntryPage`);
   const IdParams = z.strictObject({ id: objectIdParam() });
 
   return { Entry, CreateEntry, PatchEntry, ListQuery, EntryPage, IdParams };

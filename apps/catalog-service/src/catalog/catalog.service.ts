@@ -1,17 +1,21 @@
 import { errors } from '@mt/errors';
+import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { KeyedMutex } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { CategoryDefinition } from '../categories/categories';
-import type { ListRepository } from '../lists/list.repository';
+import type { ListRepository } from '../lists/lists.repository';
 import { titleKey } from '../search/text-folding';
 import type { AtomicRunner } from '../shared/atomic';
-import { toPage, type Page } from '../shared/common.schemas';
+import { DEFAULT_LIMIT, toPage, type Page } from '../shared/common.schemas';
 import type { CatalogListQuery, EntryFieldsInput } from './catalog.schemas';
 import { DuplicateEntryError, type CatalogRepository } from './catalog.repository';
 import { entryPatchSet, newEntryDocument, toEntryResponse, type EntryDocument } from './entry.document';
-import { planListing, windowPerSegment } from './listing-plan';
+import { positionAfter, readPosition } from './listing-cursor';
+import { planListing, windowPerSegment, type ListingPlan } from './listing-plan';
 
 export type EntryResponse = Record<string, unknown>;
+/** The page object with API.md §9's `next_cursor` (also on offset pages). */
+export type EntryPage = Page<EntryResponse> & { next_cursor: string | null };
 
 /** The shared catalog of one category: create, read, change (creator only) and search entries. */
 export class CatalogService {
@@ -22,6 +26,7 @@ export class CatalogService {
     private readonly entries: CatalogRepository,
     private readonly lists: ListRepository,
     private readonly atomic: AtomicRunner,
+    private readonly cursors: CursorCodec,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -74,20 +79,60 @@ export class CatalogService {
     throw errors.forbidden('only the user who created this entry may change it');
   }
 
-  async list(query: CatalogListQuery): Promise<Page<EntryResponse>> {
+  async list(query: CatalogListQuery): Promise<EntryPage> {
     const plan = planListing(query);
     const state = await this.entries.state();
     // The total, and the size of every segment but the last (the last is what remains).
     const [total = 0, ...counted] = await this.entries.countMatches([plan.filter, ...plan.segments.slice(0, -1).map((s) => s.filter)], state);
-    if (plan.window.skip >= total) return toPage([], plan.window, total);
+    if (query.cursor !== undefined) return this.listByCursor(query, query.cursor, plan, total);
+    if (plan.window.skip >= total) return { ...toPage([], plan.window, total), next_cursor: null };
     const totals = [...counted, Math.max(0, total - counted.reduce((sum, n) => sum + n, 0))];
     const windows = windowPerSegment(plan.window, totals);
     const rows: EntryDocument[] = [];
+    let lastSegment = 0;
     for (const [index, segment] of plan.segments.entries()) {
       const window = windows[index] ?? { skip: 0, limit: 0 };
-      if (window.limit > 0) rows.push(...(await this.entries.findSegment(segment, window, totals[index] ?? 0, state.entries)));
+      if (window.limit <= 0) continue;
+      rows.push(...(await this.entries.findSegment(segment, window, totals[index] ?? 0, state.entries)));
+      lastSegment = index;
     }
-    return toPage(rows.map((doc) => this.respond(doc)), plan.window, total);
+    // A client may switch to cursors after any offset page: the cursor resumes after its last row.
+    const served = plan.window.skip + rows.length;
+    const last = rows[rows.length - 1];
+    const segment = plan.segments[lastSegment];
+    const position = last && segment ? positionAfter(last, lastSegment, segment, served) : undefined;
+    const next = nextCursor(this.cursors, { ...query }, { snapshotAt: this.now().getTime() }, position, served < total);
+    return { ...toPage(rows.map((doc) => this.respond(doc)), plan.window, total), next_cursor: next };
+  }
+
+  /** A cursor page (API.md §9): index-ordered reads after the cursor's position, one row more than the page to know if more follow. */
+  private async listByCursor(query: CatalogListQuery, cursor: string, plan: ListingPlan, total: number): Promise<EntryPage> {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const walk = resumeWalk(this.cursors, cursor, { ...query }, this.now().getTime());
+    const position = walk.after === null ? null : readPosition(walk.after, plan.segments.length);
+    if (walk.after !== null && !position) throw errors.validation('invalid cursor', [{ path: 'cursor', message: 'belongs to another query; start again with cursor=start' }]);
+    // Pages after the first leave out rows changed since the first was read: such a row may have moved behind the cursor.
+    const changedUpTo = position ? new Date(walk.snapshotAt) : null;
+    const rows: Array<{ doc: EntryDocument; segment: number }> = [];
+    for (let index = position?.segment ?? 0; index < plan.segments.length && rows.length <= limit; index++) {
+      const segment = plan.segments[index]!;
+      const start = position && index === position.segment ? position : null;
+      const found = await this.entries.findAfter(segment, start, changedUpTo, limit + 1 - rows.length);
+      rows.push(...found.map((doc) => ({ doc, segment: index })));
+    }
+    const page = rows.slice(0, limit);
+    const before = position?.served ?? 0;
+    const last = page[page.length - 1];
+    const lastSegment = last ? plan.segments[last.segment] : undefined;
+    const next = nextCursor(
+      this.cursors,
+      { ...query },
+      walk,
+      last && lastSegment ? positionAfter(last.doc, last.segment, lastSegment, before + page.length) : undefined,
+      rows.length > limit,
+    );
+    const window = { page: Math.floor(before / limit) + 1, limit, skip: before };
+    return { ...toPage(page.map((row) => this.respond(row.doc)), window, total), next_cursor: next };
   }
 
   private respond(doc: EntryDocument): EntryResponse {

@@ -1,10 +1,12 @@
 import type { CatalogRepository } from '../catalog/catalog.repository';
+import type { ListChangesRepository } from '../changes/changes.repository';
+import type { ListHistoryRepository } from '../lists/list-history.repository';
 import type { ListOwnersRepository } from '../lists/list-owners.repository';
-import type { ListRepository } from '../lists/list.repository';
+import type { ListRepository } from '../lists/lists.repository';
 import type { AtomicRunner } from '../shared/atomic';
 
 /**
- * What a deleted account means for this category (API.md §3): the user's list is removed, the catalog
+ * What a deleted account means for this category (API.md §3): the user's list (and its change feed) is removed, the catalog
  * entries they created stay with `created_by: null`. The list goes in one transaction with the user's
  * list-owner document, marked deleted: a list write racing the deletion either committed before (and its
  * entry is removed here) or runs after and fails, so no entry can outlive the account. Every step is
@@ -14,6 +16,8 @@ export class UserDeletionService {
   constructor(
     private readonly lists: ListRepository,
     private readonly owners: ListOwnersRepository,
+    private readonly changes: ListChangesRepository,
+    private readonly history: ListHistoryRepository,
     private readonly catalog: CatalogRepository,
     private readonly atomic: AtomicRunner,
     private readonly now: () => Date = () => new Date(),
@@ -23,6 +27,8 @@ export class UserDeletionService {
     await this.owners.ensure(userId);
     const listEntries = await this.atomic.run(async (session) => {
       await this.owners.markDeleted(userId, this.now(), session);
+      await this.changes.deleteAllOfUser(userId, session);
+      await this.history.deleteAllOfUser(userId, session);
       return this.lists.deleteAllOfUser(userId, session);
     });
     const entriesReleased = await this.catalog.releaseCreator(userId);

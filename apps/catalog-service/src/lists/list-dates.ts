@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '@mt/errors';
-import type { ListStatus } from './list.schemas';
+import type { ListStatus } from './lists.schemas';
 
 export interface ListDates {
   started_at: string | null;

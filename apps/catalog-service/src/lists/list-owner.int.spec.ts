@@ -72,7 +72,7 @@ describe('list writes and the account deletion (list-owner document)', () => {
     await request(h.app).delete(`/api/v1/movies/list/${items[0]}`).set(asUser(user)).expect(200);
     await request(h.app).delete(`/api/v1/movies/list/${items[0]}`).set(asUser(user)).expect(404); // aborted: not numbered
     expect(await entriesOf(user)).toBe(7);
-    expect(await ownerOf(user)).toEqual({ _id: user, seq: 9, deleted_at: null });
+    expect(await ownerOf(user)).toEqual({ _id: user, seq: 9, deleted_at: null, stats: { total: 7, status: { plan_to_watch: 7 } } });
   });
 
   it('keeps another user’s list untouched by a deletion', async () => {

@@ -13,6 +13,24 @@ export interface ListOwnerDocument {
   _id: string;
   seq: number;
   deleted_at: Date | null;
+  /**
+   * The list's statistics counters (see stats/list-stats.ts), `$inc`ed in every write's transaction.
+   * Absent on documents created before the counters existed: writes leave them absent and the first
+   * read of the statistics counts the list once.
+   */
+  stats?: NestedCounters;
+}
+
+type NestedCounters = { [key: string]: number | NestedCounters };
+
+/** `{ status: { watching: 2 } }` → `{ 'status.watching': 2 }`. */
+function flatten(counters: NestedCounters, prefix = ''): Record<string, number> {
+  const flat: Record<string, number> = {};
+  for (const [key, value] of Object.entries(counters)) {
+    if (typeof value === 'number') flat[prefix + key] = value;
+    else Object.assign(flat, flatten(value, `${prefix}${key}.`));
+  }
+  return flat;
 }
 
 /** The list's owner was deleted: the write must not happen. */
@@ -40,7 +58,7 @@ export class ListOwnersRepository {
   async ensure(userId: string): Promise<void> {
     if (this.known.has(userId)) return;
     try {
-      await this.owners.updateOne({ _id: userId }, { $setOnInsert: { seq: 0, deleted_at: null } }, { upsert: true });
+      await this.owners.updateOne({ _id: userId }, { $setOnInsert: { seq: 0, deleted_at: null, stats: {} } }, { upsert: true });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error; // a concurrent ensure() created it
     }
@@ -63,10 +81,60 @@ export class ListOwnersRepository {
   }
 
   /**
+   * Inside a transaction that changes other users' lists (moderation): takes the next sequence number of
+   * `userId`'s list whatever its state, creating the document for a list older than the owner documents.
+   */
+  async recordForeignWrite(userId: string, session: Session): Promise<number> {
+    const owner = await this.owners.findOneAndUpdate(
+      { _id: userId },
+      { $inc: { seq: 1 }, $setOnInsert: { deleted_at: null, stats: {} } },
+      { session, upsert: true, returnDocument: 'after', projection: { seq: 1 } },
+    );
+    return owner?.seq ?? 1;
+  }
+
+  /** Inside a list write's transaction: adds `delta` to the counters (when the document has them). */
+  async addToStats(userId: string, delta: Record<string, number>, session: Session): Promise<void> {
+    const keys = Object.keys(delta);
+    if (!keys.length) return;
+    const inc = Object.fromEntries(keys.map((key) => [`stats.${key}`, delta[key]]));
+    await this.owners.updateOne({ _id: userId, stats: { $exists: true } }, { $inc: inc }, { session });
+  }
+
+  /** The counters (flat keys), `undefined` when the document predates them, `null` when there is no document. */
+  async stats(userId: string): Promise<Record<string, number> | null | undefined> {
+    const owner = await this.owners.findOne({ _id: userId }, { projection: { stats: 1 } });
+    if (!owner) return null;
+    return owner.stats ? flatten(owner.stats) : undefined;
+  }
+
+  /** Inside a transaction that took the list's next sequence number: replaces the counters by a recount. */
+  async setStats(userId: string, counters: Record<string, number>, session: Session): Promise<void> {
+    const nested: NestedCounters = {};
+    for (const [key, value] of Object.entries(counters)) {
+      const path = key.split('.');
+      let node = nested;
+      for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as NestedCounters;
+      node[path.at(-1)!] = value;
+    }
+    await this.owners.updateOne({ _id: userId }, { $set: { stats: nested } }, { session });
+  }
+
+  /**
+   * The last committed sequence number of the user's list (0 before the first write). A transaction
+   * increments it first and commits in sequence order, so every change numbered up to it is committed.
+   */
+  async committedSeq(userId: string): Promise<number> {
+    const owner = await this.owners.findOne({ _id: userId }, { projection: { seq: 1 } });
+    return owner?.seq ?? 0;
+  }
+
+  /**
    * Inside the deletion's transaction: from its commit on, every write of the user fails. Idempotent: a
    * redelivered deletion keeps the first `deleted_at`.
    */
   async markDeleted(userId: string, deletedAt: Date, session: Session): Promise<void> {
-    await this.owners.updateOne({ _id: userId, deleted_at: null }, { $set: { deleted_at: deletedAt }, $inc: { seq: 1 } }, { session });
+    // The list goes in the same transaction: its counters are reset with it (the page total reads them).
+    await this.owners.updateOne({ _id: userId, deleted_at: null }, { $set: { deleted_at: deletedAt, stats: {} }, $inc: { seq: 1 } }, { session });
   }
 }

@@ -3,7 +3,7 @@ import { mongo } from 'mongoose';
 import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-harness';
 import { asUser, newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
-import { listSchemas } from './list.schemas';
+import { listSchemas } from './lists.schemas';
 
 const schemas = listSchemas;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -41,6 +41,7 @@ describe('personal lists (movies)', () => {
         notes: null,
         started_at: null,
         finished_at: null,
+        repeat_count: 0,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
@@ -233,9 +234,9 @@ describe('personal lists (movies)', () => {
       const last = await page(user, 'status=watching&limit=3&page=2');
       expect(last.body.data).toHaveLength(1);
       const past = await page(user, 'status=watching&limit=3&page=3');
-      expect(past.body).toEqual({ data: [], page: 3, limit: 3, total: 4, total_pages: 2 });
+      expect(past.body).toEqual({ data: [], page: 3, limit: 3, total: 4, total_pages: 2, next_cursor: null });
       const none = await page(newUserId(), 'status=dropped');
-      expect(none.body).toEqual({ data: [], page: 1, limit: 20, total: 0, total_pages: 0 });
+      expect(none.body).toEqual({ data: [], page: 1, limit: 20, total: 0, total_pages: 0, next_cursor: null });
     });
 
     it.each([['status=paused'], ['sort=rating'], ['order=sideways'], ['limit=101'], ['page=0'], ['q=item']])('rejects %s with 400', async (query) => {

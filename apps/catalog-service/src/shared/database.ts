@@ -21,5 +21,7 @@ export const COLLECTIONS = {
   entries: 'entries',
   listEntries: 'list_entries',
   listOwners: 'list_owners',
+  listChanges: 'list_changes',
+  listHistory: 'list_history',
   counters: 'counters',
 } as const;

@@ -49,6 +49,8 @@ export const errors = {
   /** The client did not send the whole request (headers and body) in time: its fault, never an upstream's. */
   requestTimeout: (message = 'request not received in time') => new AppError('request_timeout', message),
   conflict: (message: string, extra?: Record<string, unknown>) => new AppError('conflict', message, { extra }),
+  cursorExpired: (message = 'this position of the change feed is no longer retained; re-read the list') =>
+    new AppError('cursor_expired', message),
   payloadTooLarge: (message = 'request body exceeds 1 MiB') => new AppError('payload_too_large', message),
   unsupportedMediaType: (message = 'request body must be application/json') =>
     new AppError('unsupported_media_type', message),

@@ -10,6 +10,7 @@ describe('ERROR_CATALOG', () => {
       method_not_allowed: 405,
       request_timeout: 408,
       conflict: 409,
+      cursor_expired: 410,
       payload_too_large: 413,
       unsupported_media_type: 415,
       idempotency_key_reused: 422,

@@ -7,6 +7,8 @@ export const ERROR_CATALOG = {
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
+  /** A change-feed position older than the feed retains (API.md §10): the client re-reads the list. */
+  cursor_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

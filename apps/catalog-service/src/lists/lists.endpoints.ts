@@ -1,7 +1,7 @@
 import { MessageSchema } from '@mt/contracts';
 import { defineEndpoint, reply, scope, type Endpoint } from '@mt/endpoints';
-import { listSchemas as s, MAX_BULK_IDS } from './list.schemas';
-import type { ListService } from './list.service';
+import { listSchemas as s, MAX_BULK_IDS } from './lists.schemas';
+import type { ListService } from './lists.service';
 
 const OWN = "Each user sees and changes only their own list; another user's entry is a 404.";
 const BULK = `The request is validated as a whole (an invalid id, a duplicate, an empty list or more than ${MAX_BULK_IDS} ids → 400 and nothing changes), then applied atomically to every listed entry you have; ids not on your list are reported in \`not_found\`.`;
@@ -36,6 +36,20 @@ export function listEndpoints(service: ListService, tag: string): Endpoint[] {
       responses: { 200: { description: 'The list entry', schema: s.ListEntry } },
       async handle({ params, caller }) {
         return reply.ok(await service.get(caller.userId, params.item_id));
+      },
+    }),
+    defineEndpoint({
+      name: 'get list entry history',
+      method: 'GET',
+      path: '/list/{item_id}/history',
+      access: scope('list:read'),
+      tags,
+      summary: 'The status, score and progress changes of one entry of your list',
+      description: `${OWN} Newest first; at most 1000 changes are kept per entry (the oldest go first). Adding the entry counts as a change from null of each field it set; removing the entry removes its history.`,
+      params: s.ItemIdParams,
+      responses: { 200: { description: 'The changes, newest first', schema: s.ListEntryHistory } },
+      async handle({ params, caller }) {
+        return reply.ok(await service.history(caller.userId, params.item_id));
       },
     }),
     defineEndpoint({

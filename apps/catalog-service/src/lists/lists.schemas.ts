@@ -1,3 +1,4 @@
+import { cursorParam, nextCursorSchema, refusePageWithCursor } from '@mt/pagination';
 import { calendarDateSchema, idSchema, limitParam, objectIdParam, orderParam, pageParam, pageSchema, timestampSchema, z } from '@mt/contracts';
 
 export const LIST_STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;
@@ -18,6 +19,7 @@ export interface ListEntryFieldsInput {
 export interface ListQuery {
   status?: ListStatus;
   page?: number;
+  cursor?: string;
   limit?: number;
   sort?: ListSort;
   order?: 'asc' | 'desc';
@@ -63,6 +65,11 @@ function buildListSchemas() {
       notes: z.string().nullable(),
       started_at: calendarDateSchema().nullable(),
       finished_at: calendarDateSchema().nullable(),
+      repeat_count: z
+        .number()
+        .int()
+        .min(0)
+        .openapi({ description: 'How many times the entry went from `completed` back to `watching` (a rewatch, or a reread in books); kept when it leaves `watching` again' }),
       created_at: timestampSchema(),
       updated_at: timestampSchema(),
     })
@@ -87,13 +94,14 @@ function buildListSchemas() {
   const ListQuerySchema = z.strictObject({
     status: z.enum(LIST_STATUSES).optional().openapi({ description: 'Only entries with this status' }),
     page: pageParam(),
+    cursor: cursorParam(),
     limit: limitParam(),
     sort: z
       .enum(LIST_SORTS)
       .optional()
       .openapi({ description: 'Sort key (default `updated_at`; `title` is the item title). Ties break by item id; entries without a score sort last in both orders.' }),
     order: orderParam('`asc` for `title`, `desc` otherwise'),
-  });
+  }).superRefine(refusePageWithCursor);
 
   const itemIds = () =>
     z
@@ -131,8 +139,21 @@ function buildListSchemas() {
     })
     .openapi('BulkDeleteResult');
 
-  const ListEntryPage = pageSchema(ListEntry, 'ListEntryPage');
+  // The page object of §5 plus §9's next_cursor (named once: extending a named schema would reference itself).
+  const ListEntryPage = z
+    .object({ ...pageSchema(ListEntry, 'ListEntryPageBase').shape, next_cursor: nextCursorSchema() })
+    .openapi('ListEntryPage');
   const ItemIdParams = z.strictObject({ item_id: objectIdParam() });
+
+  const HistoryEvent = z
+    .object({
+      at: timestampSchema(),
+      field: z.enum(['status', 'score', 'progress']),
+      from: z.union([z.string(), z.number(), z.null()]).openapi({ description: 'The value before (null: none, or the entry was just added)' }),
+      to: z.union([z.string(), z.number(), z.null()]),
+    })
+    .openapi('ListEntryHistoryEvent');
+  const ListEntryHistory = z.array(HistoryEvent).openapi('ListEntryHistory', { description: 'Newest first, at most 1000 per entry' });
 
   return {
     ListEntry,
@@ -141,6 +162,7 @@ function buildListSchemas() {
     ListQuery: ListQuerySchema,
     ListEntryPage,
     ItemIdParams,
+    ListEntryHistory,
     BulkStatus,
     BulkDelete,
     BulkStatusResult,

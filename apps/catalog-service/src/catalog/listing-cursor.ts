@@ -1,0 +1,57 @@
+import type { CursorPosition } from '@mt/pagination';
+import type { EntryDocument } from './entry.document';
+import type { Direction, EntryFilter, OrderedSegment, SortField } from './listing-plan';
+
+/**
+ * Where a cursor page resumes: after the row with sort key `key` and id `id` in segment `segment` of the
+ * listing plan; `served` rows came before it (gives the page object its `page` number).
+ */
+export interface ListingPosition {
+  segment: number;
+  key: string | number | [number, number | null];
+  id: string;
+  served: number;
+}
+
+/** The sort key of a row as a cursor stores it (JSON: dates as epoch ms; year as [year_missing, year]). */
+function sortKeyOf(doc: EntryDocument, field: SortField): ListingPosition['key'] {
+  switch (field) {
+    case 'title_key':
+      return doc.title_key;
+    case 'year':
+      return [doc.year_missing, doc.year];
+    case 'created_at':
+      return doc.created_at.getTime();
+    case 'updated_at':
+      return doc.updated_at.getTime();
+  }
+}
+
+export function positionAfter(doc: EntryDocument, segmentIndex: number, segment: OrderedSegment, served: number): CursorPosition {
+  return { s: segmentIndex, k: sortKeyOf(doc, segment.field), i: doc._id.toHexString(), n: served };
+}
+
+/** The position of a decoded (HMAC-checked, so ours) cursor; null when its shape does not fit this plan. */
+export function readPosition(after: CursorPosition, segments: number): ListingPosition | null {
+  if (after === null || typeof after !== 'object' || Array.isArray(after)) return null;
+  const { s, k, i, n } = after as Record<string, CursorPosition>;
+  if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s >= segments) return null;
+  if (typeof i !== 'string' || !/^[0-9a-f]{24}$/.test(i) || typeof n !== 'number' || n < 0) return null;
+  if (typeof k !== 'string' && typeof k !== 'number' && !Array.isArray(k)) return null;
+  return { segment: s, key: k as ListingPosition['key'], id: i, served: n };
+}
+
+/** Rows strictly after `position` in the segment's order (sort key, then id, in the segment's direction). */
+export function afterPositionFilter(field: SortField, direction: Direction, key: ListingPosition['key'], id: unknown): EntryFilter {
+  const beyond = direction === 1 ? '$gt' : '$lt';
+  if (field === 'year') {
+    const [missing, year] = Array.isArray(key) ? key : [1, null];
+    // year_missing ascends in both directions (nulls last): rows without a year come after every dated row.
+    if (missing === 1) return { year_missing: 1, _id: { [beyond]: id } } as EntryFilter;
+    return {
+      $or: [{ year_missing: 0, year: { [beyond]: year } }, { year_missing: 0, year, _id: { [beyond]: id } }, { year_missing: 1 }],
+    } as EntryFilter;
+  }
+  const value = field === 'title_key' ? key : new Date(key as number);
+  return { $or: [{ [field]: { [beyond]: value } }, { [field]: value, _id: { [beyond]: id } }] } as EntryFilter;
+}

@@ -1,0 +1,103 @@
+import type { mongo } from 'mongoose';
+import type { Session } from '../shared/atomic';
+import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
+
+/**
+ * The change feed of one user's list, compacted per item: one record per (user, item) holding the
+ * latest change of that item — `upsert` (the entry exists; its state is read from `list_entries` when the
+ * feed is served) or `delete` (a tombstone). Every list write rewrites the records of the items it
+ * touched, in its own transaction, with the sequence number it took from the user's `list_owners`
+ * document, so `seq` orders the records in commit order. Replaying every record in `seq` order gives
+ * exactly the list; a superseded change of an item is not kept (its newer record replaces it), so the feed
+ * grows with the list, not with the number of writes. Tombstones expire (TTL on `expires_at`).
+ */
+export interface ListChangeDocument {
+  _id?: mongo.ObjectId;
+  user_id: string;
+  item_id: mongo.ObjectId;
+  seq: number;
+  type: 'upsert' | 'delete';
+  changed_at: Date;
+  /** Only on tombstones: when the TTL monitor may remove it. */
+  expires_at?: Date;
+}
+
+export interface ChangePosition {
+  seq: number;
+  itemId: mongo.ObjectId | null;
+}
+
+export const LIST_CHANGE_INDEXES: mongo.IndexDescription[] = [
+  // One record per (user, item): the compaction key, also how a write finds the record it replaces.
+  { name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true },
+  // The feed: a user's records after a position, in commit order (ties of one write by item id).
+  { name: 'user_seq', key: { user_id: 1, seq: 1, item_id: 1 } },
+  // Tombstones only (upserts have no expires_at and never expire).
+  { name: 'tombstone_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
+];
+
+export class ListChangesRepository {
+  constructor(private readonly db: CatalogDatabase) {}
+
+  private get changes() {
+    return this.db.collection<ListChangeDocument>(COLLECTIONS.listChanges);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.changes.createIndexes(LIST_CHANGE_INDEXES);
+  }
+
+  /** Inside a list write's transaction: the items now exist (added or changed) as of `seq`. */
+  async recordUpserts(userId: string, seq: number, itemIds: readonly mongo.ObjectId[], at: Date, session: Session): Promise<void> {
+    await this.write(userId, itemIds, { seq, type: 'upsert', changed_at: at }, null, session);
+  }
+
+  /** Inside a list write's transaction: the items left the list as of `seq`; the tombstone lives until `expiresAt`. */
+  async recordDeletes(
+    userId: string,
+    seq: number,
+    itemIds: readonly mongo.ObjectId[],
+    at: Date,
+    expiresAt: Date,
+    session: Session,
+  ): Promise<void> {
+    await this.write(userId, itemIds, { seq, type: 'delete', changed_at: at }, expiresAt, session);
+  }
+
+  private async write(
+    userId: string,
+    itemIds: readonly mongo.ObjectId[],
+    set: Pick<ListChangeDocument, 'seq' | 'type' | 'changed_at'>,
+    expiresAt: Date | null,
+    session: Session,
+  ): Promise<void> {
+    if (!itemIds.length) return;
+    const update: mongo.UpdateFilter<ListChangeDocument> = expiresAt
+      ? { $set: { ...set, expires_at: expiresAt } }
+      : { $set: set, $unset: { expires_at: '' } };
+    await this.changes.bulkWrite(
+      itemIds.map((itemId) => ({ updateOne: { filter: { user_id: userId, item_id: itemId }, update, upsert: true } })),
+      { session, ordered: false },
+    );
+  }
+
+  /**
+   * Up to `limit` records of the user strictly after `after` (from the start without it; after all of
+   * `after.seq` when it names no item) and numbered at most `maxSeq`, in feed order.
+   */
+  page(userId: string, after: ChangePosition | null, maxSeq: number, limit: number): Promise<ListChangeDocument[]> {
+    const filter: mongo.Filter<ListChangeDocument> = { user_id: userId, seq: { $lte: maxSeq } };
+    if (after?.itemId) filter.$or = [{ seq: { $gt: after.seq, $lte: maxSeq } }, { seq: after.seq, item_id: { $gt: after.itemId } }];
+    else if (after) filter.seq = { $gt: after.seq, $lte: maxSeq };
+    return this.changes
+      .find(filter, { projection: { _id: 0, item_id: 1, seq: 1, type: 1, changed_at: 1 } })
+      .sort({ seq: 1, item_id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Account deletion: the feed goes with the list (API.md §10: deletion is not a change of the list). */
+  async deleteAllOfUser(userId: string, session: Session): Promise<void> {
+    await this.changes.deleteMany({ user_id: userId }, { session });
+  }
+}

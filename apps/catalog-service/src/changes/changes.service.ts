@@ -1,0 +1,74 @@
+import { errors } from '@mt/errors';
+import type { CatalogRepository } from '../catalog/catalog.repository';
+import { toResponse, type ListEntryResponse } from '../lists/list-entry.response';
+import type { ListOwnersRepository } from '../lists/list-owners.repository';
+import type { ListRepository } from '../lists/lists.repository';
+import { decodeFeedPosition, encodeFeedPosition, type FeedPosition } from './feed-position';
+import { positionRetained } from './feed-retention';
+import type { ListChangesRepository } from './changes.repository';
+import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './changes.schemas';
+
+export type ListChange =
+  | { type: 'upsert'; item_id: string; entry: ListEntryResponse; changed_at: string }
+  | { type: 'delete'; item_id: string; changed_at: string };
+
+export interface ChangesPage {
+  changes: ListChange[];
+  next_since: string;
+  has_more: boolean;
+}
+
+/**
+ * The change feed (API.md §10), read without a transaction or a lock: writers are never held up.
+ * A page only shows changes numbered up to the list's committed sequence number read first: every one of
+ * them is committed, so no later page can reveal one numbered before a position already handed out (a
+ * plain query could see a later write and miss an earlier one still committing).
+ */
+export class ListChangesService {
+  constructor(
+    private readonly changes: ListChangesRepository,
+    private readonly lists: ListRepository,
+    private readonly owners: ListOwnersRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async page(userId: string, query: ChangesQuery): Promise<ChangesPage> {
+    const now = this.now();
+    const since = query.since === undefined ? null : this.position(query.since, now);
+    const limit = query.limit ?? DEFAULT_FEED_LIMIT;
+    const committed = await this.owners.committedSeq(userId);
+    const after = since ? { seq: since.seq, itemId: since.itemId } : null;
+    const records = await this.changes.page(userId, after, committed, limit + 1);
+    const hasMore = records.length > limit;
+    const shown = records.slice(0, limit);
+
+    const upserts = shown.filter((record) => record.type === 'upsert').map((record) => record.item_id);
+    const entries = new Map((await this.lists.findEntries(userId, upserts)).map((entry) => [entry.item_id.toHexString(), entry]));
+    const items = await this.catalog.summaries([...entries.values()].map((entry) => entry.item_id));
+    const changes = shown.map((record): ListChange => {
+      const itemId = record.item_id.toHexString();
+      const changedAt = record.changed_at.toISOString();
+      const entry = record.type === 'upsert' ? entries.get(itemId) : undefined;
+      // Deleted since the record was read: its tombstone comes later; telling it now is already true.
+      if (!entry) return { type: 'delete', item_id: itemId, changed_at: changedAt };
+      return { type: 'upsert', item_id: itemId, entry: toResponse(entry, items.get(itemId)), changed_at: changedAt };
+    });
+
+    const last = shown.at(-1);
+    // A client in sync as of now needs every tombstone written from now on; one still catching up needs
+    // those written since it started catching up (an entry it read may have been deleted since).
+    const next: FeedPosition =
+      hasMore && last
+        ? { seq: last.seq, itemId: last.item_id, at: since?.at ?? now }
+        : { seq: Math.max(committed, since?.seq ?? 0), itemId: null, at: now };
+    return { changes, next_since: encodeFeedPosition(next), has_more: hasMore };
+  }
+
+  private position(since: string, now: Date): FeedPosition {
+    const position = decodeFeedPosition(since);
+    if (!position) throw errors.validation('since is not a position of this feed', [{ path: 'since', message: 'use the next_since of a previous answer' }]);
+    if (!positionRetained(position.at, now)) throw errors.cursorExpired();
+    return position;
+  }
+}

@@ -1,0 +1,44 @@
+import type { CursorPosition } from '@mt/pagination';
+import type { ListEntryDocument } from './lists.repository';
+import type { ListSort } from './lists.schemas';
+
+/** The sort key of an entry as a cursor stores it (JSON: dates as epoch ms; score as [score_missing, score]). */
+export type ListSortKey = string | number | [number, number | null];
+
+/** Where a cursor page of the list resumes: after the entry with this key and item id; `served` entries came before. */
+export interface ListPosition {
+  key: ListSortKey;
+  itemId: string;
+  served: number;
+}
+
+function sortKeyOf(doc: ListEntryDocument, sort: ListSort): ListSortKey {
+  switch (sort) {
+    case 'title':
+      return doc.item_title_key;
+    case 'score':
+      return [doc.score_missing, doc.score];
+    case 'created_at':
+      return doc.created_at.getTime();
+    default:
+      return doc.updated_at.getTime();
+  }
+}
+
+export function listPositionAfter(doc: ListEntryDocument, sort: ListSort, served: number): CursorPosition {
+  return { k: sortKeyOf(doc, sort), i: doc.item_id.toHexString(), n: served };
+}
+
+/** The position of a decoded (HMAC-checked, so ours) cursor; null when its shape does not fit the sort. */
+export function readListPosition(after: CursorPosition, sort: ListSort): ListPosition | null {
+  if (after === null || typeof after !== 'object' || Array.isArray(after)) return null;
+  const { k, i, n } = after as Record<string, CursorPosition>;
+  if (typeof i !== 'string' || !/^[0-9a-f]{24}$/.test(i) || typeof n !== 'number' || !Number.isInteger(n) || n < 0) return null;
+  const fits =
+    sort === 'title'
+      ? typeof k === 'string'
+      : sort === 'score'
+        ? Array.isArray(k) && k.length === 2 && (k[0] === 0 || k[0] === 1) && (k[1] === null || typeof k[1] === 'number')
+        : typeof k === 'number';
+  return fits ? { key: k as ListSortKey, itemId: i, served: n } : null;
+}

@@ -1,0 +1,80 @@
+import type { mongo } from 'mongoose';
+import type { Session } from '../shared/atomic';
+import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
+
+/** API.md §10: at most this many changes are kept per entry (the oldest go first). */
+export const MAX_HISTORY_PER_ENTRY = 1000;
+
+export type HistoryField = 'status' | 'score' | 'progress';
+
+export interface HistoryEvent {
+  at: Date;
+  field: HistoryField;
+  from: string | number | null;
+  to: string | number | null;
+}
+
+/**
+ * The history of one list entry: one document per (user, item), its events newest first, capped by
+ * `$push … $position: 0, $slice` in the same statement (no separate trim, no unbounded growth). Written
+ * in the list write's transaction; removed with the entry.
+ */
+interface ListHistoryDocument {
+  user_id: string;
+  item_id: mongo.ObjectId;
+  events: HistoryEvent[];
+}
+
+export interface HistoryAppend {
+  itemId: mongo.ObjectId;
+  /** Oldest first, as they happened (the events of one write share `at`). */
+  events: HistoryEvent[];
+}
+
+export const LIST_HISTORY_INDEXES: mongo.IndexDescription[] = [{ name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true }];
+
+export class ListHistoryRepository {
+  constructor(private readonly db: CatalogDatabase) {}
+
+  private get history() {
+    return this.db.collection<ListHistoryDocument>(COLLECTIONS.listHistory);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.history.createIndexes(LIST_HISTORY_INDEXES);
+  }
+
+  async append(userId: string, appends: readonly HistoryAppend[], session: Session): Promise<void> {
+    const writes = appends.filter((append) => append.events.length);
+    if (!writes.length) return;
+    await this.history.bulkWrite(
+      writes.map(({ itemId, events }) => ({
+        updateOne: {
+          filter: { user_id: userId, item_id: itemId },
+          update: { $push: { events: { $each: [...events].reverse(), $position: 0, $slice: MAX_HISTORY_PER_ENTRY } } },
+          upsert: true,
+        },
+      })),
+      { session, ordered: false },
+    );
+  }
+
+  /** Newest first; empty when the entry has no recorded change. */
+  async events(userId: string, itemId: mongo.ObjectId): Promise<HistoryEvent[]> {
+    const doc = await this.history.findOne({ user_id: userId, item_id: itemId }, { projection: { _id: 0, events: 1 } });
+    return doc?.events ?? [];
+  }
+
+  async deleteOf(userId: string, itemIds: readonly mongo.ObjectId[], session: Session): Promise<void> {
+    if (itemIds.length) await this.history.deleteMany({ user_id: userId, item_id: { $in: [...itemIds] } }, { session });
+  }
+
+  /** A catalog merge: the history follows the entry to the item it now refers to. */
+  async moveTo(userId: string, from: mongo.ObjectId, into: mongo.ObjectId, session: Session): Promise<void> {
+    await this.history.updateOne({ user_id: userId, item_id: from }, { $set: { item_id: into } }, { session });
+  }
+
+  async deleteAllOfUser(userId: string, session: Session): Promise<void> {
+    await this.history.deleteMany({ user_id: userId }, { session });
+  }
+}

@@ -1,0 +1,267 @@
+import { mongo } from 'mongoose';
+import type { Session } from '../shared/atomic';
+import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
+import { isDuplicateKeyError } from '../shared/mongo-errors';
+import type { ListPosition } from './list-cursor';
+import type { ListSort, ListStatus } from './lists.schemas';
+
+/**
+ * One entry of a user's list. `item_title_key` (the item's folded title, renamed with it) serves the
+ * title sort; `score_missing` puts entries without a score last in both orders; `rev` counts writes for
+ * optimistic concurrency on PATCH.
+ */
+export interface ListEntryDocument {
+  _id: mongo.ObjectId;
+  user_id: string;
+  item_id: mongo.ObjectId;
+  item_title_key: string;
+  status: ListStatus;
+  score: number | null;
+  score_missing: 0 | 1;
+  progress: number | null;
+  notes: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: Date;
+  updated_at: Date;
+  rev: number;
+  /** Times the entry went from `completed` back to `watching` (absent on entries stored before it: 0). */
+  repeat_count?: number;
+}
+
+export type ListEntryFilter = mongo.Filter<ListEntryDocument>;
+
+/** What a service decides about a new entry; the repository derives the rest of the document. */
+export type NewListEntryFields = Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at'>;
+
+/** The fields a PATCH sets (the repository derives `score_missing` and bumps `rev`). */
+export type ListEntryChange = Partial<Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at' | 'repeat_count'>> & {
+  updated_at: Date;
+};
+
+/**
+ * The user is the first key of every index: a list is only ever read and written through its owner, and
+ * a page costs the same for a list of 100 or 50 000 entries. The default order (`updated_at`) has an index
+ * without and one with the status (each status filter), every other sort its own (both directions walk it).
+ */
+export const LIST_ENTRY_INDEXES: mongo.IndexDescription[] = [
+  // One entry per (user, item): concurrent adds of one item give one insert and one E11000.
+  { name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true },
+  { name: 'user_updated', key: { user_id: 1, updated_at: 1, item_id: 1 } },
+  { name: 'user_status_updated', key: { user_id: 1, status: 1, updated_at: 1, item_id: 1 } },
+  { name: 'user_created', key: { user_id: 1, created_at: 1, item_id: 1 } },
+  { name: 'user_title', key: { user_id: 1, item_title_key: 1, item_id: 1 } },
+  { name: 'user_score', key: { user_id: 1, score_missing: 1, score: 1, item_id: 1 } },
+  // Renaming an item updates its entries in every list.
+  { name: 'item', key: { item_id: 1 } },
+];
+
+export class DuplicateListEntryError extends Error {
+  override name = 'DuplicateListEntryError';
+}
+
+const SORT_FIELD = { updated_at: 'updated_at', created_at: 'created_at', title: 'item_title_key' } as const;
+
+/** Entries strictly after `position` in the sort's order (key, then item id, in the sort's direction). */
+function afterPositionFilter(sort: ListSort, direction: 1 | -1, position: ListPosition): ListEntryFilter {
+  const beyond = direction === 1 ? '$gt' : '$lt';
+  const itemId = new mongo.ObjectId(position.itemId);
+  if (sort === 'score') {
+    const [missing, score] = Array.isArray(position.key) ? position.key : [1, null];
+    // score_missing ascends in both directions (unscored last): they come after every scored entry.
+    if (missing === 1) return { score_missing: 1, item_id: { [beyond]: itemId } } as ListEntryFilter;
+    return {
+      $or: [{ score_missing: 0, score: { [beyond]: score } }, { score_missing: 0, score, item_id: { [beyond]: itemId } }, { score_missing: 1 }],
+    } as ListEntryFilter;
+  }
+  const field = SORT_FIELD[sort];
+  const value = field === 'item_title_key' ? position.key : new Date(position.key as number);
+  return { $or: [{ [field]: { [beyond]: value } }, { [field]: value, item_id: { [beyond]: itemId } }] } as ListEntryFilter;
+}
+
+function listSortSpec(sort: ListSort, direction: 1 | -1): mongo.Sort {
+  switch (sort) {
+    case 'title':
+      return { item_title_key: direction, item_id: direction };
+    case 'score':
+      return { score_missing: 1, score: direction, item_id: direction };
+    default:
+      return { [sort]: direction, item_id: direction };
+  }
+}
+
+export class ListRepository {
+
+  constructor(private readonly db: CatalogDatabase) {}
+
+  private get entries() {
+    return this.db.collection<ListEntryDocument>(COLLECTIONS.listEntries);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.entries.createIndexes(LIST_ENTRY_INDEXES);
+  }
+
+  /** Inserts the user's entry of `item`; DuplicateListEntryError when it is already on the list. */
+  async insertNew(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, session: Session): Promise<ListEntryDocument> {
+    const doc: ListEntryDocument = {
+      _id: new mongo.ObjectId(),
+      user_id: userId,
+      item_id: item.id,
+      item_title_key: item.titleKey,
+      ...fields,
+      score_missing: fields.score === null ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+      rev: 0,
+      repeat_count: 0,
+    };
+    try {
+      await this.entries.insertOne(doc, { session });
+    } catch (error) {
+      throw isDuplicateKeyError(error) ? new DuplicateListEntryError('already on the list', { cause: error }) : error;
+    }
+    return doc;
+  }
+
+  find(userId: string, itemId: mongo.ObjectId, session?: Session): Promise<ListEntryDocument | null> {
+    return this.entries.findOne({ user_id: userId, item_id: itemId }, { session });
+  }
+
+  /** Writes `set` only if nobody wrote the entry since revision `rev` was read; null otherwise. */
+  updateAtRevision(
+    userId: string,
+    itemId: mongo.ObjectId,
+    rev: number,
+    change: ListEntryChange,
+    session: Session,
+  ): Promise<ListEntryDocument | null> {
+    const set: Partial<ListEntryDocument> = { ...change };
+    if (change.score !== undefined) set.score_missing = change.score === null ? 1 : 0;
+    return this.entries.findOneAndUpdate(
+      { user_id: userId, item_id: itemId, rev },
+      { $set: set, $inc: { rev: 1 } },
+      { returnDocument: 'after', session },
+    );
+  }
+
+  /** The removed entry, or null when it was not on the list. */
+  delete(userId: string, itemId: mongo.ObjectId, session: Session): Promise<ListEntryDocument | null> {
+    return this.entries.findOneAndDelete({ user_id: userId, item_id: itemId }, { session });
+  }
+
+  /** What the statistics count, for every entry of the user (a one-time recount). */
+  statsFieldsOfUser(userId: string, session: Session) {
+    return this.entries
+      .find({ user_id: userId }, { projection: { _id: 0, status: 1, score: 1, progress: 1, finished_at: 1 }, session })
+      .toArray();
+  }
+
+  /** How many entries the user has (with `status`): a count over the index, for lists without counters. */
+  count(userId: string, status: ListStatus | undefined): Promise<number> {
+    return this.entries.countDocuments(status ? { user_id: userId, status } : { user_id: userId });
+  }
+
+  page(userId: string, status: ListStatus | undefined, sort: ListSort, direction: 1 | -1, window: { skip: number; limit: number }): Promise<ListEntryDocument[]> {
+    const filter: ListEntryFilter = { user_id: userId };
+    if (status) filter.status = status;
+    return this.entries.find(filter).sort(listSortSpec(sort, direction)).skip(window.skip).limit(window.limit).toArray();
+  }
+
+  /**
+   * A cursor page: up to `limit` entries after `position` (from the start without it); with `changedUpTo`,
+   * entries changed after it are left out (they may have moved behind the cursor: seen at most once).
+   */
+  pageAfter(
+    userId: string,
+    status: ListStatus | undefined,
+    sort: ListSort,
+    direction: 1 | -1,
+    position: ListPosition | null,
+    changedUpTo: Date | null,
+    limit: number,
+  ): Promise<ListEntryDocument[]> {
+    const filter: ListEntryFilter = { user_id: userId };
+    if (status) filter.status = status;
+    const and: ListEntryFilter[] = [];
+    if (position) and.push(afterPositionFilter(sort, direction, position));
+    if (changedUpTo) and.push({ updated_at: { $lte: changedUpTo } });
+    if (and.length) filter.$and = and;
+    return this.entries.find(filter).sort(listSortSpec(sort, direction)).limit(limit).toArray();
+  }
+
+  /** The user's entries among `itemIds` (ids, dates and tracked fields: what the bulk rules and the history need). */
+  findMany(userId: string, itemIds: readonly mongo.ObjectId[], session: Session) {
+    return this.entries
+      .find(
+        { user_id: userId, item_id: { $in: [...itemIds] } },
+        { projection: { _id: 0, item_id: 1, started_at: 1, finished_at: 1, status: 1, score: 1, progress: 1 }, session },
+      )
+      .toArray();
+  }
+
+  /**
+   * Sets `status` on the user's entries among `itemIds` in one statement, filling an empty start
+   * (watching) or finish (completed) date with `today`. Entries for which that filled date would
+   * contradict the other date are left alone (the caller finds and reports them). Returns how many
+   * entries were changed.
+   */
+  async setStatus(userId: string, itemIds: readonly mongo.ObjectId[], status: ListStatus, today: string, now: Date, session: Session): Promise<number> {
+    const set: Record<string, unknown> = { status: { $literal: status }, updated_at: now, rev: { $add: ['$rev', 1] } };
+    // Expressions of one $set stage see the document before it: `$status` is the status being left.
+    const repeats = { $ifNull: ['$repeat_count', 0] };
+    if (status === 'watching') set['repeat_count'] = { $cond: [{ $eq: ['$status', 'completed'] }, { $add: [repeats, 1] }, repeats] };
+    const filter: ListEntryFilter = { user_id: userId, item_id: { $in: [...itemIds] } };
+    if (status === 'watching') {
+      set['started_at'] = { $ifNull: ['$started_at', { $literal: today }] };
+      filter.$nor = [{ started_at: null, finished_at: { $lt: today } }];
+    }
+    if (status === 'completed') {
+      set['finished_at'] = { $ifNull: ['$finished_at', { $literal: today }] };
+      filter.$nor = [{ finished_at: null, started_at: { $gt: today } }];
+    }
+    const result = await this.entries.updateMany(filter, [{ $set: set }], { session });
+    return result.matchedCount;
+  }
+
+  async deleteMany(userId: string, itemIds: readonly mongo.ObjectId[], session: Session): Promise<number> {
+    const result = await this.entries.deleteMany({ user_id: userId, item_id: { $in: [...itemIds] } }, { session });
+    return result.deletedCount;
+  }
+
+  /** The user's whole entries among `itemIds` (the change feed's upserts). */
+  findEntries(userId: string, itemIds: readonly mongo.ObjectId[]): Promise<ListEntryDocument[]> {
+    if (!itemIds.length) return Promise.resolve([]);
+    return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }).toArray();
+  }
+
+  /** The users who have `itemId` on their list (moderation), read in the moderation's transaction. */
+  usersWithItem(itemId: mongo.ObjectId, session: Session): Promise<string[]> {
+    return this.entries.distinct('user_id', { item_id: itemId }, { session });
+  }
+
+  /**
+   * Points the user's entry of `from` at `into` (a catalog merge). False when the user already has `into`
+   * (the caller removes the `from` entry instead) or has no `from` entry.
+   */
+  async moveEntry(userId: string, from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, now: Date, session: Session): Promise<boolean> {
+    if (await this.entries.countDocuments({ user_id: userId, item_id: into.id }, { session, limit: 1 })) return false;
+    const result = await this.entries.updateOne(
+      { user_id: userId, item_id: from },
+      { $set: { item_id: into.id, item_title_key: into.titleKey, updated_at: now }, $inc: { rev: 1 } },
+      { session },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Keeps the denormalised title sort key in step with the catalog entry. */
+  async renameItem(itemId: mongo.ObjectId, itemTitleKey: string, session: Session): Promise<void> {
+    await this.entries.updateMany({ item_id: itemId }, { $set: { item_title_key: itemTitleKey } }, { session });
+  }
+
+  /** Account deletion: the whole list of the user. Idempotent. */
+  async deleteAllOfUser(userId: string, session: Session): Promise<number> {
+    const result = await this.entries.deleteMany({ user_id: userId }, { session });
+    return result.deletedCount;
+  }
+}

@@ -1,0 +1,326 @@
+import { errors, type ErrorDetail } from '@mt/errors';
+import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
+import { mongo } from 'mongoose';
+import type { CatalogRepository } from '../catalog/catalog.repository';
+import { tombstoneExpiry } from '../changes/feed-retention';
+import type { ListChangesRepository } from '../changes/changes.repository';
+import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
+import { addDeltas, statsDelta } from '../stats/list-stats';
+import { KeyedQueue } from '../shared/keyed-queue';
+import { DEFAULT_LIMIT, pageWindow, toPage, type Page } from '../shared/common.schemas';
+import { listPositionAfter, readListPosition } from './list-cursor';
+import { toResponse, type ListEntryResponse } from './list-entry.response';
+import { datesProblem, utcToday, withStatusDates } from './list-dates';
+import { historyEvents } from './list-history';
+import type { ListHistoryRepository } from './list-history.repository';
+import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
+import { DuplicateListEntryError, type ListEntryChange, type ListEntryDocument, type ListRepository } from './lists.repository';
+import type { ListEntryFieldsInput, ListQuery, ListStatus } from './lists.schemas';
+
+export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
+
+/** Optimistic PATCH retries before giving up on an entry that keeps changing underneath. */
+const PATCH_ATTEMPTS = 5;
+
+const NOT_ON_LIST = 'entry not on your list';
+
+function rejectBadDates(problem: ErrorDetail | undefined): void {
+  if (problem) throw errors.validation('finished_at must not be before started_at', [problem]);
+}
+
+/** The place of one list write in its user's change feed: its sequence number and time. */
+interface ChangeStamp {
+  userId: string;
+  seq: number;
+  at: Date;
+  session: Session;
+}
+
+/**
+ * Personal lists: every operation is scoped to the caller; another user's entry does not exist.
+ * Every write runs in one transaction with the user's list-owner document (see ListOwnersRepository), so
+ * writes of one user are serialised and none can land after the account's deletion was applied.
+ */
+export class ListService {
+  /**
+   * A user's writes would conflict on the owner document anyway: queued per user in this instance, they
+   * run one after the other instead of failing and retrying (only writes through other instances conflict).
+   */
+  private readonly writesByUser = new KeyedQueue();
+
+  constructor(
+    private readonly lists: ListRepository,
+    private readonly owners: ListOwnersRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly changes: ListChangesRepository,
+    private readonly histories: ListHistoryRepository,
+    private readonly atomic: AtomicRunner,
+    private readonly cursors: CursorCodec,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * A write of the user's list, all-or-nothing with its owner document (401 once the account is gone) and
+   * with its records in the change feed (the work calls upserted()/deleted() with the stamp it is given).
+   */
+  private async write<T>(userId: string, work: (session: Session, stamp: ChangeStamp) => Promise<T>): Promise<T> {
+    try {
+      return await this.writesByUser.run(userId, async () => {
+        await this.owners.ensure(userId);
+        return this.atomic.run(async (session) => {
+          const seq = await this.owners.recordWrite(userId, session);
+          return work(session, { userId, seq, at: this.now(), session });
+        });
+      });
+    } catch (error) {
+      // The identity was signed before the deletion reached the gateway: like a revoked credential.
+      if (error instanceof ListOwnerDeletedError) throw errors.unauthorized('the account no longer exists');
+      if (error instanceof TransactionContentionError) {
+        throw errors.serviceUnavailable('your list is being changed by too many requests at once; try again');
+      }
+      throw error;
+    }
+  }
+
+  private upserted(stamp: ChangeStamp, itemIds: readonly mongo.ObjectId[]): Promise<void> {
+    return this.changes.recordUpserts(stamp.userId, stamp.seq, itemIds, stamp.at, stamp.session);
+  }
+
+  private deleted(stamp: ChangeStamp, itemIds: readonly mongo.ObjectId[]): Promise<void> {
+    return this.changes.recordDeletes(stamp.userId, stamp.seq, itemIds, stamp.at, tombstoneExpiry(stamp.at), stamp.session);
+  }
+
+  async add(userId: string, input: ListEntryFieldsInput & { item_id: string }): Promise<ListEntryResponse> {
+    const now = this.now();
+    const status = input.status ?? 'plan_to_watch';
+    const dates = withStatusDates({ started_at: input.started_at ?? null, finished_at: input.finished_at ?? null }, status, utcToday(now));
+    rejectBadDates(datesProblem(dates));
+    const itemId = new mongo.ObjectId(input.item_id);
+    const item = (await this.catalog.summaries([itemId])).get(input.item_id);
+    if (!item) throw errors.notFound('catalog entry not found');
+    const score = input.score ?? null;
+    const fields = { status, score, progress: input.progress ?? null, notes: input.notes ?? null, ...dates };
+    try {
+      const doc = await this.write(userId, async (session, stamp) => {
+        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: item.title_key }, fields, now, session);
+        await this.upserted(stamp, [itemId]);
+        await this.histories.append(userId, [{ itemId, events: historyEvents(null, doc, now) }], session);
+        await this.owners.addToStats(userId, statsDelta(null, doc), session);
+        return doc;
+      });
+      return toResponse(doc, item);
+    } catch (error) {
+      if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
+      throw error;
+    }
+  }
+
+  async get(userId: string, itemId: string): Promise<ListEntryResponse> {
+    const doc = await this.lists.find(userId, new mongo.ObjectId(itemId));
+    if (!doc) throw errors.notFound(NOT_ON_LIST);
+    return this.withItem(doc);
+  }
+
+  async update(userId: string, itemId: string, patch: ListEntryFieldsInput): Promise<ListEntryResponse> {
+    const objectId = new mongo.ObjectId(itemId);
+    for (let attempt = 1; attempt <= PATCH_ATTEMPTS; attempt++) {
+      // Inside the transaction the revision cannot move; without transactions (standalone) it can: retried.
+      const updated = await this.write(userId, async (session, stamp) => {
+        const current = await this.lists.find(userId, objectId, session);
+        if (!current) throw errors.notFound(NOT_ON_LIST);
+        const now = this.now();
+        const dates = withStatusDates(
+          {
+            started_at: patch.started_at !== undefined ? patch.started_at : current.started_at,
+            finished_at: patch.finished_at !== undefined ? patch.finished_at : current.finished_at,
+          },
+          patch.status,
+          utcToday(now),
+        );
+        rejectBadDates(datesProblem(dates));
+        const set: ListEntryChange = { ...dates, updated_at: now };
+        if (patch.status !== undefined) set.status = patch.status;
+        if (current.status === 'completed' && patch.status === 'watching') set.repeat_count = (current.repeat_count ?? 0) + 1;
+        if (patch.score !== undefined) set.score = patch.score;
+        if (patch.progress !== undefined) set.progress = patch.progress;
+        if (patch.notes !== undefined) set.notes = patch.notes;
+        const written = await this.lists.updateAtRevision(userId, objectId, current.rev, set, session);
+        if (written) {
+          await this.upserted(stamp, [objectId]);
+          await this.histories.append(userId, [{ itemId: objectId, events: historyEvents(current, written, now) }], session);
+          await this.owners.addToStats(userId, statsDelta(current, written), session);
+        }
+        return written;
+      });
+      if (updated) return this.withItem(updated);
+    }
+    throw errors.conflict('the entry kept changing while it was being updated; try again');
+  }
+
+  async remove(userId: string, itemId: string): Promise<{ message: string }> {
+    const objectId = new mongo.ObjectId(itemId);
+    await this.write(userId, async (session, stamp) => {
+      const removed = await this.lists.delete(userId, objectId, session);
+      if (!removed) throw errors.notFound(NOT_ON_LIST);
+      await this.owners.addToStats(userId, statsDelta(removed, null), session);
+      await this.deleted(stamp, [objectId]);
+      await this.histories.deleteOf(userId, [objectId], session);
+    });
+    return { message: 'entry removed from your list' };
+  }
+
+  /**
+   * A page of the list, by offset or by cursor (API.md §9). `total` comes from the counters on the owner
+   * document (no count over the list); a cursor is bound to the owner, the filter, sort and order.
+   */
+  async page(userId: string, query: ListQuery): Promise<ListEntryPage> {
+    const sort = query.sort ?? 'updated_at';
+    const order = query.order ?? (sort === 'title' ? 'asc' : 'desc');
+    const direction = order === 'asc' ? 1 : -1;
+    const bound = { owner: userId, status: query.status, sort, order };
+    const total = await this.total(userId, query.status);
+    if (query.cursor !== undefined) {
+      const limit = query.limit ?? DEFAULT_LIMIT;
+      const walk = resumeWalk(this.cursors, query.cursor, bound, this.now().getTime());
+      const position = walk.after === null ? null : readListPosition(walk.after, sort);
+      if (walk.after !== null && !position) throw errors.validation('invalid cursor', [{ path: 'cursor', message: 'belongs to another query; start again with cursor=start' }]);
+      // Pages after the first leave out entries changed since the first was read: they may have moved behind the cursor.
+      const changedUpTo = position ? new Date(walk.snapshotAt) : null;
+      const rows = await this.lists.pageAfter(userId, query.status, sort, direction, position, changedUpTo, limit + 1);
+      const page = rows.slice(0, limit);
+      const before = position?.served ?? 0;
+      const last = page.at(-1);
+      const next = nextCursor(this.cursors, bound, walk, last && listPositionAfter(last, sort, before + page.length), rows.length > limit);
+      return { ...(await this.respondPage(page, { page: Math.floor(before / limit) + 1, limit, skip: before }, total)), next_cursor: next };
+    }
+    const window = pageWindow(query.page, query.limit);
+    const rows = window.skip >= total ? [] : await this.lists.page(userId, query.status, sort, direction, window);
+    // A client may switch to cursors after any offset page: the cursor resumes after its last entry.
+    const served = window.skip + rows.length;
+    const last = rows.at(-1);
+    const next = nextCursor(this.cursors, bound, { snapshotAt: this.now().getTime() }, last && listPositionAfter(last, sort, served), served < total);
+    return { ...(await this.respondPage(rows, window, total)), next_cursor: next };
+  }
+
+  private async respondPage(rows: ListEntryDocument[], window: { page: number; limit: number; skip: number }, total: number): Promise<Page<ListEntryResponse>> {
+    const items = await this.catalog.summaries(rows.map((row) => row.item_id));
+    return toPage(rows.map((row) => toResponse(row, items.get(row.item_id.toHexString()))), window, total);
+  }
+
+  /** The number of entries (with the status): the owner's counters, a count only for a list older than them. */
+  private async total(userId: string, status: ListStatus | undefined): Promise<number> {
+    const counters = await this.owners.stats(userId);
+    if (counters === null) return 0;
+    if (counters === undefined) return this.lists.count(userId, status);
+    return counters[status ? `status.${status}` : 'total'] ?? 0;
+  }
+
+  /**
+   * All-or-nothing, in one transaction. Usually one statement: every listed entry is moved (with the
+   * date rule applied). When fewer entries moved than ids were given, the listed entries are read to
+   * tell ids not on the list (reported) from entries the move would make inconsistent (400: the
+   * transaction is aborted and nothing changes).
+   */
+  async bulkStatus(userId: string, itemIds: string[], status: ListStatus): Promise<{ updated: number; not_found: string[] }> {
+    const ids = itemIds.map((id) => new mongo.ObjectId(id));
+    const now = this.now();
+    const today = utcToday(now);
+    return this.write(userId, async (session, stamp) => {
+      // Read first: the history needs the statuses being left.
+      const found = await this.lists.findMany(userId, ids, session);
+      const updated = await this.lists.setStatus(userId, ids, status, today, now, session);
+      const onList = new Map(found.map((entry) => [entry.item_id.toHexString(), entry]));
+      const problems: ErrorDetail[] = [];
+      itemIds.forEach((id, index) => {
+        const entry = onList.get(id);
+        // Read before the move: each entry is checked as if moved (the date rule is the same as the statement's).
+        const problem = entry && datesProblem(withStatusDates(entry, status, today), `item_ids.${index}`);
+        if (problem) problems.push({ path: problem.path, message: `${id}: ${problem.message} once ${status}` });
+      });
+      if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
+      await this.upserted(stamp, found.map((entry) => entry.item_id));
+      const moves = found.map((entry) => ({ itemId: entry.item_id, events: historyEvents(entry, { ...entry, status }, now) }));
+      await this.histories.append(userId, moves, session);
+      const finishedToday = (entry: (typeof found)[number]) => (status === 'completed' ? (entry.finished_at ?? today) : entry.finished_at);
+      await this.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, { ...entry, status, finished_at: finishedToday(entry) }))), session);
+      return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
+    });
+  }
+
+  async bulkDelete(userId: string, itemIds: string[]): Promise<{ deleted: number; not_found: string[] }> {
+    const ids = itemIds.map((id) => new mongo.ObjectId(id));
+    return this.write(userId, async (session, stamp) => {
+      const found = await this.lists.findMany(userId, ids, session);
+      const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
+      const deleted = found.length ? await this.lists.deleteMany(userId, ids, session) : 0;
+      await this.deleted(stamp, found.map((entry) => entry.item_id));
+      await this.histories.deleteOf(userId, found.map((entry) => entry.item_id), session);
+      await this.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, null))), session);
+      return { deleted, not_found: itemIds.filter((id) => !onList.has(id)) };
+    });
+  }
+
+  /** The entry's status, score and progress changes, newest first (404 when it is not on the list). */
+  async history(userId: string, itemId: string): Promise<Array<{ at: string; field: string; from: string | number | null; to: string | number | null }>> {
+    const objectId = new mongo.ObjectId(itemId);
+    if (!(await this.lists.find(userId, objectId))) throw errors.notFound(NOT_ON_LIST);
+    const events = await this.histories.events(userId, objectId);
+    return events.map((event) => ({ at: event.at.toISOString(), field: event.field, from: event.from, to: event.to }));
+  }
+
+  /**
+   * For the catalog's moderation, inside its transaction: removes `itemId` from every list that has it,
+   * each removal a change in its owner's feed (numbered by that owner's sequence, so it is ordered with the
+   * owner's own writes). Returns how many entries were removed.
+   */
+  async removeEntriesOfItem(itemId: mongo.ObjectId, session: Session): Promise<number> {
+    const at = this.now();
+    const users = await this.lists.usersWithItem(itemId, session);
+    let removed = 0;
+    for (const userId of users) {
+      const seq = await this.owners.recordForeignWrite(userId, session);
+      const entry = await this.lists.delete(userId, itemId, session);
+      if (entry) {
+        removed++;
+        await this.owners.addToStats(userId, statsDelta(entry, null), session);
+      }
+      await this.deleted({ userId, seq, at, session }, [itemId]);
+      await this.histories.deleteOf(userId, [itemId], session);
+    }
+    return removed;
+  }
+
+  /**
+   * For the catalog's merge, inside its transaction: every list entry of `from` now refers to `into`
+   * (keeping its status, score, dates, notes); a user who already has `into` keeps that entry and loses the
+   * `from` one. Each list's feed records the removal of `from` and the entry of `into`.
+   */
+  async moveEntries(from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
+    const at = this.now();
+    const users = await this.lists.usersWithItem(from, session);
+    let moved = 0;
+    let removed = 0;
+    for (const userId of users) {
+      const stamp = { userId, seq: await this.owners.recordForeignWrite(userId, session), at, session };
+      if (await this.lists.moveEntry(userId, from, into, at, session)) {
+        moved++;
+        await this.upserted(stamp, [into.id]);
+        await this.histories.moveTo(userId, from, into.id, session);
+      } else {
+        const entry = await this.lists.delete(userId, from, session);
+        if (entry) {
+          removed++;
+          await this.owners.addToStats(userId, statsDelta(entry, null), session);
+        }
+        await this.histories.deleteOf(userId, [from], session);
+      }
+      await this.deleted(stamp, [from]);
+    }
+    return { moved, removed };
+  }
+
+  private async withItem(doc: ListEntryDocument): Promise<ListEntryResponse> {
+    const items = await this.catalog.summaries([doc.item_id]);
+    return toResponse(doc, items.get(doc.item_id.toHexString()));
+  }
+}

@@ -1,0 +1,68 @@
+import type { BenchOptions } from '../options';
+import { round } from '../stats';
+import { required } from '../required';
+import { compareLatency, compareThroughput, type ThroughputStats, type UnloadedLatencyStats } from './compare';
+import { ROUTE_1 } from './proxy';
+
+/** The list routes of issue 17, each one page (20 entries; the change feed's default 100). */
+export const LIST_SCALE_ROUTES = {
+  list_page: '/api/v1/movies/list?limit=20',
+  list_status_page: '/api/v1/movies/list?status=watching&limit=20',
+  changes_page: '/api/v1/movies/list/changes',
+  stats: '/api/v1/movies/list/stats',
+} as const;
+
+export type ListScaleRoute = keyof typeof LIST_SCALE_ROUTES;
+
+export interface ListsAtSize {
+  entries: number;
+  latency: Record<ListScaleRoute, UnloadedLatencyStats>;
+}
+
+export interface ListsResults {
+  by_size: ListsAtSize[];
+  /** p95 at the largest list ÷ p95 at the smallest, per route (target ≤ 1.5). */
+  growth_p95: Record<ListScaleRoute, number>;
+  /** Closed-loop throughput of the list page (at `entries`) and of a public catalog page, and their ratio (target ≥ 0.6). */
+  throughput?: { entries: number; list: ThroughputStats; catalog: ThroughputStats; ratio: number };
+}
+
+/** Unloaded latency of every list route, one request at a time through the gateway, interleaved. */
+export async function measureListsAt(gatewayUrl: string, jwt: string, entries: number, options: BenchOptions, log: (text: string) => void): Promise<ListsAtSize> {
+  const headers = { authorization: `Bearer ${jwt}` };
+  const latency = (await compareLatency(
+    (Object.keys(LIST_SCALE_ROUTES) as ListScaleRoute[]).map((name) => ({ name, url: `${gatewayUrl}${LIST_SCALE_ROUTES[name]}`, request: { headers } })),
+    { repeats: options.repeats, rounds: options.latencyRounds },
+  )) as Record<ListScaleRoute, UnloadedLatencyStats>;
+  for (const [name, stats] of Object.entries(latency)) log(`    ${entries} entries, ${name.padEnd(16)} p50 ${stats.p50} ms, p95 ${stats.p95} ms`);
+  return { entries, latency };
+}
+
+/** The list page against a public catalog page (the proxy scenario's route), same load, taking turns. */
+export async function compareListWithCatalog(
+  gatewayUrl: string,
+  jwt: string,
+  entries: number,
+  options: BenchOptions,
+  log: (text: string) => void,
+): Promise<NonNullable<ListsResults['throughput']>> {
+  const stats = await compareThroughput(
+    [
+      { name: 'list', load: { url: `${gatewayUrl}${LIST_SCALE_ROUTES.list_page}`, headers: { authorization: `Bearer ${jwt}` } } },
+      { name: 'catalog', load: { url: `${gatewayUrl}${ROUTE_1}` } },
+    ],
+    { repeats: options.repeats, durationS: options.durationS, connections: options.connections },
+    log,
+  );
+  const list = required(stats['list'], 'list throughput');
+  const catalog = required(stats['catalog'], 'catalog throughput');
+  return { entries, list, catalog, ratio: round(list.rps / catalog.rps, 2) };
+}
+
+export function listGrowth(bySize: readonly ListsAtSize[]): ListsResults['growth_p95'] {
+  const first = required(bySize[0], 'list sizes');
+  const last = required(bySize[bySize.length - 1], 'list sizes');
+  return Object.fromEntries(
+    (Object.keys(LIST_SCALE_ROUTES) as ListScaleRoute[]).map((name) => [name, round(last.latency[name].p95 / first.latency[name].p95, 2)]),
+  ) as ListsResults['growth_p95'];
+}
