@@ -37,6 +37,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const catalogRepository = new CatalogRepository(db, hints);
   const listRepository = new ListRepository(db);
   const listOwners = new ListOwnersRepository(db);
+  const catalog = new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now);
 
   return {
     category,
@@ -47,7 +48,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listRepository,
     listOwners,
     cursors,
-    catalog: new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now),
+    catalog,
     lists: new ListService(listRepository, listOwners, catalogRepository, atomic, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, catalogRepository, atomic, now),
 
@@ -56,6 +57,9 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       await atomic.detect();
       await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
+      // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
+      const migration = await catalog.migrateExternalIds();
+      if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
       hints.start();
     },
 

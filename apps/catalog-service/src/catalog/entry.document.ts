@@ -1,5 +1,6 @@
 import { mongo } from 'mongoose';
-import type { CategoryDefinition } from '../categories/categories';
+import { externalIdKeys, type CategoryDefinition } from '../categories/categories';
+import { externalKeysOf, resolveExternalIds } from '../categories/external-ids';
 import { genreKey, titleKey, titleSearchKeys } from '../search/text-folding';
 import type { EntryFieldsInput } from './catalog.schemas';
 
@@ -10,7 +11,10 @@ import type { EntryFieldsInput } from './catalog.schemas';
  * - `title_words` / `title_prefixes`: folded title words and all their prefixes (indexed search), bounded
  *   whatever the title (SEARCH_LIMITS);
  * - `year_missing`: 1 when `year` is null, so entries without a year sort last in both orders;
- * - `genre_keys`: lower-cased genres for the case-insensitive genre filter.
+ * - `genre_keys`: lower-cased genres for the case-insensitive genre filter;
+ * - `external_keys`: the `external_ids` pairs as `key:value` strings, under a unique multikey index (one entry
+ *   per pair in a category). Absent, never `[]`, when there are none: a unique index counts an empty array as
+ *   a value, and the index is partial on its existence.
  */
 export interface EntryDocument {
   _id: mongo.ObjectId;
@@ -25,6 +29,9 @@ export interface EntryDocument {
   genre_keys: string[];
   /** The category's own fields. */
   own: Record<string, unknown>;
+  /** Absent on entries written before external ids existed (see `storedExternalIds`). */
+  external_ids?: Record<string, string>;
+  external_keys?: string[];
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
@@ -49,6 +56,8 @@ export function newEntryDocument(
   for (const [name, field] of Object.entries(category.fields)) {
     own[name] = input[name] ?? (field.kind === 'list' ? [] : null);
   }
+  const externalIds = resolveExternalIds(externalIdKeys(category), {}, input.external_ids, own);
+  const keys = externalKeysOf(externalIds);
   return {
     _id: new mongo.ObjectId(),
     ...titleFields(input.title),
@@ -56,15 +65,41 @@ export function newEntryDocument(
     description: input.description ?? null,
     ...genreFields(input.genres ?? []),
     own,
+    external_ids: externalIds,
+    ...(keys.length ? { external_keys: keys } : {}),
     created_by: createdBy,
     created_at: now,
     updated_at: now,
   };
 }
 
-/** The `$set` of a patch: the given fields, their derived keys, and `updated_at`. */
-export function entryPatchSet(category: CategoryDefinition, patch: EntryFieldsInput, now: Date): Record<string, unknown> {
+/**
+ * The external ids an entry has: stored ones, else (an entry from before external ids existed, not yet
+ * migrated) the derived keys computed from its own fields.
+ */
+export function storedExternalIds(category: CategoryDefinition, doc: Pick<EntryDocument, 'external_ids' | 'own'>): Record<string, string> {
+  return doc.external_ids ?? resolveExternalIds(externalIdKeys(category), {}, undefined, doc.own ?? {});
+}
+
+/** Whether applying `patch` needs the entry as it is now (external ids are recomputed from it). */
+export function patchNeedsCurrent(category: CategoryDefinition, patch: EntryFieldsInput): boolean {
+  if (patch.external_ids !== undefined) return true;
+  const derives = Object.values(externalIdKeys(category)).some((key) => key.derive);
+  return derives && Object.keys(category.fields).some((name) => patch[name] !== undefined);
+}
+
+/** A change of one entry: `$set`, `$unset`, and the external keys it was computed from (a concurrent change of them makes it retry). */
+export interface EntryChange {
+  set: Record<string, unknown>;
+  unset: string[];
+  /** When given: apply only if the entry's `external_keys` are still these (null: it has none). */
+  expectExternalKeys?: string[] | null;
+}
+
+/** The change a patch makes: the given fields, their derived keys, `updated_at`, and external ids when affected. */
+export function entryPatchChange(category: CategoryDefinition, patch: EntryFieldsInput, now: Date, current: EntryDocument | null): EntryChange {
   const set: Record<string, unknown> = { updated_at: now };
+  const unset: string[] = [];
   if (patch.title !== undefined) Object.assign(set, titleFields(patch.title));
   if (patch.year !== undefined) Object.assign(set, yearFields(patch.year));
   if (patch.description !== undefined) set['description'] = patch.description;
@@ -72,7 +107,15 @@ export function entryPatchSet(category: CategoryDefinition, patch: EntryFieldsIn
   for (const name of Object.keys(category.fields)) {
     if (patch[name] !== undefined) set[`own.${name}`] = patch[name];
   }
-  return set;
+  if (!current) return { set, unset };
+  const own = { ...current.own };
+  for (const name of Object.keys(category.fields)) if (patch[name] !== undefined) own[name] = patch[name];
+  const externalIds = resolveExternalIds(externalIdKeys(category), storedExternalIds(category, current), patch.external_ids, own);
+  const keys = externalKeysOf(externalIds);
+  set['external_ids'] = externalIds;
+  if (keys.length) set['external_keys'] = keys;
+  else unset.push('external_keys');
+  return { set, unset, expectExternalKeys: current.external_keys ?? null };
 }
 
 /** What clients see (API.md §5): common fields, then the category's own fields in definition order. */
@@ -83,6 +126,7 @@ export function toEntryResponse(category: CategoryDefinition, doc: EntryDocument
     year: doc.year,
     description: doc.description,
     genres: doc.genres,
+    external_ids: storedExternalIds(category, doc),
     created_by: doc.created_by,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),

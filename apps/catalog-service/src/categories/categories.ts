@@ -2,6 +2,7 @@ import type { CategoryRecord } from '@mt/contracts';
 import type { Endpoint } from '@mt/endpoints';
 import type { CatalogModule } from '../catalog-module';
 import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
+import { GOODREADS_ID, IMDB_ID, ISBN13_ID, OPENLIBRARY_ID, TMDB_ID, TVDB_ID, type ExternalIdKey } from './external-ids';
 
 export type ProgressUnit = 'minutes' | 'episodes' | 'pages';
 
@@ -16,6 +17,11 @@ export interface CategoryDefinition {
   readonly progressUnit: ProgressUnit;
   /** The category's own entry fields, in the order they appear in responses. */
   readonly fields: Readonly<Record<string, CategoryField>>;
+  /**
+   * Keys of `external_ids` (API.md §8) and the format of their values; a key not listed is a 400. A
+   * `(key, value)` pair belongs to at most one entry of the category (a unique index).
+   */
+  readonly externalIds?: Readonly<Record<string, ExternalIdKey>>;
   /** Default port of an instance when PORT is not set. */
   readonly defaultPort: number;
   /**
@@ -41,6 +47,7 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
       runtime_minutes: integerField(1, 10000, 'Running time in minutes', 136),
       director: textField(200, 'Director', 'Lana Wachowski'),
     },
+    externalIds: { imdb: IMDB_ID, tmdb: TMDB_ID },
   },
   {
     id: 'tvshows',
@@ -54,6 +61,7 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
       episodes: integerField(0, 100000, 'Number of episodes', 62),
       network: textField(200, 'Original network or platform', 'AMC'),
     },
+    externalIds: { imdb: { ...IMDB_ID, example: 'tt0903747' }, tmdb: { ...TMDB_ID, example: '1396' }, tvdb: TVDB_ID },
   },
   {
     id: 'books',
@@ -67,11 +75,16 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
       isbn: isbnField('ISBN', '978-0-441-47812-5'),
       pages: integerField(1, 100000, 'Number of pages', 304),
     },
+    externalIds: { isbn13: ISBN13_ID, openlibrary: OPENLIBRARY_ID, goodreads: GOODREADS_ID },
   },
 ];
 
+/** The category's external id keys ({} when it declares none). */
+export const externalIdKeys = (category: CategoryDefinition): Readonly<Record<string, ExternalIdKey>> => category.externalIds ?? {};
+
 /** Fields every entry has; a category's own field may not reuse these names. */
-const COMMON_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', 'created_by', 'created_at', 'updated_at']);
+const COMMON_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', 'external_ids', 'created_by', 'created_at', 'updated_at']);
+const EXTERNAL_KEY = /^[a-z][a-z0-9_]{0,31}$/;
 const CATEGORY_ID = /^[a-z][a-z0-9-]{0,31}$/;
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -87,6 +100,9 @@ function addChecked(byId: Map<string, CategoryDefinition>, definitions: readonly
       if (COMMON_FIELDS.has(field) || !FIELD_NAME.test(field)) {
         throw new Error(`category '${definition.id}': field name '${field}' is reserved or invalid`);
       }
+    }
+    for (const key of Object.keys(definition.externalIds ?? {})) {
+      if (!EXTERNAL_KEY.test(key)) throw new Error(`category '${definition.id}': external id key '${key}' is invalid`);
     }
     byId.set(definition.id, definition);
   }

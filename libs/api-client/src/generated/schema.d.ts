@@ -1010,6 +1010,24 @@ export interface components {
              * @example 304
              */
             pages: number | null;
+            /** @description External ids known for this entry (`{}` when none) */
+            external_ids: {
+                /**
+                 * @description 13 digits, derived from `isbn` (read-only)
+                 * @example 9780441478125
+                 */
+                isbn13?: string;
+                /**
+                 * @description `OL` + digits + `W` or `M`
+                 * @example OL59863W
+                 */
+                openlibrary?: string;
+                /**
+                 * @description digits
+                 * @example 17934530
+                 */
+                goodreads?: string;
+            };
         };
         /** @description The fields of a catalog entry that every category has */
         CatalogEntry: {
@@ -1081,6 +1099,19 @@ export interface components {
              * @example 304
              */
             pages?: number | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Read-only, derived: `isbn13`. */
+            external_ids?: {
+                /**
+                 * @description `OL` + digits + `W` or `M`
+                 * @example OL59863W
+                 */
+                openlibrary?: string;
+                /**
+                 * @description digits
+                 * @example 17934530
+                 */
+                goodreads?: string;
+            };
         };
         /** @description The fields to change (at least one); null clears an optional scalar field. Unknown fields are refused. */
         BooksEntryPatch: {
@@ -1121,6 +1152,19 @@ export interface components {
              * @example 304
              */
             pages?: number | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. Read-only, derived: `isbn13`. */
+            external_ids?: {
+                /**
+                 * @description `OL` + digits + `W` or `M`
+                 * @example OL59863W
+                 */
+                openlibrary?: string | null;
+                /**
+                 * @description digits
+                 * @example 17934530
+                 */
+                goodreads?: string | null;
+            };
         };
         ListEntryPage: {
             data: components["schemas"]["ListEntry"][];
@@ -1269,6 +1313,19 @@ export interface components {
              * @example Lana Wachowski
              */
             director: string | null;
+            /** @description External ids known for this entry (`{}` when none) */
+            external_ids: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0133093
+                 */
+                imdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 603
+                 */
+                tmdb?: string;
+            };
         };
         /** @description A new catalog entry. Fields not given are null (lists: []). Unknown fields are refused. */
         MoviesEntryCreate: {
@@ -1302,6 +1359,19 @@ export interface components {
              * @example Lana Wachowski
              */
             director?: string | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). */
+            external_ids?: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0133093
+                 */
+                imdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 603
+                 */
+                tmdb?: string;
+            };
         };
         /** @description The fields to change (at least one); null clears an optional scalar field. Unknown fields are refused. */
         MoviesEntryPatch: {
@@ -1335,6 +1405,19 @@ export interface components {
              * @example Lana Wachowski
              */
             director?: string | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. */
+            external_ids?: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0133093
+                 */
+                imdb?: string | null;
+                /**
+                 * @description a positive integer as a string
+                 * @example 603
+                 */
+                tmdb?: string | null;
+            };
         };
         TVShowsEntryPage: {
             data: components["schemas"]["TVShowsEntry"][];
@@ -1362,6 +1445,24 @@ export interface components {
              * @example AMC
              */
             network: string | null;
+            /** @description External ids known for this entry (`{}` when none) */
+            external_ids: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0903747
+                 */
+                imdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 1396
+                 */
+                tmdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 81189
+                 */
+                tvdb?: string;
+            };
         };
         /** @description A new catalog entry. Fields not given are null (lists: []). Unknown fields are refused. */
         TVShowsEntryCreate: {
@@ -1400,6 +1501,24 @@ export interface components {
              * @example AMC
              */
             network?: string | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). */
+            external_ids?: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0903747
+                 */
+                imdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 1396
+                 */
+                tmdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 81189
+                 */
+                tvdb?: string;
+            };
         };
         /** @description The fields to change (at least one); null clears an optional scalar field. Unknown fields are refused. */
         TVShowsEntryPatch: {
@@ -1438,6 +1557,24 @@ export interface components {
              * @example AMC
              */
             network?: string | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. */
+            external_ids?: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0903747
+                 */
+                imdb?: string | null;
+                /**
+                 * @description a positive integer as a string
+                 * @example 1396
+                 */
+                tmdb?: string | null;
+                /**
+                 * @description a positive integer as a string
+                 * @example 81189
+                 */
+                tvdb?: string | null;
+            };
         };
     };
     responses: never;
@@ -3616,6 +3753,8 @@ export interface operations {
     booksSearchEntries: {
         parameters: {
             query?: {
+                /** @description Lookup by external id, `key:value` (keys: `isbn13`, `openlibrary`, `goodreads`): the page object with the 0 or 1 matching entry. Combinable only with `page`, `limit` and `cursor`; a malformed value is a 400. */
+                external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
@@ -5511,6 +5650,8 @@ export interface operations {
     moviesSearchEntries: {
         parameters: {
             query?: {
+                /** @description Lookup by external id, `key:value` (keys: `imdb`, `tmdb`): the page object with the 0 or 1 matching entry. Combinable only with `page`, `limit` and `cursor`; a malformed value is a 400. */
+                external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
@@ -7406,6 +7547,8 @@ export interface operations {
     tvshowsSearchEntries: {
         parameters: {
             query?: {
+                /** @description Lookup by external id, `key:value` (keys: `imdb`, `tmdb`, `tvdb`): the page object with the 0 or 1 matching entry. Combinable only with `page`, `limit` and `cursor`; a malformed value is a 400. */
+                external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
