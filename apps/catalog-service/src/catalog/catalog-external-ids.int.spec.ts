@@ -97,6 +97,20 @@ describe('external ids and lookup (API.md §8): movies', () => {
     await entries.insertOne({ title: 'raw d', title_key: 'raw d', year: 4 });
   });
 
+  it(`keeps every key of concurrent patches of different keys, and gives a pair claimed by racing patches to one entry (${RACE_TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < RACE_TRIALS; trial++) {
+      const entry = await create({ title: `Patch Race ${trial}` });
+      const [a, b] = await Promise.all([patch(entry.body.id, { external_ids: { imdb: `tt${5_000_000 + trial}` } }), patch(entry.body.id, { external_ids: { tmdb: String(500 + trial) } })]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect((await request(h.app).get(`/api/v1/movies/${entry.body.id}`)).body.external_ids).toEqual({ imdb: `tt${5_000_000 + trial}`, tmdb: String(500 + trial) });
+      const claimants = await Promise.all(Array.from({ length: 6 }, (_, i) => create({ title: `Patch Claimant ${trial} ${i}` })));
+      const claims = await Promise.all(claimants.map((c) => patch(c.body.id, { external_ids: { tmdb: String(900_000 + trial) } })));
+      expect(claims.map((res) => res.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      const winner = claims.find((res) => res.status === 200)!;
+      for (const res of claims.filter((r) => r.status === 409)) expect(res.body.existing_id).toBe(winner.body.id);
+    }
+  }, 120_000);
+
   it(`answers concurrent creations of different titles with one external id with one 201 and 409s naming it (${RACE_TRIALS} trials)`, async () => {
     const second = await startCatalogHarness({ category: 'movies', dbName: h.dbName });
     try {
