@@ -60,6 +60,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
       const migration = await catalog.migrateExternalIds();
       if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
+      const backfilled = await catalog.backfillPersonSearch();
+      if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
       hints.start();
     },
 

@@ -77,6 +77,8 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
   { name: 'year_title', key: { year: 1, title_key: 1, _id: 1 } },
   // External ids (API.md §8): one entry per `key:value` pair; partial, as entries without any have no array.
   { name: EXTERNAL_IDS_INDEX, key: { external_keys: 1 }, unique: true, partialFilterExpression: { external_keys: { $exists: true } } },
+  // person= search (director / network / authors), in the default (title) order.
+  { name: 'search_person_title', key: { person_prefixes: 1, title_key: 1, _id: 1 } },
   // Account deletion: the entries a user created.
   { name: 'created_by', key: { created_by: 1 } },
 ];
@@ -132,13 +134,14 @@ export class CatalogRepository {
   }
 
   /**
-   * Applies `change` when `createdBy` created the entry (and its external keys are still the expected ones);
-   * null when it is unknown, someone else's, or its external ids changed meanwhile.
+   * Applies `change` when `createdBy` created the entry (and it is still as the change expects);
+   * null when it is unknown, someone else's, or changed meanwhile.
    */
   async updateIfCreatedBy(id: mongo.ObjectId, createdBy: string, change: EntryChange, session: Session): Promise<EntryDocument | null> {
     const filter: EntryFilter = { _id: id, created_by: createdBy };
-    if (change.expectExternalKeys !== undefined) {
-      filter.external_keys = change.expectExternalKeys === null ? { $exists: false } : change.expectExternalKeys;
+    if (change.expect) {
+      filter.updated_at = change.expect.updatedAt;
+      filter.external_keys = change.expect.externalKeys === null ? { $exists: false } : change.expect.externalKeys;
     }
     const update: mongo.UpdateFilter<EntryDocument> = { $set: change.set };
     if (change.unset.length) update.$unset = Object.fromEntries(change.unset.map((field) => [field, '']));
@@ -197,7 +200,10 @@ export class CatalogRepository {
     let conflicts = 0;
     for (;;) {
       const batch = await this.entries.find({ external_ids: { $exists: false } }).limit(500).toArray();
-      if (!batch.length) return { migrated, conflicts };
+      if (!batch.length) {
+        if (migrated || conflicts) await this.bumpCounter({ version: 1 }, undefined);
+        return { migrated, conflicts };
+      }
       for (const doc of batch) {
         const ids = derive(doc);
         const keys = toKeys(ids);
@@ -211,6 +217,24 @@ export class CatalogRepository {
         }
         migrated++;
       }
+    }
+  }
+
+  /** Start-up backfill of a derived field that entries written before it existed lack (idempotent, batched). */
+  async backfillMissing(field: 'person_prefixes', compute: (doc: EntryDocument) => string[]): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const batch = await this.entries.find({ [field]: { $exists: false } }).limit(500).toArray();
+      // What filters match changed: cached counts of the old version must not be served.
+      if (!batch.length) {
+        if (done) await this.bumpCounter({ version: 1 }, undefined);
+        return done;
+      }
+      await this.entries.bulkWrite(
+        batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [field]: { $exists: false } }, update: { $set: { [field]: compute(doc) } } } })),
+        { ordered: false },
+      );
+      done += batch.length;
     }
   }
 

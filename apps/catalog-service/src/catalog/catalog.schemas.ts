@@ -3,6 +3,7 @@ import { cursorParam, nextCursorSchema, refusePageWithCursor } from '@mt/paginat
 import { queryInt } from '@mt/validation';
 import { componentPrefix, externalIdKeys, type CategoryDefinition } from '../categories/categories';
 import { settableExternalIdKeys } from '../categories/external-ids';
+import { isbn13Of, normaliseIsbn } from '../categories/isbn';
 import { searchWords } from '../search/text-folding';
 
 export const YEAR_MIN = 1870;
@@ -34,6 +35,10 @@ export interface CatalogListQuery {
   /** `key:value` lookup (API.md §8), parsed. */
   external_id?: { key: string; value: string };
   q?: string;
+  /** `person=` (categories with person fields). */
+  person?: string;
+  /** `isbn=` (books), normalised to the ISBN-13 it denotes. */
+  isbn?: string;
   genre?: string;
   year?: number;
   page?: number;
@@ -87,6 +92,40 @@ function externalIdsOutput(category: CategoryDefinition) {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, definition] of Object.entries(keys)) shape[key] = z.string().optional().openapi({ description: definition.format, example: definition.example });
   return z.object(shape).openapi({ description: 'External ids known for this entry (`{}` when none)' });
+}
+
+/** `person=` and `isbn=` where the category has such fields (else they stay unknown parameters: 400). */
+function extraSearchShape(category: CategoryDefinition): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  const persons = category.personFields ?? [];
+  if (persons.length) {
+    shape['person'] = z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((value) => searchWords(value).length > 0, 'must contain at least one letter or digit')
+      .optional()
+      .openapi({
+        description: `Search ${persons.map((p) => `\`${p}\``).join(', ')} (1–200 characters) like \`q\` searches titles: case- and accent-insensitive, every word a word or the start of one. Combinable with every other filter.`,
+      });
+  }
+  if ('isbn' in category.fields) {
+    shape['isbn'] = z
+      .string()
+      .max(32)
+      .transform((raw, ctx) => {
+        const stored = normaliseIsbn(raw);
+        const isbn13 = stored === undefined ? null : isbn13Of(stored);
+        if (isbn13 === null) {
+          ctx.addIssue({ code: 'custom', message: 'must be a valid ISBN-10 or ISBN-13 (digits, optional hyphens)' });
+          return z.NEVER;
+        }
+        return isbn13;
+      })
+      .optional()
+      .openapi({ type: 'string', description: 'Only the book with this ISBN (ISBN-10 or ISBN-13, hyphens optional; both spellings find the same book)', example: '978-0-441-47812-5' });
+  }
+  return shape;
 }
 
 /** `external_id=key:value`: a key of the category and a value in its format. */
@@ -180,6 +219,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
           description:
             'Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes.',
         }),
+      ...extraSearchShape(category),
       genre: z.string().trim().min(1).max(50).optional().openapi({ description: 'Only entries with this genre (exact, case-insensitive)' }),
       year: queryInt(YEAR_MIN, YEAR_MAX)
         .optional()
@@ -199,8 +239,8 @@ function buildCatalogSchemas(category: CategoryDefinition) {
     .superRefine((query, ctx) => {
       refusePageWithCursor(query, ctx);
       if (query.external_id !== undefined) {
-        for (const other of ['q', 'genre', 'year', 'sort', 'order'] as const) {
-          if (query[other] !== undefined) ctx.addIssue({ code: 'custom', path: [other], message: 'cannot be combined with external_id (only page, limit and cursor can)' });
+        for (const other of ['q', 'person', 'isbn', 'genre', 'year', 'sort', 'order'] as const) {
+          if ((query as Record<string, unknown>)[other] !== undefined) ctx.addIssue({ code: 'custom', path: [other], message: 'cannot be combined with external_id (only page, limit and cursor can)' });
         }
       }
       if (query.q !== undefined && searchWords(query.q).length === 0) {

@@ -10,7 +10,7 @@ import type { AtomicRunner } from '../shared/atomic';
 import { DEFAULT_LIMIT, toPage, type Page } from '../shared/common.schemas';
 import type { CatalogListQuery, EntryFieldsInput } from './catalog.schemas';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from './catalog.repository';
-import { entryPatchChange, newEntryDocument, patchNeedsCurrent, storedExternalIds, toEntryResponse, type EntryDocument } from './entry.document';
+import { entryPatchChange, newEntryDocument, patchNeedsCurrent, personPrefixes, storedExternalIds, toEntryResponse, type EntryDocument } from './entry.document';
 import { positionAfter, readPosition } from './listing-cursor';
 import { planListing, windowPerSegment, type ListingPlan } from './listing-plan';
 
@@ -173,6 +173,11 @@ export class CatalogService {
   /** Start-up: stores the derived external ids (books: isbn13) of entries written before external ids existed. */
   migrateExternalIds(): Promise<{ migrated: number; conflicts: number }> {
     return this.entries.migrateExternalIds((doc) => storedExternalIds(this.category, { own: doc.own }), externalKeysOf);
+  }
+
+  /** Start-up: stores the person search keys of entries written before `person=` existed. */
+  backfillPersonSearch(): Promise<number> {
+    return this.entries.backfillMissing('person_prefixes', (doc) => personPrefixes(this.category, doc.own ?? {}));
   }
 
   private async externalIdConflict(keys: readonly string[], excludeId?: mongo.ObjectId) {

@@ -12,6 +12,7 @@ import type { EntryFieldsInput } from './catalog.schemas';
  *   whatever the title (SEARCH_LIMITS);
  * - `year_missing`: 1 when `year` is null, so entries without a year sort last in both orders;
  * - `genre_keys`: lower-cased genres for the case-insensitive genre filter;
+ * - `person_prefixes`: folded word prefixes of the category's person fields (`person=`), bounded like titles;
  * - `external_keys`: the `external_ids` pairs as `key:value` strings, under a unique multikey index (one entry
  *   per pair in a category). Absent, never `[]`, when there are none: a unique index counts an empty array as
  *   a value, and the index is partial on its existence.
@@ -27,6 +28,8 @@ export interface EntryDocument {
   description: string | null;
   genres: string[];
   genre_keys: string[];
+  /** Absent on entries written before person search existed until the start-up backfill. */
+  person_prefixes?: string[];
   /** The category's own fields. */
   own: Record<string, unknown>;
   /** Absent on entries written before external ids existed (see `storedExternalIds`). */
@@ -40,6 +43,15 @@ export interface EntryDocument {
 export function titleFields(title: string) {
   const { words, prefixes } = titleSearchKeys(title);
   return { title, title_key: titleKey(title), title_words: words, title_prefixes: prefixes };
+}
+
+/** The searchable text of the person fields (list fields joined), folded and bounded like a title. */
+export function personPrefixes(category: CategoryDefinition, own: Readonly<Record<string, unknown>>): string[] {
+  const texts = (category.personFields ?? []).flatMap((name) => {
+    const value = own[name];
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+  });
+  return texts.length ? titleSearchKeys(texts.join(' \n ')).prefixes : [];
 }
 
 export const yearFields = (year: number | null) => ({ year, year_missing: (year === null ? 1 : 0) as 0 | 1 });
@@ -64,6 +76,7 @@ export function newEntryDocument(
     ...yearFields(input.year ?? null),
     description: input.description ?? null,
     ...genreFields(input.genres ?? []),
+    person_prefixes: personPrefixes(category, own),
     own,
     external_ids: externalIds,
     ...(keys.length ? { external_keys: keys } : {}),
@@ -84,16 +97,17 @@ export function storedExternalIds(category: CategoryDefinition, doc: Pick<EntryD
 /** Whether applying `patch` needs the entry as it is now (external ids are recomputed from it). */
 export function patchNeedsCurrent(category: CategoryDefinition, patch: EntryFieldsInput): boolean {
   if (patch.external_ids !== undefined) return true;
+  if ((category.personFields ?? []).some((name) => patch[name] !== undefined)) return true;
   const derives = Object.values(externalIdKeys(category)).some((key) => key.derive);
   return derives && Object.keys(category.fields).some((name) => patch[name] !== undefined);
 }
 
-/** A change of one entry: `$set`, `$unset`, and the external keys it was computed from (a concurrent change of them makes it retry). */
+/** A change of one entry: `$set`, `$unset`, and the state it was computed from (a concurrent change makes it retry). */
 export interface EntryChange {
   set: Record<string, unknown>;
   unset: string[];
-  /** When given: apply only if the entry's `external_keys` are still these (null: it has none). */
-  expectExternalKeys?: string[] | null;
+  /** When given: apply only if the entry is still as read (same `updated_at` and `external_keys`, null: none). */
+  expect?: { updatedAt: Date; externalKeys: string[] | null };
 }
 
 /** The change a patch makes: the given fields, their derived keys, `updated_at`, and external ids when affected. */
@@ -110,12 +124,13 @@ export function entryPatchChange(category: CategoryDefinition, patch: EntryField
   if (!current) return { set, unset };
   const own = { ...current.own };
   for (const name of Object.keys(category.fields)) if (patch[name] !== undefined) own[name] = patch[name];
+  set['person_prefixes'] = personPrefixes(category, own);
   const externalIds = resolveExternalIds(externalIdKeys(category), storedExternalIds(category, current), patch.external_ids, own);
   const keys = externalKeysOf(externalIds);
   set['external_ids'] = externalIds;
   if (keys.length) set['external_keys'] = keys;
   else unset.push('external_keys');
-  return { set, unset, expectExternalKeys: current.external_keys ?? null };
+  return { set, unset, expect: { updatedAt: current.updated_at, externalKeys: current.external_keys ?? null } };
 }
 
 /** What clients see (API.md §5): common fields, then the category's own fields in definition order. */

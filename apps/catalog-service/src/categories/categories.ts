@@ -22,6 +22,11 @@ export interface CategoryDefinition {
    * `(key, value)` pair belongs to at most one entry of the category (a unique index).
    */
   readonly externalIds?: Readonly<Record<string, ExternalIdKey>>;
+  /**
+   * Own fields searched by `person=` (movies: director, tvshows: network, books: authors), folded and
+   * matched by words and word prefixes like titles.
+   */
+  readonly personFields?: readonly string[];
   /** Default port of an instance when PORT is not set. */
   readonly defaultPort: number;
   /**
@@ -48,6 +53,7 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
       director: textField(200, 'Director', 'Lana Wachowski'),
     },
     externalIds: { imdb: IMDB_ID, tmdb: TMDB_ID },
+    personFields: ['director'],
   },
   {
     id: 'tvshows',
@@ -62,6 +68,7 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
       network: textField(200, 'Original network or platform', 'AMC'),
     },
     externalIds: { imdb: { ...IMDB_ID, example: 'tt0903747' }, tmdb: { ...TMDB_ID, example: '1396' }, tvdb: TVDB_ID },
+    personFields: ['network'],
   },
   {
     id: 'books',
@@ -76,6 +83,7 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
       pages: integerField(1, 100000, 'Number of pages', 304),
     },
     externalIds: { isbn13: ISBN13_ID, openlibrary: OPENLIBRARY_ID, goodreads: GOODREADS_ID },
+    personFields: ['authors'],
   },
 ];
 
@@ -100,6 +108,9 @@ function addChecked(byId: Map<string, CategoryDefinition>, definitions: readonly
       if (COMMON_FIELDS.has(field) || !FIELD_NAME.test(field)) {
         throw new Error(`category '${definition.id}': field name '${field}' is reserved or invalid`);
       }
+    }
+    for (const field of definition.personFields ?? []) {
+      if (!(field in (definition.fields ?? {}))) throw new Error(`category '${definition.id}': person field '${field}' is not one of its fields`);
     }
     for (const key of Object.keys(definition.externalIds ?? {})) {
       if (!EXTERNAL_KEY.test(key)) throw new Error(`category '${definition.id}': external id key '${key}' is invalid`);

@@ -3757,6 +3757,10 @@ export interface operations {
                 external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
+                /** @description Search `authors` (1–200 characters) like `q` searches titles: case- and accent-insensitive, every word a word or the start of one. Combinable with every other filter. */
+                person?: string;
+                /** @description Only the book with this ISBN (ISBN-10 or ISBN-13, hyphens optional; both spellings find the same book) */
+                isbn?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
                 /** @description Only entries of this year */
@@ -5654,6 +5658,8 @@ export interface operations {
                 external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
+                /** @description Search `director` (1–200 characters) like `q` searches titles: case- and accent-insensitive, every word a word or the start of one. Combinable with every other filter. */
+                person?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
                 /** @description Only entries of this year */
@@ -7551,6 +7557,8 @@ export interface operations {
                 external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
+                /** @description Search `network` (1–200 characters) like `q` searches titles: case- and accent-insensitive, every word a word or the start of one. Combinable with every other filter. */
+                person?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
                 /** @description Only entries of this year */
