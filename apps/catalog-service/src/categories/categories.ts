@@ -5,6 +5,17 @@ import { integerField, isbnField, textField, textListField, type CategoryField }
 import { GOODREADS_ID, IMDB_ID, ISBN13_ID, OPENLIBRARY_ID, TMDB_ID, TVDB_ID, type ExternalIdKey } from './external-ids';
 
 export type ProgressUnit = 'minutes' | 'episodes' | 'pages';
+export type ListStatus = 'watching' | 'completed' | 'on_hold' | 'dropped' | 'plan_to_watch';
+export type StatusLabels = Readonly<Record<ListStatus, string>>;
+
+/** Labels of a category that names none of its own. */
+export const DEFAULT_STATUS_LABELS: StatusLabels = {
+  watching: 'In progress',
+  completed: 'Completed',
+  on_hold: 'On hold',
+  dropped: 'Dropped',
+  plan_to_watch: 'Planned',
+};
 
 /** Everything that makes one category different from another. */
 export interface CategoryDefinition {
@@ -15,6 +26,8 @@ export interface CategoryDefinition {
   readonly icon: string;
   /** What a list entry's `progress` counts. */
   readonly progressUnit: ProgressUnit;
+  /** How clients show each list status (API.md §13); the stored values stay the five statuses. */
+  readonly statusLabels?: StatusLabels;
   /** The category's own entry fields, in the order they appear in responses. */
   readonly fields: Readonly<Record<string, CategoryField>>;
   /**
@@ -47,6 +60,7 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
     description: 'Feature films, documentaries and shorts',
     icon: 'film',
     progressUnit: 'minutes',
+    statusLabels: { watching: 'Watching', completed: 'Watched', on_hold: 'On hold', dropped: 'Dropped', plan_to_watch: 'Want to watch' },
     defaultPort: 3011,
     fields: {
       runtime_minutes: integerField(1, 10000, 'Running time in minutes', 136),
@@ -61,6 +75,7 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
     description: 'Television series and miniseries',
     icon: 'tv',
     progressUnit: 'episodes',
+    statusLabels: { watching: 'Watching', completed: 'Completed', on_hold: 'On hold', dropped: 'Dropped', plan_to_watch: 'Plan to watch' },
     defaultPort: 3012,
     fields: {
       seasons: integerField(0, 1000, 'Number of seasons', 5),
@@ -76,6 +91,7 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
     description: 'Novels, non-fiction and comics',
     icon: 'book',
     progressUnit: 'pages',
+    statusLabels: { watching: 'Reading', completed: 'Read', on_hold: 'On hold', dropped: 'Abandoned', plan_to_watch: 'Want to read' },
     defaultPort: 3013,
     fields: {
       authors: textListField(20, 200, 'Authors', ['Ursula K. Le Guin']),
@@ -108,6 +124,9 @@ function addChecked(byId: Map<string, CategoryDefinition>, definitions: readonly
       if (COMMON_FIELDS.has(field) || !FIELD_NAME.test(field)) {
         throw new Error(`category '${definition.id}': field name '${field}' is reserved or invalid`);
       }
+    }
+    for (const [status, label] of Object.entries(definition.statusLabels ?? DEFAULT_STATUS_LABELS)) {
+      if (typeof label !== 'string' || !label.trim() || label.length > 50) throw new Error(`category '${definition.id}': status label of '${status}' must be 1–50 characters`);
     }
     for (const field of definition.personFields ?? []) {
       if (!(field in (definition.fields ?? {}))) throw new Error(`category '${definition.id}': person field '${field}' is not one of its fields`);
@@ -163,6 +182,8 @@ export function categoryRecord(category: CategoryDefinition): CategoryRecord {
     description: category.description,
     endpoint: categoryBasePath(category),
     icon: category.icon,
+    progress_unit: category.progressUnit,
+    status_labels: { ...(category.statusLabels ?? DEFAULT_STATUS_LABELS) },
   };
 }
 
