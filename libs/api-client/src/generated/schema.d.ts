@@ -750,6 +750,28 @@ export interface components {
             description: string;
             endpoint: string;
             icon: string;
+            /**
+             * @description What a list entry's `progress` counts in this category
+             * @enum {string}
+             */
+            progress_unit?: "minutes" | "episodes" | "pages";
+            /**
+             * @description How to show each list status in this category (e.g. books: `watching` → "Reading"); the stored values stay the five statuses
+             * @example {
+             *       "watching": "Reading",
+             *       "completed": "Read",
+             *       "on_hold": "On hold",
+             *       "dropped": "Abandoned",
+             *       "plan_to_watch": "Want to read"
+             *     }
+             */
+            status_labels?: {
+                watching: string;
+                completed: string;
+                on_hold: string;
+                dropped: string;
+                plan_to_watch: string;
+            };
         };
         /** @description The error payload of every component (API.md §1.1) */
         Error: {
