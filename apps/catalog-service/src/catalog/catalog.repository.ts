@@ -137,8 +137,9 @@ export class CatalogRepository {
    * Applies `change` when `createdBy` created the entry (and it is still as the change expects);
    * null when it is unknown, someone else's, or changed meanwhile.
    */
-  async updateIfCreatedBy(id: mongo.ObjectId, createdBy: string, change: EntryChange, session: Session): Promise<EntryDocument | null> {
-    const filter: EntryFilter = { _id: id, created_by: createdBy };
+  async updateIfCreatedBy(id: mongo.ObjectId, createdBy: string | null, change: EntryChange, session: Session): Promise<EntryDocument | null> {
+    // createdBy null: a moderator's change, to any entry (also one whose creator is gone).
+    const filter: EntryFilter = createdBy === null ? { _id: id } : { _id: id, created_by: createdBy };
     if (change.expect) {
       filter.updated_at = change.expect.updatedAt;
       filter.external_keys = change.expect.externalKeys === null ? { $exists: false } : change.expect.externalKeys;

@@ -67,7 +67,8 @@ export class CatalogService {
     return this.respond(doc);
   }
 
-  async update(id: string, patch: EntryFieldsInput, userId: string): Promise<EntryResponse> {
+  /** `moderator`: the caller holds `catalog:moderate` (API.md §13) and may change any entry; else only its own. */
+  async update(id: string, patch: EntryFieldsInput, userId: string, moderator = false): Promise<EntryResponse> {
     const objectId = new mongo.ObjectId(id);
     const needsCurrent = patchNeedsCurrent(this.category, patch);
     // External ids are recomputed from the entry as read; a concurrent change of them makes the update miss: read again.
@@ -78,7 +79,7 @@ export class CatalogService {
       let updated: EntryDocument | null;
       try {
         updated = await this.atomic.run(async (session) => {
-          const doc = await this.entries.updateIfCreatedBy(objectId, userId, change, session);
+          const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
           // List entries keep the item's title key for their title sort: renamed in the same transaction.
           if (doc && patch.title !== undefined) await this.lists.renameItem(objectId, doc.title_key, session);
           return doc;
@@ -94,7 +95,7 @@ export class CatalogService {
       if (updated) return this.respond(updated);
       const exists = await this.entries.findById(objectId);
       if (!exists) throw errors.notFound(`${this.category.id} entry not found`);
-      if (exists.created_by !== userId) throw errors.forbidden('only the user who created this entry may change it');
+      if (!moderator && exists.created_by !== userId) throw errors.forbidden('only the user who created this entry (or a moderator) may change it');
       if (attempt >= 10) throw errors.conflict('the entry kept changing while this change was applied; try again');
     }
   }

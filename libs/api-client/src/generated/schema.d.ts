@@ -380,7 +380,7 @@ export interface paths {
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403). A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["booksUpdateEntry"];
         trace?: never;
@@ -520,7 +520,7 @@ export interface paths {
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403). A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["moviesUpdateEntry"];
         trace?: never;
@@ -660,7 +660,7 @@ export interface paths {
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403). A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["tvshowsUpdateEntry"];
         trace?: never;
