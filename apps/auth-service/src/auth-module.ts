@@ -18,6 +18,7 @@ import { AccountEraser } from './users/account-eraser';
 import { AccountService } from './users/account.service';
 import { PasswordHasher } from './users/password-hasher';
 import { UsersRepository } from './users/users.repository';
+import { RolesService } from './users/roles.service';
 import { UsersService } from './users/users.service';
 
 export interface AuthModuleDeps {
@@ -64,9 +65,10 @@ export function createAuthModule({ config, logger, connection, redis, keys, rela
     signer,
     repositories,
     relay,
-    users: new UsersService(repositories.users, hasher),
+    users: new UsersService(repositories.users, hasher, config.ADMIN_USERNAMES),
+    roles: new RolesService(repositories.users, repositories.tokens, repositories.outbox, relay),
     account: new AccountService(repositories.users, hasher, signer, repositories.outbox, relay, eraser),
-    login: new LoginService(repositories.users, hasher, signer, repositories.loginFailures, logger),
+    login: new LoginService(repositories.users, hasher, signer, repositories.loginFailures, logger, config.ADMIN_USERNAMES),
     tokens: new TokensService(repositories.tokens, repositories.users, repositories.outbox, relay),
     introspection: new IntrospectionService(repositories.tokens, repositories.users, repositories.lastUsed, logger),
     /** Start-up: indexes (autoIndex is off) and the dummy hash for unknown-user logins. */

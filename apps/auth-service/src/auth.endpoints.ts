@@ -2,6 +2,7 @@ import type { EndpointGroup } from '@mt/endpoints';
 import type { AuthModule } from './auth-module';
 import { loginEndpoints } from './login/login.endpoints';
 import { tokensEndpoints } from './tokens/tokens.endpoints';
+import { rolesEndpoints } from './users/roles.endpoints';
 import { usersEndpoints } from './users/users.endpoints';
 
 export const AUTH_SERVICE = 'auth';
@@ -14,6 +15,6 @@ export function authEndpoints(auth: AuthModule): EndpointGroup {
     namespace: AUTH_SERVICE,
     mount: AUTH_MOUNT,
     tags: [{ name: 'auth', description: 'Accounts, login, password changes and personal access tokens' }],
-    endpoints: [register!, ...loginEndpoints(auth.login), ...account, ...tokensEndpoints(auth.tokens)],
+    endpoints: [register!, ...loginEndpoints(auth.login), ...account, ...tokensEndpoints(auth.tokens), ...rolesEndpoints(auth.roles)],
   };
 }

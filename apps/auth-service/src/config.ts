@@ -25,6 +25,14 @@ export const authConfigSchema = z.object({
   JWT_TTL_SECONDS: envInt(3600, 60, 86_400),
   ARGON2_MEMORY_KIB: envInt(ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_MEMORY_KIB, 4_194_304),
   ARGON2_TIME_COST: envInt(ARGON2_MIN_TIME_COST, ARGON2_MIN_TIME_COST, 20),
+  /**
+   * Usernames (comma-separated, case-insensitive) that are admins (API.md §13): they get the role when they
+   * register or log in. Empty: no admin, so no one can grant roles.
+   */
+  ADMIN_USERNAMES: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean)),
   /** How often the outbox relay looks for changes not yet published to Redis. */
   OUTBOX_RELAY_INTERVAL_MS: envInt(1000, 50, 60_000),
 })

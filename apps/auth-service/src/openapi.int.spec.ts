@@ -19,6 +19,7 @@ const EXPECTED_STATUSES: Record<string, string[]> = {
   'get /api/v1/auth/tokens': ['200', '400', '401', '403'],
   'post /api/v1/auth/tokens': ['201', '400', '401', '403', '409', '413', '415', '422'],
   'delete /api/v1/auth/tokens/{id}': ['200', '400', '401', '403', '404'],
+  'put /api/v1/auth/users/{id}/role': ['200', '400', '401', '403', '404', '409', '413', '415'],
 };
 
 let harness: AuthHarness | undefined;

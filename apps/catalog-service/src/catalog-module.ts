@@ -43,6 +43,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
   const listHistory = new ListHistoryRepository(db);
+  const catalog = new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now);
 
   return {
     category,
@@ -54,7 +55,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listOwners,
     listChanges,
     cursors,
-    catalog: new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now),
+    catalog,
     lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
@@ -65,6 +66,11 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       await atomic.detect();
       await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
+      // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
+      const migration = await catalog.migrateExternalIds();
+      if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
+      const backfilled = await catalog.backfillPersonSearch();
+      if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
       hints.start();
     },
 

@@ -95,6 +95,15 @@ describe('category OpenAPI fragments', () => {
     const registration = serviceRegistration({ service: 'books', category: categoryRecord(category), baseUrl: 'http://127.0.0.1:3013', version: '1.0.0', groups: [groupOf('books')] });
     expect(InstanceRegistrationSchema.safeParse(registration).success).toBe(true);
     expect(registration.manifest.routes).toContainEqual({ method: 'POST', path: '/api/v1/books/bulk-status', access: { kind: 'scope', scope: 'list:write' }, body_limit: 1048576 });
-    expect(registration.category).toEqual({ id: 'books', name: 'books', display_name: 'Books', description: expect.any(String), endpoint: '/api/v1/books', icon: 'book' });
+    expect(registration.category).toEqual({
+      id: 'books',
+      name: 'books',
+      display_name: 'Books',
+      description: expect.any(String),
+      endpoint: '/api/v1/books',
+      icon: 'book',
+      progress_unit: 'pages',
+      status_labels: { watching: 'Reading', completed: 'Read', on_hold: 'On hold', dropped: 'Abandoned', plan_to_watch: 'Want to read' },
+    });
   });
 });

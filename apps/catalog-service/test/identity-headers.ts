@@ -1,5 +1,5 @@
 import { signIdentity, type Identity } from '@mt/identity';
-import { SCOPES, type Scope } from '@mt/tokens';
+import { SCOPES, scopesForRole, type Scope } from '@mt/tokens';
 import { randomBytes, randomUUID } from 'node:crypto';
 
 export const TEST_SECRET = 'catalog-test-internal-secret-0123456789';
@@ -10,9 +10,16 @@ export function identityHeaders(identity: Identity, secret = TEST_SECRET): Recor
   return { 'x-request-id': requestId, ...signIdentity(identity, requestId, secret) };
 }
 
-/** A caller with a JWT (every scope), or a PAT holding `scopes`. */
-export const asUser = (userId: string, scopes: readonly Scope[] = SCOPES): Record<string, string> =>
-  identityHeaders({ userId, authType: scopes.length === SCOPES.length ? 'jwt' : 'pat', scopes: [...scopes], tokenId: randomUUID() });
+/** The scopes of a plain user's JWT (every scope but catalog:moderate). */
+export const USER_JWT_SCOPES: readonly Scope[] = scopesForRole('user');
+
+/** A caller with a plain user's JWT, or a PAT holding `scopes`. */
+export const asUser = (userId: string, scopes: readonly Scope[] = USER_JWT_SCOPES): Record<string, string> =>
+  identityHeaders({ userId, authType: scopes === USER_JWT_SCOPES ? 'jwt' : 'pat', scopes: [...scopes], tokenId: randomUUID() });
+
+/** A moderator's JWT (API.md §13): every scope, catalog:moderate included. */
+export const asModerator = (userId: string): Record<string, string> =>
+  identityHeaders({ userId, authType: 'jwt', scopes: [...SCOPES], tokenId: randomUUID() });
 
 /** A fresh user id, shaped like the auth service's (ObjectId hex). */
 export const newUserId = (): string => randomBytes(12).toString('hex');

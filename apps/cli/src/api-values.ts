@@ -11,7 +11,7 @@ export const exactly =
     values;
 
 export const LIST_STATUSES = exactly<ListStatus>()(['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch']);
-export const SCOPES = exactly<Scope>()(['profile:read', 'catalog:write', 'list:read', 'list:write', 'account']);
+export const SCOPES = exactly<Scope>()(['profile:read', 'catalog:write', 'list:read', 'list:write', 'account', 'catalog:moderate']);
 export const LIST_SORTS = exactly<NonNullable<ListQuery['sort']>>()(['updated_at', 'created_at', 'title', 'score']);
 export const SEARCH_SORTS = exactly<NonNullable<SearchQuery['sort']>>()(['relevance', 'title', 'year', 'created_at', 'updated_at']);
 /** The categories the client was generated with: offered by completion when the server cannot be asked. */

@@ -211,6 +211,8 @@ describe('a frontend journey (JWT) through the gateway', () => {
         description: expect.any(String),
         endpoint: '/api/v1/books',
         icon: 'book',
+        progress_unit: 'pages',
+        status_labels: { watching: 'Reading', completed: 'Read', on_hold: 'On hold', dropped: 'Abandoned', plan_to_watch: 'Want to read' },
       },
       {
         id: 'movies',
@@ -219,6 +221,8 @@ describe('a frontend journey (JWT) through the gateway', () => {
         description: expect.any(String),
         endpoint: '/api/v1/movies',
         icon: 'film',
+        progress_unit: 'minutes',
+        status_labels: { watching: 'Watching', completed: 'Watched', on_hold: 'On hold', dropped: 'Dropped', plan_to_watch: 'Want to watch' },
       },
       {
         id: 'tvshows',
@@ -227,6 +231,8 @@ describe('a frontend journey (JWT) through the gateway', () => {
         description: expect.any(String),
         endpoint: '/api/v1/tvshows',
         icon: 'tv',
+        progress_unit: 'episodes',
+        status_labels: { watching: 'Watching', completed: 'Completed', on_hold: 'On hold', dropped: 'Dropped', plan_to_watch: 'Plan to watch' },
       },
     ]);
   });

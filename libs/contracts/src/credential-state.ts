@@ -8,6 +8,12 @@ import { PAT_CACHE_TTL_SECONDS } from './internal-api';
 export const JWT_CUTOFF_CLAIM = 'cutoff_ms';
 
 /**
+ * The claim with the user's role (API.md §13) read together with the cut-off. A role change moves the cut-off
+ * like a password change, so a JWT always carries a role that was current for its cut-off; absent = `user`.
+ */
+export const JWT_ROLE_CLAIM = 'role';
+
+/**
  * The value of a user's cut-off key in Redis (`redisKeys().jwtCutoff`) once the account is deleted: every
  * JWT of the user is rejected, whatever it carries. A number there is the current cut-off.
  */

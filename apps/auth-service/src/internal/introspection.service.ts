@@ -1,6 +1,6 @@
 import type { IntrospectionResult, JwtCutoff } from '@mt/contracts';
 import type { Logger } from '@mt/logging';
-import { hashPat, isWellFormedPat } from '@mt/tokens';
+import { hashPat, isWellFormedPat, scopesForRole } from '@mt/tokens';
 import { OutageLog } from '../shared/warn-throttle';
 import { LAST_USED_INTERVAL_SECONDS, type LastUsedThrottleRepository } from '../tokens/last-used-throttle.repository';
 import type { TokenRecord, TokensRepository } from '../tokens/tokens.repository';
@@ -34,7 +34,8 @@ export class IntrospectionService {
       active: true,
       user_id: user.id,
       username: user.username,
-      scopes: record.scopes,
+      // A role removed takes catalog:moderate from the user's PATs at once (the cached answers got tombstones).
+      scopes: record.scopes.filter((scope) => scopesForRole(user.role).includes(scope)),
       token_id: record.id,
       expires_at: record.expiresAt.toISOString(),
     };

@@ -1,4 +1,5 @@
-import { JWT_ALGORITHM, JWT_CUTOFF_CLAIM } from '@mt/contracts';
+import { JWT_ALGORITHM, JWT_CUTOFF_CLAIM, JWT_ROLE_CLAIM } from '@mt/contracts';
+import type { Role } from '@mt/tokens';
 import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import type { JwtKeySet } from './key-store';
@@ -40,10 +41,10 @@ export class JwtSigner {
   ) {}
 
   /** `cutoffMs`: the user's cut-off as read with the credential that was checked (null: none yet). */
-  sign(userId: string, cutoffMs: number | null): IssuedJwt {
+  sign(userId: string, cutoffMs: number | null, role: Role = 'user'): IssuedJwt {
     const issuedAtMs = Date.now();
     const iat = Math.floor(issuedAtMs / 1000);
-    const accessToken = jwt.sign({ iat, iat_ms: issuedAtMs, [JWT_CUTOFF_CLAIM]: cutoffMs ?? 0 }, this.keys.privateKey, {
+    const accessToken = jwt.sign({ iat, iat_ms: issuedAtMs, [JWT_CUTOFF_CLAIM]: cutoffMs ?? 0, [JWT_ROLE_CLAIM]: role }, this.keys.privateKey, {
       algorithm: JWT_ALGORITHM,
       keyid: this.keys.kid,
       expiresIn: this.settings.ttlSeconds,

@@ -29,7 +29,7 @@ describe('login', () => {
       access_token: expect.any(String),
       token_type: 'Bearer',
       expires_in: 3600,
-      user: { id: user.id, username: user.username, email: user.email, created_at: expect.any(String), updated_at: expect.any(String) },
+      user: { id: user.id, username: user.username, email: user.email, role: 'user', created_at: expect.any(String), updated_at: expect.any(String) },
     });
   });
 
@@ -62,6 +62,7 @@ describe('login', () => {
       exp: Math.floor(claims.iat_ms / 1000) + 3600,
       iat_ms: expect.any(Number),
       cutoff_ms: 0, // the cut-off it was minted under: none yet
+      role: 'user', // API.md §13: decides whether the JWT holds catalog:moderate
     });
     expect(claims.iat_ms).toBeGreaterThanOrEqual(before);
     expect(claims.iat_ms).toBeLessThanOrEqual(after);

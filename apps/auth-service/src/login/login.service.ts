@@ -33,6 +33,7 @@ export class LoginService {
     private readonly signer: JwtSigner,
     private readonly failures: LoginFailuresRepository,
     private readonly logger: Logger,
+    private readonly adminUsernames: readonly string[] = [],
   ) {
     this.lockoutOutage = new OutageLog(logger, 'redis unavailable: login lockout is not enforced');
   }
@@ -51,7 +52,9 @@ export class LoginService {
     }
     await this.guard(() => this.failures.clear(subject), undefined);
     if (this.hasher.needsRehash(user.passwordHash)) void this.upgradeHash(user, password);
-    return { jwt: this.signer.sign(user.id, user.jwtCutoffMs), user };
+    // ADMIN_USERNAMES: the deployment names its admins; they get the role at their next login.
+    const signedIn = this.adminUsernames.includes(user.username.toLowerCase()) && user.role !== 'admin' ? ((await this.users.changeRole(user.id, user.role, 'admin', null)) ?? user) : user;
+    return { jwt: this.signer.sign(signedIn.id, signedIn.jwtCutoffMs, signedIn.role), user: signedIn };
   }
 
   private async guard<T>(operation: () => Promise<T>, fallback: T): Promise<T> {

@@ -1,7 +1,7 @@
 import { errors } from '@mt/errors';
 import type { Identity } from '@mt/identity';
 import { randomInt } from 'node:crypto';
-import { DEFAULT_PAT_SCOPES, generatePat, hashPat, patDisplayPrefix, type Scope } from '@mt/tokens';
+import { DEFAULT_PAT_SCOPES, generatePat, hashPat, patDisplayPrefix, type Scope, scopesForRole } from '@mt/tokens';
 import type { OutboxRelay } from '../outbox/outbox-relay';
 import type { OutboxRepository } from '../outbox/outbox.repository';
 import { requireExistingUser } from '../users/require-user';
@@ -36,8 +36,11 @@ export class TokensService {
 
   async create(identity: Identity, input: { name: string; scopes?: Scope[]; expires_in_days?: number }): Promise<CreatedToken> {
     const userId = identity.userId;
-    await requireExistingUser(this.users, userId);
+    const user = await requireExistingUser(this.users, userId);
     const scopes = input.scopes ?? [...DEFAULT_PAT_SCOPES];
+    // catalog:moderate only for a moderator or admin, as the role is stored now (not as a credential remembers it).
+    const beyondRole = scopes.find((scope) => !scopesForRole(user.role).includes(scope));
+    if (beyondRole) throw errors.forbidden(`the '${beyondRole}' scope can only be granted to a moderator or admin`);
     // A JWT holds every scope; a PAT may only hand out what it holds itself.
     const missing = scopes.find((scope) => !identity.scopes.includes(scope));
     if (missing) throw errors.forbidden(`token lacks the '${missing}' scope it would grant`);

@@ -14,6 +14,8 @@ export interface UserDocument {
    * value it was minted under (`cutoff_ms`), and one minted under an earlier value is rejected.
    */
   jwtCutoffMs?: number;
+  /** API.md §13; absent = `user`. Changed only together with the cut-off (a role change revokes like a password change). */
+  role?: 'user' | 'moderator' | 'admin';
   createdAt: Date;
   updatedAt: Date;
 }
@@ -25,6 +27,7 @@ const userSchema = new Schema<UserDocument>(
     email: { type: String, required: true },
     passwordHash: { type: String, required: true },
     jwtCutoffMs: { type: Number, required: false },
+    role: { type: String, required: false, enum: ['user', 'moderator', 'admin'] },
   },
   { collection: 'users', timestamps: true, versionKey: false, strict: 'throw' },
 );

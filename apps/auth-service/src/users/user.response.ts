@@ -6,6 +6,7 @@ export const toUserResponse = (user: UserRecord): UserResponse => ({
   id: user.id,
   username: user.username,
   email: user.email,
+  role: user.role,
   created_at: user.createdAt.toISOString(),
   updated_at: user.updatedAt.toISOString(),
 });

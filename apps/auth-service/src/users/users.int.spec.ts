@@ -18,6 +18,7 @@ describe('accounts: register and profile', () => {
         id: expect.stringMatching(/^[0-9a-f]{24}$/),
         username: data.username,
         email: 'mixed.case@example.com',
+        role: 'user',
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         updated_at: res.body.created_at,
       });

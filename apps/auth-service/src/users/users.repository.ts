@@ -1,4 +1,5 @@
-import type { Connection } from 'mongoose';
+import type { Role } from '@mt/tokens';
+import type { Connection, QueryFilter } from 'mongoose';
 import { duplicateKeyFields, isDuplicateKeyError } from '../shared/mongo-errors';
 import { toObjectId } from '../shared/object-id';
 import { userModel, type UserDocument, type UserModel } from './user.model';
@@ -9,6 +10,7 @@ export interface UserRecord {
   email: string;
   passwordHash: string;
   jwtCutoffMs: number | null;
+  role: Role;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +31,7 @@ const toRecord = (doc: UserDocument): UserRecord => ({
   email: doc.email,
   passwordHash: doc.passwordHash,
   jwtCutoffMs: doc.jwtCutoffMs ?? null,
+  role: doc.role ?? 'user',
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });
@@ -54,9 +57,10 @@ export class UsersRepository {
     return this.model.createIndexes();
   }
 
-  async create(input: { username: string; email: string; passwordHash: string }): Promise<UserRecord> {
+  async create(input: { username: string; email: string; passwordHash: string; role?: Role }): Promise<UserRecord> {
     try {
       const created = await this.model.create({
+        ...(input.role && input.role !== 'user' ? { role: input.role } : {}),
         username: input.username,
         usernameLower: input.username.toLowerCase(),
         email: input.email.toLowerCase(),
@@ -107,6 +111,21 @@ export class UsersRepository {
       { $set: { passwordHash: newHash }, $max: { jwtCutoffMs: cutoffMs } },
     );
     return result.matchedCount === 1;
+  }
+
+  /**
+   * Sets the role if it is still `expectedRole`, moving the cut-off forward in the same update (like a
+   * password change): a JWT minted under the old role carries a smaller cut-off and is rejected from the
+   * change on. Returns the user after the change, or undefined when it is gone or its role changed meanwhile.
+   */
+  async changeRole(id: string, expectedRole: Role, role: Role, cutoffMs: number | null): Promise<UserRecord | undefined> {
+    const _id = toObjectId(id);
+    if (!_id) return undefined;
+    // A user without a stored role is a `user`.
+    const filter: QueryFilter<UserDocument> = expectedRole === 'user' ? { _id, role: { $in: [null, 'user'] } } : { _id, role: expectedRole };
+    const update = cutoffMs === null ? { $set: { role } } : { $set: { role }, $max: { jwtCutoffMs: cutoffMs } };
+    const doc = await this.model.findOneAndUpdate(filter, update, { returnDocument: 'after' }).lean<UserDocument>();
+    return doc ? toRecord(doc) : undefined;
   }
 
   /** A stronger hash after the cost parameters were raised (only if the hash did not change meanwhile). */

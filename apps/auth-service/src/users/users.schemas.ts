@@ -23,6 +23,7 @@ export const UserSchema = z
     id: z.string().openapi({ example: '665f1f0c2a4b7e0012345678' }),
     username: z.string(),
     email: z.string(),
+    role: z.enum(['user', 'moderator', 'admin']).openapi({ description: 'API.md §13: `moderator` and `admin` may moderate the catalog; admins are named by the deployment' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })
@@ -52,3 +53,11 @@ export const PasswordChangedSchema = z
     expires_in: z.number().int().openapi({ description: 'Lifetime of access_token in seconds' }),
   })
   .openapi('PasswordChanged');
+
+export const RoleRequestSchema = z
+  .strictObject({ role: z.enum(['user', 'moderator']).openapi({ description: 'The new role; `admin` is given only by the deployment (ADMIN_USERNAMES)' }) })
+  .openapi('RoleRequest');
+
+export const UserIdParamsSchema = z.strictObject({
+  id: z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hexadecimal id').transform((value) => value.toLowerCase()),
+});

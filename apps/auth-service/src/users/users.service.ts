@@ -17,12 +17,14 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
+    private readonly adminUsernames: readonly string[] = [],
   ) {}
 
   async register(input: { username: string; email: string; password: string }): Promise<UserRecord> {
     const passwordHash = await this.hasher.hash(input.password);
+    const role = this.adminUsernames.includes(input.username.toLowerCase()) ? 'admin' : 'user';
     try {
-      return await this.users.create({ username: input.username, email: input.email, passwordHash });
+      return await this.users.create({ username: input.username, email: input.email, passwordHash, role });
     } catch (error) {
       throw conflictOf(error);
     }

@@ -62,13 +62,13 @@ export function catalogEndpoints(category: CategoryDefinition, service: CatalogS
       path: '/{id}',
       access: scope('catalog:write'),
       summary: 'Change a catalog entry',
-      description: `Only the user who created the entry may change it (403). A change that makes it a duplicate of another entry is a 409 with \`existing_id\`.`,
+      description: `Only the user who created the entry may change it (403), or a moderator: a credential that also holds \`catalog:moderate\` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with \`existing_id\`.`,
       params: s.IdParams,
       body: s.PatchEntry,
       responses: { 200: { description: 'The updated entry', schema: s.Entry } },
       errors: [409],
       async handle({ params, body, caller }) {
-        return reply.ok(await service.update(params.id, body as EntryFieldsInput, caller.userId));
+        return reply.ok(await service.update(params.id, body as EntryFieldsInput, caller.userId, caller.scopes.includes('catalog:moderate')));
       },
     }),
   ];

@@ -26,6 +26,7 @@ describe('catalog entries (movies)', () => {
       year: 1999,
       description: null,
       genres: ['Science Fiction'],
+      external_ids: {},
       created_by: alice,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: res.body.created_at,

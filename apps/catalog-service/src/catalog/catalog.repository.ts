@@ -2,7 +2,7 @@ import { mongo } from 'mongoose';
 import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
-import type { EntryDocument } from './entry.document';
+import type { EntryChange, EntryDocument } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
 import { type SortKeyHints, type SortKeySampleRow } from './sort-key-hints';
 import { afterPositionFilter, type ListingPosition } from './listing-cursor';
@@ -40,6 +40,21 @@ export class DuplicateEntryError extends Error {
   override name = 'DuplicateEntryError';
 }
 
+/** The external ids index refused the write: another entry holds one of the `key:value` pairs. */
+export class DuplicateExternalIdError extends Error {
+  override name = 'DuplicateExternalIdError';
+}
+
+const EXTERNAL_IDS_INDEX = 'external_ids_unique';
+
+/** The data layer's reading of E11000: which unique rule the write broke (anything else is rethrown as is). */
+function duplicateError(error: unknown): unknown {
+  if (!isDuplicateKeyError(error)) return error;
+  const { keyPattern, message } = error as { keyPattern?: Record<string, unknown>; message?: string };
+  const external = (keyPattern && 'external_keys' in keyPattern) || (message ?? '').includes(EXTERNAL_IDS_INDEX);
+  return external ? new DuplicateExternalIdError('external id taken', { cause: error }) : new DuplicateEntryError('duplicate entry', { cause: error });
+}
+
 /**
  * Indexes of the entries collection. Every listing sort has an index ending in `_id` (the tie-break) that
  * MongoDB can walk in either direction; `year` sorts use `year_missing` first so entries without a year
@@ -60,6 +75,10 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
   // Filters, in the default (title) order.
   { name: 'genre_title', key: { genre_keys: 1, title_key: 1, _id: 1 } },
   { name: 'year_title', key: { year: 1, title_key: 1, _id: 1 } },
+  // External ids (API.md §8): one entry per `key:value` pair; partial, as entries without any have no array.
+  { name: EXTERNAL_IDS_INDEX, key: { external_keys: 1 }, unique: true, partialFilterExpression: { external_keys: { $exists: true } } },
+  // person= search (director / network / authors), in the default (title) order.
+  { name: 'search_person_title', key: { person_prefixes: 1, title_key: 1, _id: 1 } },
   // Account deletion: the entries a user created.
   { name: 'created_by', key: { created_by: 1 } },
 ];
@@ -94,7 +113,7 @@ export class CatalogRepository {
     try {
       await this.entries.insertOne(doc, { session });
     } catch (error) {
-      throw isDuplicateKeyError(error) ? new DuplicateEntryError('duplicate entry', { cause: error }) : error;
+      throw duplicateError(error);
     }
     await this.bumpCounter({ count: 1, version: 1 }, session);
   }
@@ -114,13 +133,24 @@ export class CatalogRepository {
     await this.bumpCounter({ count: docs.length, version: 1 }, undefined);
   }
 
-  /** Applies `set` when `createdBy` created the entry; null when it is unknown or someone else's. */
-  async updateIfCreatedBy(id: mongo.ObjectId, createdBy: string, set: Record<string, unknown>, session: Session): Promise<EntryDocument | null> {
+  /**
+   * Applies `change` when `createdBy` created the entry (and it is still as the change expects);
+   * null when it is unknown, someone else's, or changed meanwhile.
+   */
+  async updateIfCreatedBy(id: mongo.ObjectId, createdBy: string | null, change: EntryChange, session: Session): Promise<EntryDocument | null> {
+    // createdBy null: a moderator's change, to any entry (also one whose creator is gone).
+    const filter: EntryFilter = createdBy === null ? { _id: id } : { _id: id, created_by: createdBy };
+    if (change.expect) {
+      filter.updated_at = change.expect.updatedAt;
+      filter.external_keys = change.expect.externalKeys === null ? { $exists: false } : change.expect.externalKeys;
+    }
+    const update: mongo.UpdateFilter<EntryDocument> = { $set: change.set };
+    if (change.unset.length) update.$unset = Object.fromEntries(change.unset.map((field) => [field, '']));
     let updated: EntryDocument | null;
     try {
-      updated = await this.entries.findOneAndUpdate({ _id: id, created_by: createdBy }, { $set: set }, { returnDocument: 'after', session });
+      updated = await this.entries.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
     } catch (error) {
-      throw isDuplicateKeyError(error) ? new DuplicateEntryError('duplicate entry', { cause: error }) : error;
+      throw duplicateError(error);
     }
     if (updated) await this.bumpCounter({ version: 1 }, session);
     return updated;
@@ -145,6 +175,68 @@ export class CatalogRepository {
     if (excludeId) filter._id = { $ne: excludeId };
     const found = await this.entries.findOne(filter, { projection: { _id: 1 } });
     return found?._id ?? null;
+  }
+
+  /** The entry holding the `key:value` external id pair, if any (index-served). */
+  findByExternalKey(key: string): Promise<EntryDocument | null> {
+    return this.entries.findOne({ external_keys: key });
+  }
+
+  /** Some entry other than `excludeId` holding one of these `key:value` pairs (the one a write collided with). */
+  async findExternalKeyHolder(keys: readonly string[], excludeId?: mongo.ObjectId): Promise<mongo.ObjectId | null> {
+    if (!keys.length) return null;
+    const filter: EntryFilter = { external_keys: { $in: [...keys] } };
+    if (excludeId) filter._id = { $ne: excludeId };
+    const found = await this.entries.findOne(filter, { projection: { _id: 1 } });
+    return found?._id ?? null;
+  }
+
+  /**
+   * Start-up migration of entries written before external ids existed: stores the ids derived from their own
+   * fields (`derive` returns them, possibly {}). Idempotent, batched; an entry whose derived pair another entry
+   * already holds keeps no pair (it is counted in `conflicts` and left for a moderator to merge).
+   */
+  async migrateExternalIds(derive: (doc: EntryDocument) => Record<string, string>, toKeys: (ids: Record<string, string>) => string[]): Promise<{ migrated: number; conflicts: number }> {
+    let migrated = 0;
+    let conflicts = 0;
+    for (;;) {
+      const batch = await this.entries.find({ external_ids: { $exists: false } }).limit(500).toArray();
+      if (!batch.length) {
+        if (migrated || conflicts) await this.bumpCounter({ version: 1 }, undefined);
+        return { migrated, conflicts };
+      }
+      for (const doc of batch) {
+        const ids = derive(doc);
+        const keys = toKeys(ids);
+        try {
+          await this.entries.updateOne({ _id: doc._id, external_ids: { $exists: false } }, { $set: { external_ids: ids, ...(keys.length ? { external_keys: keys } : {}) } });
+        } catch (error) {
+          if (!(duplicateError(error) instanceof DuplicateExternalIdError)) throw error;
+          conflicts++;
+          await this.entries.updateOne({ _id: doc._id, external_ids: { $exists: false } }, { $set: { external_ids: {} } });
+          continue;
+        }
+        migrated++;
+      }
+    }
+  }
+
+  /** Start-up backfill of a derived field that entries written before it existed lack (idempotent, batched). */
+  async backfillMissing(field: 'person_prefixes', compute: (doc: EntryDocument) => string[]): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const batch = await this.entries.find({ [field]: { $exists: false } }).limit(500).toArray();
+      // What filters match changed: cached counts of the old version must not be served.
+      if (!batch.length) {
+        if (done) await this.bumpCounter({ version: 1 }, undefined);
+        return done;
+      }
+      await this.entries.bulkWrite(
+        batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [field]: { $exists: false } }, update: { $set: { [field]: compute(doc) } } } })),
+        { ordered: false },
+      );
+      done += batch.length;
+    }
   }
 
   /** Account deletion: the user's entries stay, without a creator. Idempotent. */

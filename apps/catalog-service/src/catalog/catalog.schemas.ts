@@ -1,7 +1,9 @@
 import { idSchema, limitParam, objectIdParam, orderParam, pageParam, pageSchema, timestampSchema, z } from '@mt/contracts';
 import { cursorParam, nextCursorSchema, refusePageWithCursor } from '@mt/pagination';
 import { queryInt } from '@mt/validation';
-import { componentPrefix, type CategoryDefinition } from '../categories/categories';
+import { componentPrefix, externalIdKeys, type CategoryDefinition } from '../categories/categories';
+import { settableExternalIdKeys } from '../categories/external-ids';
+import { isbn13Of, normaliseIsbn } from '../categories/isbn';
 import { searchWords } from '../search/text-folding';
 
 export const YEAR_MIN = 1870;
@@ -24,11 +26,19 @@ export interface EntryFieldsInput {
   year?: number | null;
   description?: string | null;
   genres?: string[];
+  /** A value sets the key, null removes it (PATCH); validated against the category's keys. */
+  external_ids?: Record<string, string | null>;
   [ownField: string]: unknown;
 }
 
 export interface CatalogListQuery {
+  /** `key:value` lookup (API.md §8), parsed. */
+  external_id?: { key: string; value: string };
   q?: string;
+  /** `person=` (categories with person fields). */
+  person?: string;
+  /** `isbn=` (books), normalised to the ISBN-13 it denotes. */
+  isbn?: string;
   genre?: string;
   year?: number;
   page?: number;
@@ -56,6 +66,98 @@ function ownOutputShape(category: CategoryDefinition): Record<string, z.ZodType>
   return shape;
 }
 
+/** `external_ids` as a client sends it: settable keys only (derived ones are read-only), each value in its format; null removes a key. */
+function externalIdsInput(category: CategoryDefinition, presence: 'create' | 'patch') {
+  const keys = externalIdKeys(category);
+  const shape: Record<string, z.ZodType> = {};
+  for (const key of settableExternalIdKeys(keys)) {
+    const definition = keys[key]!;
+    const value = z.string().regex(definition.pattern, `must be ${definition.format}`);
+    shape[key] = (presence === 'patch' ? value.nullable() : value).optional().openapi({ description: definition.format, example: definition.example });
+  }
+  const derived = Object.keys(keys).filter((key) => keys[key]?.derive);
+  return z
+    .strictObject(shape)
+    .optional()
+    .openapi({
+      description:
+        'Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`).' +
+        (presence === 'patch' ? ' Only the keys given change; null removes a key.' : '') +
+        (derived.length ? ` Read-only, derived: ${derived.map((key) => `\`${key}\``).join(', ')}.` : ''),
+    });
+}
+
+function externalIdsOutput(category: CategoryDefinition) {
+  const keys = externalIdKeys(category);
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, definition] of Object.entries(keys)) shape[key] = z.string().optional().openapi({ description: definition.format, example: definition.example });
+  return z.object(shape).openapi({ description: 'External ids known for this entry (`{}` when none)' });
+}
+
+/** `person=` and `isbn=` where the category has such fields (else they stay unknown parameters: 400). */
+function extraSearchShape(category: CategoryDefinition): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  const persons = category.personFields ?? [];
+  if (persons.length) {
+    shape['person'] = z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((value) => searchWords(value).length > 0, 'must contain at least one letter or digit')
+      .optional()
+      .openapi({
+        description: `Search ${persons.map((p) => `\`${p}\``).join(', ')} (1–200 characters) like \`q\` searches titles: case- and accent-insensitive, every word a word or the start of one. Combinable with every other filter.`,
+      });
+  }
+  if ('isbn' in category.fields) {
+    shape['isbn'] = z
+      .string()
+      .max(32)
+      .transform((raw, ctx) => {
+        const stored = normaliseIsbn(raw);
+        const isbn13 = stored === undefined ? null : isbn13Of(stored);
+        if (isbn13 === null) {
+          ctx.addIssue({ code: 'custom', message: 'must be a valid ISBN-10 or ISBN-13 (digits, optional hyphens)' });
+          return z.NEVER;
+        }
+        return isbn13;
+      })
+      .optional()
+      .openapi({ type: 'string', description: 'Only the book with this ISBN (ISBN-10 or ISBN-13, hyphens optional; both spellings find the same book)', example: '978-0-441-47812-5' });
+  }
+  return shape;
+}
+
+/** `external_id=key:value`: a key of the category and a value in its format. */
+function externalIdParam(category: CategoryDefinition) {
+  const keys = externalIdKeys(category);
+  const names = Object.keys(keys);
+  return z
+    .string()
+    .max(100)
+    .transform((raw, ctx) => {
+      const colon = raw.indexOf(':');
+      const key = colon > 0 ? raw.slice(0, colon) : '';
+      const value = colon > 0 ? raw.slice(colon + 1) : '';
+      const definition = keys[key];
+      if (!definition) {
+        ctx.addIssue({ code: 'custom', message: `must be key:value with key one of ${names.join(', ') || '(none)'}` });
+        return z.NEVER;
+      }
+      if (!definition.pattern.test(value)) {
+        ctx.addIssue({ code: 'custom', message: `${key} must be ${definition.format}` });
+        return z.NEVER;
+      }
+      return { key, value };
+    })
+    .optional()
+    .openapi({
+      type: 'string',
+      description: `Lookup by external id, \`key:value\` (keys: ${names.map((n) => `\`${n}\``).join(', ')}): the page object with the 0 or 1 matching entry. Combinable only with \`page\`, \`limit\` and \`cursor\`; a malformed value is a 400.`,
+      example: names[0] ? `${names[0]}:${keys[names[0]]!.example}` : undefined,
+    });
+}
+
 /** The fields every category's entries share, declared once; each category extends it with its own. */
 export const CatalogEntrySchema = z
   .object({
@@ -73,7 +175,7 @@ export const CatalogEntrySchema = z
 function buildCatalogSchemas(category: CategoryDefinition) {
   const prefix = componentPrefix(category);
 
-  const Entry = CatalogEntrySchema.extend(ownOutputShape(category)).openapi(`${prefix}Entry`, {
+  const Entry = CatalogEntrySchema.extend({ ...ownOutputShape(category), external_ids: externalIdsOutput(category) }).openapi(`${prefix}Entry`, {
     description: `A ${category.displayName} catalog entry: the shared fields and the category's own`,
   });
 
@@ -84,6 +186,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
       description: description().nullable().optional(),
       genres: genres().optional(),
       ...ownInputShape(category, 'create'),
+      external_ids: externalIdsInput(category, 'create'),
     })
     .openapi(`${prefix}EntryCreate`, {
       description: 'A new catalog entry. Fields not given are null (lists: []). Unknown fields are refused.',
@@ -96,6 +199,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
       description: description().nullable().optional(),
       genres: genres().optional(),
       ...ownInputShape(category, 'patch'),
+      external_ids: externalIdsInput(category, 'patch'),
     })
     .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })
     .openapi(`${prefix}EntryPatch`, {
@@ -105,6 +209,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
 
   const ListQuery = z
     .strictObject({
+      external_id: externalIdParam(category),
       q: z
         .string()
         .min(1)
@@ -114,6 +219,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
           description:
             'Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes.',
         }),
+      ...extraSearchShape(category),
       genre: z.string().trim().min(1).max(50).optional().openapi({ description: 'Only entries with this genre (exact, case-insensitive)' }),
       year: queryInt(YEAR_MIN, YEAR_MAX)
         .optional()
@@ -132,6 +238,11 @@ function buildCatalogSchemas(category: CategoryDefinition) {
     })
     .superRefine((query, ctx) => {
       refusePageWithCursor(query, ctx);
+      if (query.external_id !== undefined) {
+        for (const other of ['q', 'person', 'isbn', 'genre', 'year', 'sort', 'order'] as const) {
+          if ((query as Record<string, unknown>)[other] !== undefined) ctx.addIssue({ code: 'custom', path: [other], message: 'cannot be combined with external_id (only page, limit and cursor can)' });
+        }
+      }
       if (query.q !== undefined && searchWords(query.q).length === 0) {
         ctx.addIssue({ code: 'custom', path: ['q'], message: 'must contain at least one letter or digit' });
       }

@@ -3,13 +3,14 @@ import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { KeyedMutex } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { CategoryDefinition } from '../categories/categories';
+import { externalKey, externalKeysOf } from '../categories/external-ids';
 import type { ListRepository } from '../lists/lists.repository';
 import { titleKey } from '../search/text-folding';
 import type { AtomicRunner } from '../shared/atomic';
 import { DEFAULT_LIMIT, toPage, type Page } from '../shared/common.schemas';
 import type { CatalogListQuery, EntryFieldsInput } from './catalog.schemas';
-import { DuplicateEntryError, type CatalogRepository } from './catalog.repository';
-import { entryPatchSet, newEntryDocument, toEntryResponse, type EntryDocument } from './entry.document';
+import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from './catalog.repository';
+import { entryPatchChange, newEntryDocument, patchNeedsCurrent, personPrefixes, storedExternalIds, toEntryResponse, type EntryDocument } from './entry.document';
 import { positionAfter, readPosition } from './listing-cursor';
 import { planListing, windowPerSegment, type ListingPlan } from './listing-plan';
 
@@ -35,18 +36,29 @@ export class CatalogService {
     // Creations of one title and year take turns in this process: racing inserts of one unique key make
     // the store wait on, or deadlock with, each other. Whoever comes after the first finds it and gets a
     // 409 without a transaction.
-    return this.creating.use(JSON.stringify([doc.title_key, doc.year]), async () => {
+    // External ids too: every lock is taken in sorted order, so two creations never wait on each other in a cycle.
+    const locks = [`title:${JSON.stringify([doc.title_key, doc.year])}`, ...(doc.external_keys ?? []).map((key) => `external:${key}`)].sort();
+    return this.holdingAll(locks, async () => {
       const existing = await this.entries.findDuplicate(doc.title_key, doc.year);
       if (existing) throw duplicateOf(existing);
+      const holder = await this.entries.findExternalKeyHolder(doc.external_keys ?? []);
+      if (holder) throw externalIdTaken(holder);
       try {
-        // The unique index still decides duplicates (other instances); the count moves with the insert.
+        // The unique indexes still decide duplicates (other instances); the count moves with the insert.
         await this.atomic.run((session) => this.entries.insert(doc, session));
       } catch (error) {
         if (error instanceof DuplicateEntryError) throw await this.duplicateConflict(doc.title_key, doc.year);
+        if (error instanceof DuplicateExternalIdError) throw await this.externalIdConflict(doc.external_keys ?? []);
         throw error;
       }
       return this.respond(doc);
     });
+  }
+
+  private holdingAll<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const [first, ...rest] = keys;
+    if (first === undefined) return work();
+    return this.creating.use(first, () => this.holdingAll(rest, work));
   }
 
   async get(id: string): Promise<EntryResponse> {
@@ -55,31 +67,41 @@ export class CatalogService {
     return this.respond(doc);
   }
 
-  async update(id: string, patch: EntryFieldsInput, userId: string): Promise<EntryResponse> {
+  /** `moderator`: the caller holds `catalog:moderate` (API.md §13) and may change any entry; else only its own. */
+  async update(id: string, patch: EntryFieldsInput, userId: string, moderator = false): Promise<EntryResponse> {
     const objectId = new mongo.ObjectId(id);
-    const set = entryPatchSet(this.category, patch, this.now());
-    let updated: EntryDocument | null;
-    try {
-      updated = await this.atomic.run(async (session) => {
-        const doc = await this.entries.updateIfCreatedBy(objectId, userId, set, session);
-        // List entries keep the item's title key for their title sort: renamed in the same transaction.
-        if (doc && patch.title !== undefined) await this.lists.renameItem(objectId, doc.title_key, session);
-        return doc;
-      });
-    } catch (error) {
-      if (!(error instanceof DuplicateEntryError)) throw error;
-      const current = await this.entries.findById(objectId);
-      const key = patch.title !== undefined ? titleKey(patch.title) : (current?.title_key ?? '');
-      const year = patch.year !== undefined ? patch.year : (current?.year ?? null);
-      throw await this.duplicateConflict(key, year, objectId);
+    const needsCurrent = patchNeedsCurrent(this.category, patch);
+    // External ids are recomputed from the entry as read; a concurrent change of them makes the update miss: read again.
+    for (let attempt = 1; ; attempt++) {
+      const current = needsCurrent ? await this.entries.findById(objectId) : null;
+      if (needsCurrent && !current) throw errors.notFound(`${this.category.id} entry not found`);
+      const change = entryPatchChange(this.category, patch, this.now(), current);
+      let updated: EntryDocument | null;
+      try {
+        updated = await this.atomic.run(async (session) => {
+          const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
+          // List entries keep the item's title key for their title sort: renamed in the same transaction.
+          if (doc && patch.title !== undefined) await this.lists.renameItem(objectId, doc.title_key, session);
+          return doc;
+        });
+      } catch (error) {
+        if (error instanceof DuplicateExternalIdError) throw await this.externalIdConflict((change.set['external_keys'] as string[] | undefined) ?? [], objectId);
+        if (!(error instanceof DuplicateEntryError)) throw error;
+        const existing = await this.entries.findById(objectId);
+        const key = patch.title !== undefined ? titleKey(patch.title) : (existing?.title_key ?? '');
+        const year = patch.year !== undefined ? patch.year : (existing?.year ?? null);
+        throw await this.duplicateConflict(key, year, objectId);
+      }
+      if (updated) return this.respond(updated);
+      const exists = await this.entries.findById(objectId);
+      if (!exists) throw errors.notFound(`${this.category.id} entry not found`);
+      if (!moderator && exists.created_by !== userId) throw errors.forbidden('only the user who created this entry (or a moderator) may change it');
+      if (attempt >= 10) throw errors.conflict('the entry kept changing while this change was applied; try again');
     }
-    if (updated) return this.respond(updated);
-    const exists = await this.entries.findById(objectId);
-    if (!exists) throw errors.notFound(`${this.category.id} entry not found`);
-    throw errors.forbidden('only the user who created this entry may change it');
   }
 
   async list(query: CatalogListQuery): Promise<EntryPage> {
+    if (query.external_id) return this.lookup(query, query.external_id);
     const plan = planListing(query);
     const state = await this.entries.state();
     // The total, and the size of every segment but the last (the last is what remains).
@@ -135,6 +157,34 @@ export class CatalogService {
     return { ...toPage(page.map((row) => this.respond(row.doc)), window, total), next_cursor: next };
   }
 
+  /** `?external_id=key:value` (API.md §8): the page object of the 0 or 1 entry holding the pair. */
+  private async lookup(query: CatalogListQuery, id: { key: string; value: string }): Promise<EntryPage> {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    if (query.cursor !== undefined) {
+      // Never a next page here: only a start cursor, or one of this query (there is none), gets a page.
+      const walk = resumeWalk(this.cursors, query.cursor, { ...query });
+      if (walk.after !== null) return { ...toPage([], { page: 2, limit, skip: limit }, 0), next_cursor: null };
+    }
+    const doc = await this.entries.findByExternalKey(externalKey(id.key, id.value));
+    const window = { page: query.page ?? 1, limit, skip: ((query.page ?? 1) - 1) * limit };
+    const total = doc ? 1 : 0;
+    return { ...toPage(doc && window.skip === 0 ? [this.respond(doc)] : [], window, total), next_cursor: null };
+  }
+
+  /** Start-up: stores the derived external ids (books: isbn13) of entries written before external ids existed. */
+  migrateExternalIds(): Promise<{ migrated: number; conflicts: number }> {
+    return this.entries.migrateExternalIds((doc) => storedExternalIds(this.category, { own: doc.own }), externalKeysOf);
+  }
+
+  /** Start-up: stores the person search keys of entries written before `person=` existed. */
+  backfillPersonSearch(): Promise<number> {
+    return this.entries.backfillMissing('person_prefixes', (doc) => personPrefixes(this.category, doc.own ?? {}));
+  }
+
+  private async externalIdConflict(keys: readonly string[], excludeId?: mongo.ObjectId) {
+    return externalIdTaken(await this.entries.findExternalKeyHolder(keys, excludeId));
+  }
+
   private respond(doc: EntryDocument): EntryResponse {
     return toEntryResponse(this.category, doc);
   }
@@ -146,3 +196,6 @@ export class CatalogService {
 
 const duplicateOf = (existing: mongo.ObjectId | null) =>
   errors.conflict('an entry with this title and year already exists', existing ? { existing_id: existing.toHexString() } : undefined);
+
+const externalIdTaken = (holder: mongo.ObjectId | null) =>
+  errors.conflict('an entry with one of these external ids already exists', holder ? { existing_id: holder.toHexString() } : undefined);

@@ -42,6 +42,10 @@ export function planListing(query: CatalogListQuery): ListingPlan {
   if (words.length) filter.title_prefixes = { $all: words };
   if (query.genre !== undefined) filter.genre_keys = genreKey(query.genre);
   if (query.year !== undefined) filter.year = query.year;
+  // person=: every word a word (prefix) of the person fields, like q on titles (multikey prefix index).
+  if (query.person !== undefined) filter.person_prefixes = { $all: searchWords(query.person) };
+  // isbn=: the derived, uniquely indexed isbn13 pair, so ISBN-10 and ISBN-13 spellings find the same book.
+  if (query.isbn !== undefined) filter.external_keys = `isbn13:${query.isbn}`;
 
   const sort = query.sort ?? (words.length ? 'relevance' : 'title');
   const order = query.order ?? (sort === 'title' ? 'asc' : 'desc');

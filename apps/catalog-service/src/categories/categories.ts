@@ -2,8 +2,20 @@ import type { CategoryRecord } from '@mt/contracts';
 import type { Endpoint } from '@mt/endpoints';
 import type { CatalogModule } from '../catalog-module';
 import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
+import { GOODREADS_ID, IMDB_ID, ISBN13_ID, OPENLIBRARY_ID, TMDB_ID, TVDB_ID, type ExternalIdKey } from './external-ids';
 
 export type ProgressUnit = 'minutes' | 'episodes' | 'pages';
+export type ListStatus = 'watching' | 'completed' | 'on_hold' | 'dropped' | 'plan_to_watch';
+export type StatusLabels = Readonly<Record<ListStatus, string>>;
+
+/** Labels of a category that names none of its own. */
+export const DEFAULT_STATUS_LABELS: StatusLabels = {
+  watching: 'In progress',
+  completed: 'Completed',
+  on_hold: 'On hold',
+  dropped: 'Dropped',
+  plan_to_watch: 'Planned',
+};
 
 /** Everything that makes one category different from another. */
 export interface CategoryDefinition {
@@ -14,8 +26,20 @@ export interface CategoryDefinition {
   readonly icon: string;
   /** What a list entry's `progress` counts. */
   readonly progressUnit: ProgressUnit;
+  /** How clients show each list status (API.md §13); the stored values stay the five statuses. */
+  readonly statusLabels?: StatusLabels;
   /** The category's own entry fields, in the order they appear in responses. */
   readonly fields: Readonly<Record<string, CategoryField>>;
+  /**
+   * Keys of `external_ids` (API.md §8) and the format of their values; a key not listed is a 400. A
+   * `(key, value)` pair belongs to at most one entry of the category (a unique index).
+   */
+  readonly externalIds?: Readonly<Record<string, ExternalIdKey>>;
+  /**
+   * Own fields searched by `person=` (movies: director, tvshows: network, books: authors), folded and
+   * matched by words and word prefixes like titles.
+   */
+  readonly personFields?: readonly string[];
   /** Default port of an instance when PORT is not set. */
   readonly defaultPort: number;
   /**
@@ -36,11 +60,14 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
     description: 'Feature films, documentaries and shorts',
     icon: 'film',
     progressUnit: 'minutes',
+    statusLabels: { watching: 'Watching', completed: 'Watched', on_hold: 'On hold', dropped: 'Dropped', plan_to_watch: 'Want to watch' },
     defaultPort: 3011,
     fields: {
       runtime_minutes: integerField(1, 10000, 'Running time in minutes', 136),
       director: textField(200, 'Director', 'Lana Wachowski'),
     },
+    externalIds: { imdb: IMDB_ID, tmdb: TMDB_ID },
+    personFields: ['director'],
   },
   {
     id: 'tvshows',
@@ -48,12 +75,15 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
     description: 'Television series and miniseries',
     icon: 'tv',
     progressUnit: 'episodes',
+    statusLabels: { watching: 'Watching', completed: 'Completed', on_hold: 'On hold', dropped: 'Dropped', plan_to_watch: 'Plan to watch' },
     defaultPort: 3012,
     fields: {
       seasons: integerField(0, 1000, 'Number of seasons', 5),
       episodes: integerField(0, 100000, 'Number of episodes', 62),
       network: textField(200, 'Original network or platform', 'AMC'),
     },
+    externalIds: { imdb: { ...IMDB_ID, example: 'tt0903747' }, tmdb: { ...TMDB_ID, example: '1396' }, tvdb: TVDB_ID },
+    personFields: ['network'],
   },
   {
     id: 'books',
@@ -61,17 +91,24 @@ const DEFINITIONS: readonly CategoryDefinition[] = [
     description: 'Novels, non-fiction and comics',
     icon: 'book',
     progressUnit: 'pages',
+    statusLabels: { watching: 'Reading', completed: 'Read', on_hold: 'On hold', dropped: 'Abandoned', plan_to_watch: 'Want to read' },
     defaultPort: 3013,
     fields: {
       authors: textListField(20, 200, 'Authors', ['Ursula K. Le Guin']),
       isbn: isbnField('ISBN', '978-0-441-47812-5'),
       pages: integerField(1, 100000, 'Number of pages', 304),
     },
+    externalIds: { isbn13: ISBN13_ID, openlibrary: OPENLIBRARY_ID, goodreads: GOODREADS_ID },
+    personFields: ['authors'],
   },
 ];
 
+/** The category's external id keys ({} when it declares none). */
+export const externalIdKeys = (category: CategoryDefinition): Readonly<Record<string, ExternalIdKey>> => category.externalIds ?? {};
+
 /** Fields every entry has; a category's own field may not reuse these names. */
-const COMMON_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', 'created_by', 'created_at', 'updated_at']);
+const COMMON_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', 'external_ids', 'created_by', 'created_at', 'updated_at']);
+const EXTERNAL_KEY = /^[a-z][a-z0-9_]{0,31}$/;
 const CATEGORY_ID = /^[a-z][a-z0-9-]{0,31}$/;
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -87,6 +124,15 @@ function addChecked(byId: Map<string, CategoryDefinition>, definitions: readonly
       if (COMMON_FIELDS.has(field) || !FIELD_NAME.test(field)) {
         throw new Error(`category '${definition.id}': field name '${field}' is reserved or invalid`);
       }
+    }
+    for (const [status, label] of Object.entries(definition.statusLabels ?? DEFAULT_STATUS_LABELS)) {
+      if (typeof label !== 'string' || !label.trim() || label.length > 50) throw new Error(`category '${definition.id}': status label of '${status}' must be 1–50 characters`);
+    }
+    for (const field of definition.personFields ?? []) {
+      if (!(field in (definition.fields ?? {}))) throw new Error(`category '${definition.id}': person field '${field}' is not one of its fields`);
+    }
+    for (const key of Object.keys(definition.externalIds ?? {})) {
+      if (!EXTERNAL_KEY.test(key)) throw new Error(`category '${definition.id}': external id key '${key}' is invalid`);
     }
     byId.set(definition.id, definition);
   }
@@ -136,6 +182,8 @@ export function categoryRecord(category: CategoryDefinition): CategoryRecord {
     description: category.description,
     endpoint: categoryBasePath(category),
     icon: category.icon,
+    progress_unit: category.progressUnit,
+    status_labels: { ...(category.statusLabels ?? DEFAULT_STATUS_LABELS) },
   };
 }
 

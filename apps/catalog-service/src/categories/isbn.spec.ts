@@ -1,4 +1,4 @@
-import { normaliseIsbn } from './isbn';
+import { isbn13Of, normaliseIsbn } from './isbn';
 
 describe('normaliseIsbn', () => {
   it.each([
@@ -27,5 +27,19 @@ describe('normaliseIsbn', () => {
     ['nothing', ''],
   ])('refuses %s', (_case, raw) => {
     expect(normaliseIsbn(raw)).toBeUndefined();
+  });
+});
+
+describe('isbn13Of', () => {
+  it.each([
+    ['0306406152', '9780306406157'],
+    ['080442957X', '9780804429573'],
+    ['9780441478125', '9780441478125'],
+  ])('derives the ISBN-13 of %s: %s', (stored, isbn13) => {
+    expect(isbn13Of(stored)).toBe(isbn13);
+  });
+
+  it('has none for something that is not a stored ISBN', () => {
+    expect(isbn13Of('12345')).toBeNull();
   });
 });

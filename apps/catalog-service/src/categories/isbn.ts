@@ -30,3 +30,13 @@ export function normaliseIsbn(raw: string): string | undefined {
 
 /** The stored form: 10 characters (last may be X) or 13 digits. */
 export const STORED_ISBN_PATTERN = /^(\d{9}[\dX]|\d{13})$/;
+
+/** The ISBN-13 of a stored ISBN (an ISBN-10 gets the 978 prefix and a new check digit); null for anything else. */
+export function isbn13Of(stored: string): string | null {
+  if (/^97[89]\d{10}$/.test(stored)) return stored;
+  if (!/^\d{9}[\dX]$/.test(stored)) return null;
+  const body = `978${stored.slice(0, 9)}`;
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(body[i]) * (i % 2 === 0 ? 1 : 3);
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}

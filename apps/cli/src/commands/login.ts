@@ -30,7 +30,7 @@ export function registerLogin(program: Command, ctx: CommandContext): void {
       )
       .option('-u, --username <name>', 'username or email (asked for when missing)')
       .option('--password-stdin', 'read the password from standard input')
-      .option('--scopes <list>', `scopes of the token, comma-separated (${SCOPES.join(', ')}); default: all but account`, parseScopes)
+      .option('--scopes <list>', `scopes of the token, comma-separated (${SCOPES.join(', ')}); default: all but account and catalog:moderate`, parseScopes)
       .option('--expires-in-days <days>', 'lifetime of the token (1-366, default 90)', integer(1, 366))
       .option('--name <name>', 'name of the token (default: "mt on <host> <date>")'),
     'mt login',

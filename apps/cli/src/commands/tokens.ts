@@ -48,7 +48,7 @@ export function registerTokens(program: Command, ctx: CommandContext): void {
         'Create a token for a script or another machine. Its secret is printed once, on standard output (the rest on standard error), and never again. ' + STEP_UP,
       )
       .argument('<name>', 'a name unique among your active tokens')
-      .option('--scopes <list>', `comma-separated (${SCOPES.join(', ')}); default: all but account`, parseScopes)
+      .option('--scopes <list>', `comma-separated (${SCOPES.join(', ')}); default: all but account and catalog:moderate`, parseScopes)
       .option('--expires-in-days <days>', 'lifetime (1-366, default 90)', integer(1, 366))
       .option('--password-stdin', 'read the password from standard input'),
     'mt tokens create nightly-backup --scopes list:read',

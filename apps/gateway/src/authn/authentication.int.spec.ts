@@ -49,11 +49,22 @@ describe('gateway authentication', () => {
   });
 
   describe('JWT', () => {
-    it('accepts a valid JWT and forwards the signed identity with every scope', async () => {
+    it('accepts a valid JWT and forwards the signed identity with every scope its role allows', async () => {
       const token = signJwt(k1, { sub: 'user-jwt', jti: 'jti-1' });
       const res = await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`);
       expect(res.status).toBe(200);
-      expect((res.body as EchoBody).identity).toEqual({ userId: 'user-jwt', authType: 'jwt', scopes: [...SCOPES], tokenId: 'jti-1' });
+      expect((res.body as EchoBody).identity).toEqual({ userId: 'user-jwt', authType: 'jwt', scopes: SCOPES.filter((scope) => scope !== 'catalog:moderate'), tokenId: 'jti-1' });
+    });
+
+    it('gives catalog:moderate only to a JWT whose role claim is moderator or admin, and rejects an unknown role', async () => {
+      for (const [role, moderate] of [['moderator', true], ['admin', true], ['user', false]] as const) {
+        const token = signJwt(k1, { sub: `user-${role}`, jti: `jti-${role}`, extra: { role } });
+        const res = await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${token}`);
+        expect(res.status).toBe(200);
+        expect((res.body as EchoBody).identity?.scopes.includes('catalog:moderate')).toBe(moderate);
+      }
+      const forged = signJwt(k1, { extra: { role: 'superuser' } });
+      expect((await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${forged}`)).status).toBe(401);
     });
 
     it('rejects an expired JWT with 401', async () => {

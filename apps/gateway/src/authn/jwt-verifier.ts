@@ -1,7 +1,7 @@
-import { JWT_ALGORITHM, JWT_CUTOFF_CLAIM, USER_DELETED_CUTOFF } from '@mt/contracts';
+import { JWT_ALGORITHM, JWT_CUTOFF_CLAIM, JWT_ROLE_CLAIM, USER_DELETED_CUTOFF } from '@mt/contracts';
 import type { Identity } from '@mt/identity';
 import type { Logger } from '@mt/logging';
-import { SCOPES } from '@mt/tokens';
+import { isRole, scopesForRole, type Role } from '@mt/tokens';
 import jwt from 'jsonwebtoken';
 import { AuthenticationUnavailableError, invalidCredential, type AuthOutcome } from './auth-outcome';
 import type { AuthServiceClient } from './auth-service.client';
@@ -22,18 +22,21 @@ interface AccessClaims {
   jti: string;
   /** The user's cut-off this JWT was minted under (JWT_CUTOFF_CLAIM). */
   cutoffMs: number;
+  /** JWT_ROLE_CLAIM; `user` when absent (JWTs minted before roles existed). */
+  role: Role;
 }
 
 function readClaims(payload: unknown): AccessClaims | undefined {
   if (!payload || typeof payload !== 'object') return undefined;
-  const { sub, jti, iat_ms: iatMs, exp, [JWT_CUTOFF_CLAIM]: cutoffMs } = payload as Record<string, unknown>;
+  const { sub, jti, iat_ms: iatMs, exp, [JWT_CUTOFF_CLAIM]: cutoffMs, [JWT_ROLE_CLAIM]: role } = payload as Record<string, unknown>;
+  if (role !== undefined && !isRole(role)) return undefined;
   if (typeof sub !== 'string' || sub === '' || typeof jti !== 'string' || jti === '') return undefined;
   if (typeof iatMs !== 'number' || !Number.isSafeInteger(iatMs)) return undefined;
   // Without it a JWT could not be revoked (JWTs signed before it existed are refused: users log in again).
   if (typeof cutoffMs !== 'number' || !Number.isSafeInteger(cutoffMs) || cutoffMs < 0) return undefined;
   // jsonwebtoken checks `exp` only when present: a token without one would never expire.
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
-  return { sub, jti, cutoffMs };
+  return { sub, jti, cutoffMs, role: role ?? 'user' };
 }
 
 /**
@@ -84,7 +87,7 @@ export function createJwtVerifier({ jwks, cutoffs, authService, issuer, audience
         if (!claims) return invalidCredential(`JWT lacks sub, jti, iat_ms, ${JWT_CUTOFF_CLAIM} or exp`);
         const revoked = await revocationOf(claims);
         if (revoked) return invalidCredential(`JWT revoked: ${revoked}`);
-        const identity: Identity = { userId: claims.sub, authType: 'jwt', scopes: [...SCOPES], tokenId: claims.jti };
+        const identity: Identity = { userId: claims.sub, authType: 'jwt', scopes: scopesForRole(claims.role), tokenId: claims.jti };
         return { kind: 'authenticated', identity };
       } catch (error) {
         if (error instanceof AuthenticationUnavailableError) return { kind: 'undecidable', reason: error.message };

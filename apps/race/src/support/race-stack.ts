@@ -39,7 +39,7 @@ const LIST_ENTRIES = 'list_entries';
  * upstream (a burst of argon2 hashes on a loaded machine can take longer than the default 10 s): neither
  * the limiter nor the proxy timeout is what is tested here.
  */
-export async function startRaceStack(name: string): Promise<RaceStack> {
+export async function startRaceStack(name: string, extraEnv: Record<string, string> = {}): Promise<RaceStack> {
   const redisKeyPrefix = testRedisPrefix(`race-${name}`);
   const dbNames = {
     auth: testDbName(`race_${name}_auth`),
@@ -67,6 +67,7 @@ export async function startRaceStack(name: string): Promise<RaceStack> {
       RATE_LIMIT_PER_MINUTE: '0',
       PROXY_TIMEOUT_MS: '60000',
       EVENTS_BLOCK_MS: '1000',
+      ...extraEnv,
     },
     onLog: (line) => {
       logs.push(line);

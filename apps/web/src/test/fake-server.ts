@@ -59,7 +59,7 @@ export const CATEGORIES = [
   { id: 'movies', name: 'movies', display_name: 'Movies', description: 'Films', endpoint: '/api/v1/movies', icon: 'film' },
 ];
 
-export const USER = { id: '65f1c0ffee0000000000aaaa', username: 'ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+export const USER = { id: '65f1c0ffee0000000000aaaa', username: 'ada', email: 'ada@example.com', role: 'user' as const, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
 
 export const page = <T>(data: T[], extra: Record<string, unknown> = {}) => ({ data, page: 1, limit: 20, total: data.length, total_pages: data.length ? 1 : 0, ...extra });
 

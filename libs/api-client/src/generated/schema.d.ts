@@ -317,6 +317,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/users/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Grant or remove a user's moderator role (admins only)
+         * @description Requires a JWT, or a personal access token with the `account` scope (403 naming the scope otherwise). Only an admin may call it (403 otherwise); an admin's own role, and the role of another admin (named by the deployment in ADMIN_USERNAMES), are not changed this way (403). Removing a role takes effect at once: the user's JWTs are revoked (they log in again) and their PATs lose `catalog:moderate` from their next request. A granted role takes effect at the next login.
+         */
+        put: operations["authSetUserRole"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/books": {
         parameters: {
             query?: never;
@@ -360,7 +380,7 @@ export interface paths {
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403). A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["booksUpdateEntry"];
         trace?: never;
@@ -560,7 +580,7 @@ export interface paths {
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403). A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["moviesUpdateEntry"];
         trace?: never;
@@ -760,7 +780,7 @@ export interface paths {
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403). A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["tvshowsUpdateEntry"];
         trace?: never;
@@ -930,6 +950,28 @@ export interface components {
             description: string;
             endpoint: string;
             icon: string;
+            /**
+             * @description What a list entry's `progress` counts in this category
+             * @enum {string}
+             */
+            progress_unit?: "minutes" | "episodes" | "pages";
+            /**
+             * @description How to show each list status in this category (e.g. books: `watching` → "Reading"); the stored values stay the five statuses
+             * @example {
+             *       "watching": "Reading",
+             *       "completed": "Read",
+             *       "on_hold": "On hold",
+             *       "dropped": "Abandoned",
+             *       "plan_to_watch": "Want to read"
+             *     }
+             */
+            status_labels?: {
+                watching: string;
+                completed: string;
+                on_hold: string;
+                dropped: string;
+                plan_to_watch: string;
+            };
         };
         /** @description The error payload of every component (API.md §1.1) */
         Error: {
@@ -1028,6 +1070,11 @@ export interface components {
             id: string;
             username: string;
             email: string;
+            /**
+             * @description API.md §13: `moderator` and `admin` may moderate the catalog; admins are named by the deployment
+             * @enum {string}
+             */
+            role: "user" | "moderator" | "admin";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1126,7 +1173,7 @@ export interface components {
          * @description profile:read (GET /auth/me), catalog:write, list:read, list:write, account (profile changes, password, deletion, tokens)
          * @enum {string}
          */
-        Scope: "profile:read" | "catalog:write" | "list:read" | "list:write" | "account";
+        Scope: "profile:read" | "catalog:write" | "list:read" | "list:write" | "account" | "catalog:moderate";
         CreatedToken: {
             id: string;
             name: string;
@@ -1162,6 +1209,13 @@ export interface components {
             /** @description Default 90 */
             expires_in_days?: number;
         };
+        RoleRequest: {
+            /**
+             * @description The new role; `admin` is given only by the deployment (ADMIN_USERNAMES)
+             * @enum {string}
+             */
+            role: "user" | "moderator";
+        };
         BooksEntryPage: {
             data: components["schemas"]["BooksEntry"][];
             page: number;
@@ -1190,6 +1244,24 @@ export interface components {
              * @example 304
              */
             pages: number | null;
+            /** @description External ids known for this entry (`{}` when none) */
+            external_ids: {
+                /**
+                 * @description 13 digits, derived from `isbn` (read-only)
+                 * @example 9780441478125
+                 */
+                isbn13?: string;
+                /**
+                 * @description `OL` + digits + `W` or `M`
+                 * @example OL59863W
+                 */
+                openlibrary?: string;
+                /**
+                 * @description digits
+                 * @example 17934530
+                 */
+                goodreads?: string;
+            };
         };
         /** @description The fields of a catalog entry that every category has */
         CatalogEntry: {
@@ -1261,6 +1333,19 @@ export interface components {
              * @example 304
              */
             pages?: number | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Read-only, derived: `isbn13`. */
+            external_ids?: {
+                /**
+                 * @description `OL` + digits + `W` or `M`
+                 * @example OL59863W
+                 */
+                openlibrary?: string;
+                /**
+                 * @description digits
+                 * @example 17934530
+                 */
+                goodreads?: string;
+            };
         };
         /** @description The fields to change (at least one); null clears an optional scalar field. Unknown fields are refused. */
         BooksEntryPatch: {
@@ -1301,6 +1386,19 @@ export interface components {
              * @example 304
              */
             pages?: number | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. Read-only, derived: `isbn13`. */
+            external_ids?: {
+                /**
+                 * @description `OL` + digits + `W` or `M`
+                 * @example OL59863W
+                 */
+                openlibrary?: string | null;
+                /**
+                 * @description digits
+                 * @example 17934530
+                 */
+                goodreads?: string | null;
+            };
         };
         ListChangesPage: {
             changes: (components["schemas"]["ListChangeUpsert"] | components["schemas"]["ListChangeDelete"])[];
@@ -1528,6 +1626,19 @@ export interface components {
              * @example Lana Wachowski
              */
             director: string | null;
+            /** @description External ids known for this entry (`{}` when none) */
+            external_ids: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0133093
+                 */
+                imdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 603
+                 */
+                tmdb?: string;
+            };
         };
         /** @description A new catalog entry. Fields not given are null (lists: []). Unknown fields are refused. */
         MoviesEntryCreate: {
@@ -1561,6 +1672,19 @@ export interface components {
              * @example Lana Wachowski
              */
             director?: string | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). */
+            external_ids?: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0133093
+                 */
+                imdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 603
+                 */
+                tmdb?: string;
+            };
         };
         /** @description The fields to change (at least one); null clears an optional scalar field. Unknown fields are refused. */
         MoviesEntryPatch: {
@@ -1594,6 +1718,19 @@ export interface components {
              * @example Lana Wachowski
              */
             director?: string | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. */
+            external_ids?: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0133093
+                 */
+                imdb?: string | null;
+                /**
+                 * @description a positive integer as a string
+                 * @example 603
+                 */
+                tmdb?: string | null;
+            };
         };
         TVShowsEntryPage: {
             data: components["schemas"]["TVShowsEntry"][];
@@ -1621,6 +1758,24 @@ export interface components {
              * @example AMC
              */
             network: string | null;
+            /** @description External ids known for this entry (`{}` when none) */
+            external_ids: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0903747
+                 */
+                imdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 1396
+                 */
+                tmdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 81189
+                 */
+                tvdb?: string;
+            };
         };
         /** @description A new catalog entry. Fields not given are null (lists: []). Unknown fields are refused. */
         TVShowsEntryCreate: {
@@ -1659,6 +1814,24 @@ export interface components {
              * @example AMC
              */
             network?: string | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). */
+            external_ids?: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0903747
+                 */
+                imdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 1396
+                 */
+                tmdb?: string;
+                /**
+                 * @description a positive integer as a string
+                 * @example 81189
+                 */
+                tvdb?: string;
+            };
         };
         /** @description The fields to change (at least one); null clears an optional scalar field. Unknown fields are refused. */
         TVShowsEntryPatch: {
@@ -1697,6 +1870,24 @@ export interface components {
              * @example AMC
              */
             network?: string | null;
+            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. */
+            external_ids?: {
+                /**
+                 * @description `tt` + 7–10 digits
+                 * @example tt0903747
+                 */
+                imdb?: string | null;
+                /**
+                 * @description a positive integer as a string
+                 * @example 1396
+                 */
+                tmdb?: string | null;
+                /**
+                 * @description a positive integer as a string
+                 * @example 81189
+                 */
+                tvdb?: string | null;
+            };
         };
     };
     responses: never;
@@ -3872,11 +4063,218 @@ export interface operations {
             };
         };
     };
+    authSetUserRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The user with the new role */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or a resource of another user */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body of an unsupported content type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     booksSearchEntries: {
         parameters: {
             query?: {
+                /** @description Lookup by external id, `key:value` (keys: `isbn13`, `openlibrary`, `goodreads`): the page object with the 0 or 1 matching entry. Combinable only with `page`, `limit` and `cursor`; a malformed value is a 400. */
+                external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
+                /** @description Search `authors` (1–200 characters) like `q` searches titles: case- and accent-insensitive, every word a word or the start of one. Combinable with every other filter. */
+                person?: string;
+                /** @description Only the book with this ISBN (ISBN-10 or ISBN-13, hyphens optional; both spellings find the same book) */
+                isbn?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
                 /** @description Only entries of this year */
@@ -6234,8 +6632,12 @@ export interface operations {
     moviesSearchEntries: {
         parameters: {
             query?: {
+                /** @description Lookup by external id, `key:value` (keys: `imdb`, `tmdb`): the page object with the 0 or 1 matching entry. Combinable only with `page`, `limit` and `cursor`; a malformed value is a 400. */
+                external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
+                /** @description Search `director` (1–200 characters) like `q` searches titles: case- and accent-insensitive, every word a word or the start of one. Combinable with every other filter. */
+                person?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
                 /** @description Only entries of this year */
@@ -8593,8 +8995,12 @@ export interface operations {
     tvshowsSearchEntries: {
         parameters: {
             query?: {
+                /** @description Lookup by external id, `key:value` (keys: `imdb`, `tmdb`, `tvdb`): the page object with the 0 or 1 matching entry. Combinable only with `page`, `limit` and `cursor`; a malformed value is a 400. */
+                external_id?: string;
                 /** @description Search (1–200 characters), case- and accent-insensitive: every word must be a title word or the start of one ("matr" finds "The Matrix"). Words are compared by their first 20 characters, and a title is searchable by the words of its first 600 folded characters, up to 400 distinct word prefixes. */
                 q?: string;
+                /** @description Search `network` (1–200 characters) like `q` searches titles: case- and accent-insensitive, every word a word or the start of one. Combinable with every other filter. */
+                person?: string;
                 /** @description Only entries with this genre (exact, case-insensitive) */
                 genre?: string;
                 /** @description Only entries of this year */

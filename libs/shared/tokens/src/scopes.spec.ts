@@ -1,11 +1,17 @@
-import { DEFAULT_PAT_SCOPES, SCOPES, isScope } from './scopes';
+import { DEFAULT_PAT_SCOPES, SCOPES, isScope, scopesForRole } from './scopes';
 
 describe('scopes', () => {
-  it('are the five of the contract', () => {
-    expect([...SCOPES]).toEqual(['profile:read', 'catalog:write', 'list:read', 'list:write', 'account']);
+  it('are the six of the contract', () => {
+    expect([...SCOPES]).toEqual(['profile:read', 'catalog:write', 'list:read', 'list:write', 'account', 'catalog:moderate']);
   });
 
-  it('give a PAT without explicit scopes everything but account', () => {
+  it('give catalog:moderate only to moderators and admins', () => {
+    expect(scopesForRole('user')).not.toContain('catalog:moderate');
+    expect(scopesForRole('moderator')).toEqual([...SCOPES]);
+    expect(scopesForRole('admin')).toEqual([...SCOPES]);
+  });
+
+  it('give a PAT without explicit scopes everything but account and catalog:moderate', () => {
     expect([...DEFAULT_PAT_SCOPES]).toEqual(['profile:read', 'catalog:write', 'list:read', 'list:write']);
   });
 
