@@ -23,7 +23,7 @@ export const UserSchema = z
     id: z.string().openapi({ example: '665f1f0c2a4b7e0012345678' }),
     username: z.string(),
     email: z.string(),
-    role: z.enum(['user', 'moderator', 'admin']).openapi({ description: 'API.md §13: `moderator` and `admin` may moderate the catalog; admins are named by the deployment' }),
+    role: z.enum(['user', 'moderator', 'admin']).openapi({ description: '`moderator` and `admin` may moderate the catalog; admins are named by the deployment' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     updated_at: z.string().openapi({ format: 'date-time' }),
   })

@@ -973,7 +973,7 @@ export interface components {
                 plan_to_watch: string;
             };
         };
-        /** @description The error payload of every component (API.md §1.1) */
+        /** @description The error payload of every component (docs/api.md, "Errors") */
         Error: {
             /** @example username already taken */
             error: string;
@@ -1071,7 +1071,7 @@ export interface components {
             username: string;
             email: string;
             /**
-             * @description API.md §13: `moderator` and `admin` may moderate the catalog; admins are named by the deployment
+             * @description `moderator` and `admin` may moderate the catalog; admins are named by the deployment
              * @enum {string}
              */
             role: "user" | "moderator" | "admin";
@@ -2600,7 +2600,10 @@ export interface operations {
     authRegister: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2701,6 +2704,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit hit (see Retry-After) */
             429: {
                 headers: {
@@ -2773,7 +2789,10 @@ export interface operations {
     authLogin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2835,6 +2854,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -2850,6 +2882,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3721,7 +3766,10 @@ export interface operations {
     authCreateToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3824,6 +3872,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4420,7 +4481,10 @@ export interface operations {
     booksCreateEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4523,6 +4587,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5412,7 +5489,10 @@ export interface operations {
     booksAddListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5528,6 +5608,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6286,7 +6379,10 @@ export interface operations {
     booksBulkUpdateStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6361,6 +6457,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6376,6 +6485,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6459,7 +6581,10 @@ export interface operations {
     booksBulkRemoveListEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6534,6 +6659,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -6549,6 +6687,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6783,7 +6934,10 @@ export interface operations {
     moviesCreateEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6886,6 +7040,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7775,7 +7942,10 @@ export interface operations {
     moviesAddListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7891,6 +8061,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8649,7 +8832,10 @@ export interface operations {
     moviesBulkUpdateStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8724,6 +8910,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8739,6 +8938,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8822,7 +9034,10 @@ export interface operations {
     moviesBulkRemoveListEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8897,6 +9112,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -8912,6 +9140,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9146,7 +9387,10 @@ export interface operations {
     tvshowsCreateEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9249,6 +9493,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10138,7 +10395,10 @@ export interface operations {
     tvshowsAddListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10254,6 +10514,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11012,7 +11285,10 @@ export interface operations {
     tvshowsBulkUpdateStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11087,6 +11363,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -11102,6 +11391,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11185,7 +11487,10 @@ export interface operations {
     tvshowsBulkRemoveListEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11260,6 +11565,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -11275,6 +11593,19 @@ export interface operations {
             };
             /** @description Request body of an unsupported content type */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
