@@ -37,6 +37,7 @@ const outcomes: Array<{ c: HostileCase; status: number; problem?: string }> = []
  * What a hostile request must never change there is a deletion mark.
  */
 const LIVE_LIST_OWNERS = { list_owners: { deleted_at: null } };
+const FIXTURE_ISBNS = { listed: '9780000000019', unlisted: '9780000000026', foreign: '9780000000033' };
 const DIGEST_IGNORES = { ignoreFields: ['tokens.last_used_at'], ignoreDocuments: LIVE_LIST_OWNERS };
 
 beforeAll(async () => {
@@ -81,11 +82,13 @@ beforeAll(async () => {
     await createEntry(api, userA.jwt, 'movies', { title, year: key === 'matrix' ? 1999 : 1980 });
   const entries = {} as HostileFixtures['entries'];
   for (const category of CATEGORIES) {
-    const make = (label: string, token: string) =>
+    // A book's ISBN is one of its external ids (unique in the category): each fixture book gets its own.
+    const make = (label: keyof typeof FIXTURE_ISBNS, token: string) =>
       createEntry(api, token, category, {
         title: `Fixture ${label} ${category}`,
         year: 2000,
         ...OWN_FIELDS[category],
+        ...(category === 'books' ? { isbn: FIXTURE_ISBNS[label] } : {}),
       });
     entries[category] = {
       onList: await make('listed', userA.jwt),
