@@ -107,17 +107,17 @@ describe.each([390, 1280])('the web app at %i px wide', (width) => {
     // Add to my list from the entry page.
     await results.first().click();
     await visible(page.getByRole('heading', { level: 1, name: 'The Matrix (1999)' }));
-    await page.getByLabel('Status').selectOption({ label: 'In progress' });
+    await page.getByLabel('Status').selectOption({ label: 'Watching' });
     await expectAccessible(w, 'entry');
     await page.getByRole('button', { name: 'Add to my list' }).click();
-    await until(async () => expect(await textOf(page.getByText('On your list:'))).toContain('In progress'));
+    await until(async () => expect(await textOf(page.getByText('On your list:'))).toContain('Watching'));
     await w.screenshot('entry-added');
     for (const title of ['Heat', 'Alien']) {
       await page.getByRole('link', { name: 'Browse' }).click();
       await page.getByLabel('Search movies').fill(title.toLowerCase());
       await page.locator('.cards .card__title', { hasText: title }).click();
       await page.getByRole('button', { name: 'Add to my list' }).click();
-      await until(async () => expect(await textOf(page.getByText('On your list:'))).toContain('Planned'));
+      await until(async () => expect(await textOf(page.getByText('On your list:'))).toContain('Want to watch'));
     }
     const me = web.client(await sessionToken(page));
 
@@ -125,8 +125,8 @@ describe.each([390, 1280])('the web app at %i px wide', (width) => {
     await page.getByRole('link', { name: 'My list', exact: true }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'My movies' }));
     await expectCount(page.locator('.list-row'), 3);
-    await page.getByLabel('Status of The Matrix', { exact: true }).selectOption({ label: 'Completed' });
-    await visible(page.getByRole('status').getByText('“The Matrix” moved to Completed.'));
+    await page.getByLabel('Status of The Matrix', { exact: true }).selectOption({ label: 'Watched' });
+    await visible(page.getByRole('status').getByText('“The Matrix” moved to Watched.'));
     const matrix = await me.getListEntry('movies', movies['The Matrix']!);
     expect(matrix).toMatchObject({ status: 'completed', finished_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
 
@@ -172,7 +172,7 @@ describe.each([390, 1280])('the web app at %i px wide', (width) => {
     expect(await me.getListEntry('movies', movies['Heat']!)).toMatchObject({ status: 'plan_to_watch', score: 8, notes: 'Great heist.' });
 
     // Status tabs.
-    await page.getByRole('tab', { name: 'Completed' }).click();
+    await page.getByRole('tab', { name: 'Watched' }).click();
     await page.waitForURL(/status=completed/);
     await expectCount(page.locator('.list-row'), 1);
     await page.getByRole('tab', { name: 'All' }).click();
