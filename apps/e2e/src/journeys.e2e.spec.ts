@@ -49,6 +49,13 @@ const NO_OWN_FIELDS: Record<CategoryId, Record<string, unknown>> = {
   books: { authors: [], isbn: null, pages: null },
 };
 const PASSWORD = 'correct horse battery';
+
+/** A valid ISBN-13 (check digit computed) that no other run uses. */
+function uniqueIsbn13(): string {
+  const body = `978${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+  const sum = [...body].reduce((total, digit, index) => total + Number(digit) * (index % 2 ? 3 : 1), 0);
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN_ID = 'f'.repeat(24);
 
@@ -116,6 +123,7 @@ describe('a frontend journey (JWT) through the gateway', () => {
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
       username: name,
       email: `${name.toLowerCase()}@example.com`,
+      role: 'user',
       created_at: expect.stringMatching(ISO_TIMESTAMP),
       updated_at: expect.stringMatching(ISO_TIMESTAMP),
     });
@@ -260,6 +268,7 @@ describe('a frontend journey (JWT) through the gateway', () => {
       id: 'a'.repeat(24),
       username: 'x',
       email: 'x@example.com',
+      role: 'user',
       created_at: '2026-11-21T16:11:00.000Z',
       updated_at: '2026-11-21T16:11:00.000Z',
     };
@@ -284,10 +293,16 @@ describe('a frontend journey (JWT) through the gateway', () => {
     const { token, user } = await registerAndLogin();
     const word = unique('zq').toLowerCase();
     const created: CatalogEntry[] = [];
+    // A book's ISBN is an external id, unique in the category: every book of the run has its own.
+    const ownIds = Array.from({ length: 5 }, () => {
+      if (category !== 'books') return { sent: {}, stored: { external_ids: {} } };
+      const isbn = uniqueIsbn13();
+      return { sent: { isbn }, stored: { isbn, external_ids: { isbn13: isbn } } };
+    });
     for (let i = 0; i < 5; i++) {
       const entry = await api.post<CatalogEntry>(
         `/api/v1/${category}`,
-        { title: `Étoile ${word} ${i}`, year: 2000 + i, genres: ['Drama'], ...OWN_FIELDS[category].sent },
+        { title: `Étoile ${word} ${i}`, year: 2000 + i, genres: ['Drama'], ...OWN_FIELDS[category].sent, ...ownIds[i]!.sent },
         { token },
       );
       expect(entry.status).toBe(201);
@@ -301,6 +316,7 @@ describe('a frontend journey (JWT) through the gateway', () => {
         created_at: expect.stringMatching(ISO_TIMESTAMP),
         updated_at: expect.stringMatching(ISO_TIMESTAMP),
         ...OWN_FIELDS[category].stored,
+        ...ownIds[i]!.stored,
       });
       created.push(entry.body);
     }

@@ -145,12 +145,16 @@ function buildListSchemas() {
     .openapi('ListEntryPage');
   const ItemIdParams = z.strictObject({ item_id: objectIdParam() });
 
+  // A status (string), a score or progress (number), or null. Written out by hand: the generator renders a
+  // nullable union with an empty `{ nullable: true }` member, which matches anything.
+  const historyValue = () =>
+    z.union([z.string(), z.number()]).nullable().openapi({ anyOf: [{ type: 'string', nullable: true }, { type: 'number', nullable: true }] } as never);
   const HistoryEvent = z
     .object({
       at: timestampSchema(),
       field: z.enum(['status', 'score', 'progress']),
-      from: z.union([z.string(), z.number(), z.null()]).openapi({ description: 'The value before (null: none, or the entry was just added)' }),
-      to: z.union([z.string(), z.number(), z.null()]),
+      from: historyValue().openapi({ description: 'The value before (null: none, or the entry was just added)' }),
+      to: historyValue(),
     })
     .openapi('ListEntryHistoryEvent');
   const ListEntryHistory = z.array(HistoryEvent).openapi('ListEntryHistory', { description: 'Newest first, at most 1000 per entry' });

@@ -1522,8 +1522,8 @@ export interface components {
             /** @enum {string} */
             field: "status" | "score" | "progress";
             /** @description The value before (null: none, or the entry was just added) */
-            from: string | number | unknown;
-            to: string | number | unknown;
+            from: (string | null) | (number | null);
+            to: (string | null) | (number | null);
         };
         /** @description Adds a catalog entry to the caller's list. Adding or moving an entry to `watching` sets an empty `started_at` to today (UTC); to `completed` sets an empty `finished_at` to today; leaving a status clears nothing. `finished_at` before `started_at` is a 400. */
         ListEntryCreate: {
