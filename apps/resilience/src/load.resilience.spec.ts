@@ -11,7 +11,7 @@ import {
   type Category,
   type ResilienceStack,
 } from './support/resilience-stack';
-import { countByStatus, percentile, runTraffic, type TrafficResult } from './support/traffic';
+import { countByStatus, percentile, runTraffic, type TrafficResult, type TrafficSample } from './support/traffic';
 
 /**
  * Issue 8, load: mixed traffic through the gateway at a steady rate (catalog reads and searches, list writes,
@@ -109,6 +109,7 @@ afterAll(async () => {
     no_answer: samples.filter((s) => s.status === 0).length,
     p50_ms: Math.round(percentile(latencies, 50)),
     p99_ms: Math.round(percentile(latencies, 99)),
+    latency_by_operation: latencyByOperation(samples),
     writes_acknowledged: workload?.writes.length ?? 0,
     writes_verified:
       verification && verification.mismatches.length === 0 ? (workload?.writes.length ?? 0) : null,
@@ -122,6 +123,15 @@ afterAll(async () => {
   });
   if (stopProblem) throw new Error(`stopping the stack failed: ${stopProblem}`);
 });
+
+/** p50/p99/max per operation: which kind of request a slow tail belongs to. */
+function latencyByOperation(samples: readonly TrafficSample[]): Record<string, { p50_ms: number; p99_ms: number; max_ms: number }> {
+  const byLabel = new Map<string, number[]>();
+  for (const s of samples) byLabel.set(s.label, [...(byLabel.get(s.label) ?? []), s.ms]);
+  return Object.fromEntries(
+    [...byLabel].map(([label, ms]) => [label, { p50_ms: Math.round(percentile(ms, 50)), p99_ms: Math.round(percentile(ms, 99)), max_ms: Math.round(Math.max(...ms)) }]),
+  );
+}
 
 describe(`${SECONDS} s of mixed traffic at ${RATE} req/s through the gateway`, () => {
   it('answers every request without a 5xx or a hang, at the steady rate', async () => {
@@ -186,7 +196,11 @@ describe(`${SECONDS} s of mixed traffic at ${RATE} req/s through the gateway`, (
 
   it('kept every process’s memory bounded, without steady growth', () => {
     process.stdout.write(`memory (MiB): ${JSON.stringify(memory)}\n`);
-    if (process.env['RESILIENCE_DEBUG']) process.stdout.write(`${JSON.stringify(rawMemory)}\n`);
+    if (process.env['RESILIENCE_DEBUG']) {
+      process.stdout.write(`${JSON.stringify(rawMemory)}\n`);
+      const slow = (traffic?.samples ?? []).filter((s) => s.ms > 2000).map((s) => `${Math.round(s.at)}+${Math.round(s.ms)} ${s.label} ${s.status}`);
+      process.stdout.write(`slow requests (started at ms + took ms): ${slow.join(', ')}\n`);
+    }
     expect(Object.keys(memory).sort()).toEqual(env.stack.processes.map((p) => p.name).sort());
     const problems = Object.entries(memory).flatMap(([name, figures]) => [
       ...(figures.max_mb <= RSS_LIMIT_MB
