@@ -4,17 +4,20 @@ import type { Connection } from 'mongoose';
 import type { CategoryDefinition } from './categories/categories';
 import { CatalogRepository } from './catalog/catalog.repository';
 import { CatalogService } from './catalog/catalog.service';
-import { SortKeyHints, type SortKeyHintsOptions } from './catalog/sort-key-hints';
+import { SORT_KEY_FIELDS, type SortField } from './catalog/listing-plan';
 import { ListChangesRepository } from './changes/changes.repository';
 import { ListChangesService } from './changes/changes.service';
 import { ListStatsService } from './stats/stats.service';
 import { UserDeletionService } from './events/user-deletion.service';
 import { ListHistoryRepository } from './lists/list-history.repository';
 import { ListOwnersRepository } from './lists/list-owners.repository';
-import { ListRepository } from './lists/lists.repository';
+import { LIST_RANGE_FIELDS, ListRepository } from './lists/lists.repository';
+import { ListPageReader } from './lists/list-page-reader';
 import { ListService } from './lists/lists.service';
 import { AtomicRunner } from './shared/atomic';
-import { CatalogDatabase } from './shared/database';
+import { KeyedRangeHints, RangeHints, type RangeHintsOptions } from './shared/range-hints';
+import { sortsInsteadOfWalkingIndexes } from '@mt/stores';
+import { CatalogDatabase, COLLECTIONS } from './shared/database';
 
 export interface CatalogModuleOptions {
   category: CategoryDefinition;
@@ -22,8 +25,8 @@ export interface CatalogModuleOptions {
   logger: Logger;
   /** Key material for page cursors shared by every instance (INTERNAL_SECRET): any instance accepts any instance's cursors. */
   cursorSecret: string;
-  /** Tests shrink the sample and threshold to exercise the range hints on small data. */
-  sortHints?: Partial<Pick<SortKeyHintsOptions, 'sampleSize' | 'minEntries' | 'refreshIntervalMs' | 'rankFactor' | 'rankPadding'>>;
+  /** Tests shrink the samples and thresholds to exercise the range hints (catalog and lists) on small data. */
+  sortHints?: Partial<Pick<RangeHintsOptions<SortField>, 'sampleSize' | 'minEntries' | 'refreshIntervalMs' | 'rankFactor' | 'rankPadding'>>;
   now?: () => Date;
 }
 
@@ -32,7 +35,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const cursors = createCursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
-  const hints: SortKeyHints = new SortKeyHints({
+  const hints: RangeHints<SortField> = new RangeHints<SortField>({
+    fields: SORT_KEY_FIELDS,
     loadSample: (size) => catalogRepository.loadSortKeySample(size),
     countEntries: () => catalogRepository.entryCount(),
     logger,
@@ -40,6 +44,15 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   });
   const catalogRepository = new CatalogRepository(db, hints);
   const listRepository = new ListRepository(db);
+  // A personal list is sorted within its owner's entries: one sample per recently read list.
+  const listHints = new KeyedRangeHints({
+    fields: LIST_RANGE_FIELDS,
+    loadSample: (userId, size) => listRepository.sampleSortKeys(userId, size),
+    countEntries: (userId) => listRepository.count(userId, undefined),
+    logger,
+    minEntries: 2000,
+    ...sortHints,
+  });
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
   const listHistory = new ListHistoryRepository(db);
@@ -50,18 +63,19 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     connection,
     atomic,
     hints,
+    listHints,
     catalogRepository,
     listRepository,
     listOwners,
     listChanges,
     cursors,
     catalog,
-    lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now),
+    lists: new ListService(listRepository, new ListPageReader(listRepository, listHints), listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),
 
-    /** Detects transactions, ensures every index, reconciles the entry counter, starts sampling sort keys. */
+    /** Detects transactions, ensures every index, reconciles the entry counter, starts range hints where the server needs them. */
     async prepare(): Promise<void> {
       await atomic.detect();
       await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes()]);
@@ -71,7 +85,13 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
       const backfilled = await catalog.backfillPersonSearch();
       if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
-      hints.start();
+      // Range hints only where the server needs them: MongoDB walks the sort indexes in order by itself.
+      if (await sortsInsteadOfWalkingIndexes(db.collection(COLLECTIONS.entries))) {
+        logger.info('the database sorts matches instead of walking indexes in order: sorted reads use range hints');
+        hints.start();
+        listHints.start();
+        listChanges.narrowBySeq = true;
+      }
     },
 
     stop(): void {

@@ -157,7 +157,8 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
     for (const sort of sorts) {
       for (const order of orders) await expectListing({ ...filter, sort, order });
     }
-  });
+    // Fifteen listings, each walking every page: allow for a loaded machine.
+  }, 90_000);
 
   it.each([['mat'], ['matrix'], ['the matr'], ['amel'], ['film the'], ['F']])('orders q=%s by relevance in both directions', async (q) => {
     await expectListing({ q });

@@ -2,11 +2,11 @@ import { mongo } from 'mongoose';
 import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
+import type { RangeHints, SortKeyRow } from '../shared/range-hints';
 import type { EntryChange, EntryDocument } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
-import { type SortKeyHints, type SortKeySampleRow } from './sort-key-hints';
 import { afterPositionFilter, type ListingPosition } from './listing-cursor';
-import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment } from './listing-plan';
+import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
 
 /**
  * `count`: the number of catalog entries (an O(1) total for unfiltered listings); `version`: increases
@@ -93,7 +93,7 @@ export class CatalogRepository {
 
   constructor(
     private readonly db: CatalogDatabase,
-    private readonly hints: SortKeyHints,
+    private readonly hints: RangeHints<SortField>,
   ) {}
 
   private get entries() {
@@ -340,9 +340,9 @@ export class CatalogRepository {
     return this.entries.find(filter).sort(sortSpec(segment.field, segment.direction)).limit(limit).toArray();
   }
 
-  loadSortKeySample(size: number): Promise<SortKeySampleRow[]> {
+  loadSortKeySample(size: number): Promise<SortKeyRow<SortField>[]> {
     return this.entries
-      .aggregate<SortKeySampleRow>([{ $sample: { size } }, { $project: { _id: 0, title_key: 1, year: 1, created_at: 1, updated_at: 1 } }])
+      .aggregate<SortKeyRow<SortField>>([{ $sample: { size } }, { $project: { _id: 0, title_key: 1, year: 1, created_at: 1, updated_at: 1 } }])
       .toArray();
   }
 }

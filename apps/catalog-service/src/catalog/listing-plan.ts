@@ -3,11 +3,13 @@ import { genreKey, searchWords } from '../search/text-folding';
 import { pageWindow, type PageWindow } from '../shared/common.schemas';
 import type { CatalogListQuery, CatalogSort } from './catalog.schemas';
 import type { EntryDocument } from './entry.document';
+import type { Direction, SortValue } from '../shared/range-hints';
 
 export type EntryFilter = mongo.Filter<EntryDocument>;
 /** A stored key that a listing sorts by (then by `_id` in the same direction). */
 export type SortField = 'title_key' | 'year' | 'created_at' | 'updated_at';
-export type Direction = 1 | -1;
+export const SORT_KEY_FIELDS: readonly SortField[] = ['title_key', 'year', 'created_at', 'updated_at'];
+export type { Direction, SortValue } from '../shared/range-hints';
 
 /** A part of the matches that is returned as one ordered run. */
 export interface OrderedSegment {
@@ -67,10 +69,8 @@ export function sortSpec(field: SortField, direction: Direction): mongo.Sort {
   return { [field]: direction, _id: direction };
 }
 
-export type SortValue = string | number | Date;
-
 /**
- * Restricts a segment to the keys up to `bound` in its direction (see SortKeyHints): the first rows of
+ * Restricts a segment to the keys up to `bound` in its direction (see RangeHints): the first rows of
  * the order all lie in that range whenever it holds enough of them.
  */
 export function rangeFilter(field: SortField, direction: Direction, bound: SortValue): EntryFilter {

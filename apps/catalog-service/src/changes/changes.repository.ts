@@ -36,7 +36,18 @@ export const LIST_CHANGE_INDEXES: mongo.IndexDescription[] = [
   { name: 'tombstone_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
 ];
 
+/** The first window of sequence numbers a narrowed feed read looks at, in multiples of the page size. */
+const FIRST_WINDOW_PAGES = 2;
+/** Each retry looks at a window four times as wide. */
+const WIDENING = 4;
+
 export class ListChangesRepository {
+  /**
+   * Set at start-up on servers that sort every match instead of walking an index in order (see
+   * RangeHints): feed pages then read windows of sequence numbers, widened until the page is full.
+   */
+  narrowBySeq = false;
+
   constructor(private readonly db: CatalogDatabase) {}
 
   private get changes() {
@@ -85,7 +96,21 @@ export class ListChangesRepository {
    * Up to `limit` records of the user strictly after `after` (from the start without it; after all of
    * `after.seq` when it names no item) and numbered at most `maxSeq`, in feed order.
    */
-  page(userId: string, after: ChangePosition | null, maxSeq: number, limit: number): Promise<ListChangeDocument[]> {
+  async page(userId: string, after: ChangePosition | null, maxSeq: number, limit: number): Promise<ListChangeDocument[]> {
+    if (!this.narrowBySeq) return this.pageUpTo(userId, after, maxSeq, limit);
+    // Sequence numbers grow by one per write (a bulk write gives all its records one), but compaction keeps
+    // only each item's latest record: a window may hold fewer than a page. Widen it until it holds one, or
+    // reaches maxSeq; every read is an index range, and the last one is the plain read.
+    let window = Math.max(1, limit * FIRST_WINDOW_PAGES);
+    for (;;) {
+      const upTo = Math.min(maxSeq, (after?.seq ?? 0) + window);
+      const rows = await this.pageUpTo(userId, after, upTo, limit);
+      if (rows.length >= limit || upTo >= maxSeq) return rows;
+      window *= WIDENING;
+    }
+  }
+
+  private pageUpTo(userId: string, after: ChangePosition | null, maxSeq: number, limit: number): Promise<ListChangeDocument[]> {
     const filter: mongo.Filter<ListChangeDocument> = { user_id: userId, seq: { $lte: maxSeq } };
     if (after?.itemId) filter.$or = [{ seq: { $gt: after.seq, $lte: maxSeq } }, { seq: after.seq, item_id: { $gt: after.itemId } }];
     else if (after) filter.seq = { $gt: after.seq, $lte: maxSeq };

@@ -79,6 +79,28 @@ function afterPositionFilter(sort: ListSort, direction: 1 | -1, position: ListPo
   return { $or: [{ [field]: { [beyond]: value } }, { [field]: value, item_id: { [beyond]: itemId } }] } as ListEntryFilter;
 }
 
+/** A sort key of the list that range hints can narrow (score sorts by two keys and is left whole). */
+export type ListRangeField = 'updated_at' | 'created_at' | 'item_title_key';
+export const LIST_RANGE_FIELDS: readonly ListRangeField[] = ['updated_at', 'created_at', 'item_title_key'];
+
+/** Only keys up to `value` in the sort's direction (see RangeHints): narrows a sorted read, never its first rows. */
+export interface ListRange {
+  field: ListRangeField;
+  direction: 1 | -1;
+  value: string | number | Date;
+}
+
+/** The field a sort's range hints bound, if any. */
+export function rangeFieldOf(sort: ListSort): ListRangeField | undefined {
+  return sort === 'score' ? undefined : SORT_FIELD[sort];
+}
+
+function withRange(filter: ListEntryFilter, range: ListRange | undefined): ListEntryFilter {
+  if (!range) return filter;
+  const bound = range.direction === 1 ? { $lte: range.value } : { $gte: range.value };
+  return { ...filter, [range.field]: bound } as ListEntryFilter;
+}
+
 function listSortSpec(sort: ListSort, direction: 1 | -1): mongo.Sort {
   switch (sort) {
     case 'title':
@@ -162,10 +184,10 @@ export class ListRepository {
     return this.entries.countDocuments(status ? { user_id: userId, status } : { user_id: userId });
   }
 
-  page(userId: string, status: ListStatus | undefined, sort: ListSort, direction: 1 | -1, window: { skip: number; limit: number }): Promise<ListEntryDocument[]> {
+  page(userId: string, status: ListStatus | undefined, sort: ListSort, direction: 1 | -1, window: { skip: number; limit: number }, range?: ListRange): Promise<ListEntryDocument[]> {
     const filter: ListEntryFilter = { user_id: userId };
     if (status) filter.status = status;
-    return this.entries.find(filter).sort(listSortSpec(sort, direction)).skip(window.skip).limit(window.limit).toArray();
+    return this.entries.find(withRange(filter, range)).sort(listSortSpec(sort, direction)).skip(window.skip).limit(window.limit).toArray();
   }
 
   /**
@@ -180,6 +202,7 @@ export class ListRepository {
     position: ListPosition | null,
     changedUpTo: Date | null,
     limit: number,
+    range?: ListRange,
   ): Promise<ListEntryDocument[]> {
     const filter: ListEntryFilter = { user_id: userId };
     if (status) filter.status = status;
@@ -187,7 +210,18 @@ export class ListRepository {
     if (position) and.push(afterPositionFilter(sort, direction, position));
     if (changedUpTo) and.push({ updated_at: { $lte: changedUpTo } });
     if (and.length) filter.$and = and;
-    return this.entries.find(filter).sort(listSortSpec(sort, direction)).limit(limit).toArray();
+    return this.entries.find(withRange(filter, range)).sort(listSortSpec(sort, direction)).limit(limit).toArray();
+  }
+
+  /** A random sample of the user's sort keys (range hints, on servers that sort instead of walking indexes). */
+  sampleSortKeys(userId: string, size: number): Promise<Array<Record<ListRangeField, string | Date>>> {
+    return this.entries
+      .aggregate<Record<ListRangeField, string | Date>>([
+        { $match: { user_id: userId } },
+        { $sample: { size } },
+        { $project: { _id: 0, updated_at: 1, created_at: 1, item_title_key: 1 } },
+      ])
+      .toArray();
   }
 
   /** The user's entries among `itemIds` (ids, dates and tracked fields: what the bulk rules and the history need). */

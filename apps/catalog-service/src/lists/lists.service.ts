@@ -9,6 +9,7 @@ import { addDeltas, statsDelta } from '../stats/list-stats';
 import { KeyedQueue } from '../shared/keyed-queue';
 import { DEFAULT_LIMIT, pageWindow, toPage, type Page } from '../shared/common.schemas';
 import { listPositionAfter, readListPosition } from './list-cursor';
+import type { ListCounts, ListPageReader } from './list-page-reader';
 import { toResponse, type ListEntryResponse } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from './list-dates';
 import { historyEvents } from './list-history';
@@ -50,6 +51,7 @@ export class ListService {
 
   constructor(
     private readonly lists: ListRepository,
+    private readonly pages: ListPageReader,
     private readonly owners: ListOwnersRepository,
     private readonly catalog: CatalogRepository,
     private readonly changes: ListChangesRepository,
@@ -178,7 +180,8 @@ export class ListService {
     const order = query.order ?? (sort === 'title' ? 'asc' : 'desc');
     const direction = order === 'asc' ? 1 : -1;
     const bound = { owner: userId, status: query.status, sort, order };
-    const total = await this.total(userId, query.status);
+    const counts = await this.counts(userId, query.status);
+    const total = counts.matching;
     if (query.cursor !== undefined) {
       const limit = query.limit ?? DEFAULT_LIMIT;
       const walk = resumeWalk(this.cursors, query.cursor, bound, this.now().getTime());
@@ -186,15 +189,15 @@ export class ListService {
       if (walk.after !== null && !position) throw errors.validation('invalid cursor', [{ path: 'cursor', message: 'belongs to another query; start again with cursor=start' }]);
       // Pages after the first leave out entries changed since the first was read: they may have moved behind the cursor.
       const changedUpTo = position ? new Date(walk.snapshotAt) : null;
-      const rows = await this.lists.pageAfter(userId, query.status, sort, direction, position, changedUpTo, limit + 1);
-      const page = rows.slice(0, limit);
       const before = position?.served ?? 0;
+      const rows = await this.pages.cursorPage(userId, query.status, sort, direction, { position, served: before, changedUpTo }, limit + 1, counts);
+      const page = rows.slice(0, limit);
       const last = page.at(-1);
       const next = nextCursor(this.cursors, bound, walk, last && listPositionAfter(last, sort, before + page.length), rows.length > limit);
       return { ...(await this.respondPage(page, { page: Math.floor(before / limit) + 1, limit, skip: before }, total)), next_cursor: next };
     }
     const window = pageWindow(query.page, query.limit);
-    const rows = window.skip >= total ? [] : await this.lists.page(userId, query.status, sort, direction, window);
+    const rows = window.skip >= total ? [] : await this.pages.offsetPage(userId, query.status, sort, direction, window, counts);
     // A client may switch to cursors after any offset page: the cursor resumes after its last entry.
     const served = window.skip + rows.length;
     const last = rows.at(-1);
@@ -207,12 +210,16 @@ export class ListService {
     return toPage(rows.map((row) => toResponse(row, items.get(row.item_id.toHexString()))), window, total);
   }
 
-  /** The number of entries (with the status): the owner's counters, a count only for a list older than them. */
-  private async total(userId: string, status: ListStatus | undefined): Promise<number> {
+  /** The user's entries, and those with the status: the owner's counters, a count only for a list older than them. */
+  private async counts(userId: string, status: ListStatus | undefined): Promise<ListCounts> {
     const counters = await this.owners.stats(userId);
-    if (counters === null) return 0;
-    if (counters === undefined) return this.lists.count(userId, status);
-    return counters[status ? `status.${status}` : 'total'] ?? 0;
+    if (counters === null) return { entries: 0, matching: 0 };
+    if (counters === undefined) {
+      const [entries, matching] = await Promise.all([this.lists.count(userId, undefined), status ? this.lists.count(userId, status) : undefined]);
+      return { entries, matching: matching ?? entries };
+    }
+    const entries = counters['total'] ?? 0;
+    return { entries, matching: status ? (counters[`status.${status}`] ?? 0) : entries };
   }
 
   /**

@@ -6,3 +6,4 @@ export * from './semaphore';
 export * from './transactions';
 export * from './transient-conflicts';
 export * from './keyed-mutex';
+export * from './index-order';
