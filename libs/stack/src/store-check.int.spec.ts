@@ -1,4 +1,10 @@
-import { closedPort, testMongoUrl, testRedisUrl } from '@mt/testing';
+import { freePort } from './free-port';
+
+// Not @mt/testing: the test helpers' global setup uses this lib's store provisioning (a dependency cycle).
+const testMongoUrl = (): string => process.env['MONGO_URL'] ?? '';
+const testRedisUrl = (): string => process.env['REDIS_URL'] ?? '';
+/** A port nothing listens on. */
+const closedPort = (): Promise<number> => freePort();
 import { createServer, type Server } from 'node:net';
 import { initiateReplicaSet, provideMongo, provideRedis } from './embedded-stores';
 import { driverReason, reachMongo, reachRedis, StoreUnreachableError, waitForStore } from './store-check';

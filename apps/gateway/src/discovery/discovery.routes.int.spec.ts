@@ -1,12 +1,12 @@
 import { INTERNAL_PATHS } from '@mt/contracts';
 import { INTERNAL_SECRET_HEADER } from '@mt/identity';
 import { deleteRedisPrefix, testRedisPrefix } from '@mt/testing';
+import { categoryRecord, sampleRegistration } from '@mt/registry-testing';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { z } from '@mt/contracts';
 import { defineEndpoint, reply, scope } from '@mt/endpoints';
-import { categoryRecord, sampleRegistration } from '../../../registry-service/test/registration-fixtures';
 import { generatePat } from '@mt/tokens';
 import { activePat } from '../../test/upstreams';
 import { catalogLikeGroup, startDiscoveryStack, type DiscoveryStack } from '../../test/discovery-stack';

@@ -2,9 +2,9 @@ import { INTERNAL_PATHS, redisKeys, type RouteTableSnapshot } from '@mt/contract
 import { INTERNAL_SECRET_HEADER } from '@mt/identity';
 import { closeRedis, createRedis, waitForRedis, type Redis } from '@mt/stores';
 import { deleteRedisPrefix, silentLogger, testRedisPrefix, testRedisUrl } from '@mt/testing';
+import { categoryRecord, sampleRegistration } from '@mt/registry-testing';
 import request from 'supertest';
 import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../test/registry-harness';
-import { categoryRecord, sampleRegistration } from '../../test/registration-fixtures';
 
 const prefix = testRedisPrefix('registry');
 const keys = redisKeys(prefix);

@@ -1,5 +1,5 @@
 import { silentLogger } from '@mt/testing';
-import { categoryRecord, sampleRegistration } from '../../test/registration-fixtures';
+import { categoryRecord, sampleRegistration } from '@mt/registry-testing';
 import type { StoredInstance, StoredService } from './instances.repository';
 import { buildRouteTable } from './instances.service';
 

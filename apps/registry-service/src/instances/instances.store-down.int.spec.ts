@@ -4,9 +4,9 @@ import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { createRedis } from '@mt/stores';
 import { captureLogger, closedPort } from '@mt/testing';
+import { sampleRegistration } from '@mt/registry-testing';
 import request from 'supertest';
 import { TEST_SECRET } from '../../test/registry-harness';
-import { sampleRegistration } from '../../test/registration-fixtures';
 import { createApp, createInstances } from '../app';
 import { loadRegistryConfig } from '../config';
 

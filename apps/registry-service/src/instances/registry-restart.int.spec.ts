@@ -1,9 +1,9 @@
 import { INTERNAL_PATHS, type RouteTableSnapshot } from '@mt/contracts';
 import { INTERNAL_SECRET_HEADER } from '@mt/identity';
 import { deleteRedisPrefix, testRedisPrefix } from '@mt/testing';
+import { sampleRegistration } from '@mt/registry-testing';
 import request from 'supertest';
 import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../test/registry-harness';
-import { sampleRegistration } from '../../test/registration-fixtures';
 
 const TTL_MS = 1500;
 const SWEEP_MS = 200;

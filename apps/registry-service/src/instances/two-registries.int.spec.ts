@@ -2,9 +2,9 @@ import { INTERNAL_PATHS, redisKeys } from '@mt/contracts';
 import { INTERNAL_SECRET_HEADER } from '@mt/identity';
 import { closeRedis, createRedis, waitForRedis, type Redis } from '@mt/stores';
 import { deleteRedisPrefix, silentLogger, testRedisPrefix, testRedisUrl } from '@mt/testing';
+import { sampleRegistration } from '@mt/registry-testing';
 import request from 'supertest';
 import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../test/registry-harness';
-import { sampleRegistration } from '../../test/registration-fixtures';
 
 const prefix = testRedisPrefix('registry2');
 const TTL_MS = 1500;

@@ -1,11 +1,11 @@
 import { INTERNAL_PATHS } from '@mt/contracts';
 import { INTERNAL_SECRET_HEADER } from '@mt/identity';
 import { captureLogger, closedPort, deleteRedisPrefix, silentLogger, testRedisPrefix, testRedisUrl } from '@mt/testing';
+import { categoryRecord, sampleRegistration } from '@mt/registry-testing';
 import request from 'supertest';
-import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../../apps/registry-service/test/registry-harness';
-import { categoryRecord, sampleRegistration } from '../../../apps/registry-service/test/registration-fixtures';
-import { createRouteTable, type RouteTableOptions } from './route-table';
-import type { RouteTable } from './route-table.types';
+import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../test/registry-harness';
+import { createRouteTable, type RouteTableOptions } from '@mt/registry-client';
+import type { RouteTable } from '@mt/registry-client';
 
 const prefix = testRedisPrefix('routetable');
 const live = (table: RouteTable) => table.services().filter((s) => s.instances.length > 0).map((s) => s.service);

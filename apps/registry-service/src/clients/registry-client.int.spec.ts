@@ -2,11 +2,11 @@ import { INTERNAL_PATHS, type RouteTableSnapshot } from '@mt/contracts';
 import { INTERNAL_SECRET_HEADER } from '@mt/identity';
 import { freePort } from '@mt/stack';
 import { captureLogger, deleteRedisPrefix, silentLogger, testRedisPrefix } from '@mt/testing';
+import { sampleRegistration } from '@mt/registry-testing';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import request from 'supertest';
-import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../../apps/registry-service/test/registry-harness';
-import { sampleRegistration } from '../../../apps/registry-service/test/registration-fixtures';
-import { createRegistryClient, type RegistryClient } from './registry-client';
+import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../test/registry-harness';
+import { createRegistryClient, type RegistryClient } from '@mt/registry-client';
 
 const prefix = testRedisPrefix('regclient');
 const TTL_MS = 1500;
