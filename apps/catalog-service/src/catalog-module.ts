@@ -13,6 +13,7 @@ import { ListHistoryRepository } from './lists/list-history.repository';
 import { ListOwnersRepository } from './lists/list-owners.repository';
 import { ListRepository } from './lists/lists.repository';
 import { ListService } from './lists/lists.service';
+import { ModerationService } from './moderation/moderation.service';
 import { AtomicRunner } from './shared/atomic';
 import { CatalogDatabase } from './shared/database';
 
@@ -44,6 +45,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listChanges = new ListChangesRepository(db);
   const listHistory = new ListHistoryRepository(db);
   const catalog = new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now);
+  const lists = new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now);
 
   return {
     category,
@@ -56,7 +58,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listChanges,
     cursors,
     catalog,
-    lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now),
+    lists,
+    moderation: new ModerationService(category, catalogRepository, lists, atomic),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),

@@ -82,7 +82,7 @@ describe('category OpenAPI fragments', () => {
           expect(operation.security).toEqual([]);
         } else {
           expect(operation.security).toEqual([{ bearerAuth: [] }]);
-          expect(operation.description).toMatch(/`(catalog:write|list:read|list:write)` scope/);
+          expect(operation.description).toMatch(/`(catalog:write|catalog:moderate|list:read|list:write)` scope/);
           expect(statuses).toContain('403');
         }
         if (operation.requestBody) expect(statuses).toEqual(expect.arrayContaining(['413', '415']));

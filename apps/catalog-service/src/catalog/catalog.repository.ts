@@ -156,6 +156,26 @@ export class CatalogRepository {
     return updated;
   }
 
+  /** Moderation: removes the entry and uncounts it in the caller's transaction; null when there is none. */
+  async deleteById(id: mongo.ObjectId, session: Session): Promise<EntryDocument | null> {
+    const removed = await this.entries.findOneAndDelete({ _id: id }, { session });
+    if (removed) await this.bumpCounter({ count: -1, version: 1 }, session);
+    return removed;
+  }
+
+  /**
+   * A list addition about to point at the entry, in its transaction: the entry's summary, written (see
+   * `list_claims`) so that a concurrent removal or merge of the entry conflicts with the addition; null when
+   * the entry is gone.
+   */
+  async claimForList(id: mongo.ObjectId, session: Session): Promise<ItemSummaryRow | null> {
+    return this.entries.findOneAndUpdate(
+      { _id: id },
+      { $inc: { list_claims: 1 } },
+      { session, returnDocument: 'after', projection: { _id: 1, title: 1, year: 1, title_key: 1 } },
+    ) as Promise<ItemSummaryRow | null>;
+  }
+
   findById(id: mongo.ObjectId): Promise<EntryDocument | null> {
     return this.entries.findOne({ _id: id });
   }

@@ -96,19 +96,23 @@ export class ListService {
     const dates = withStatusDates({ started_at: input.started_at ?? null, finished_at: input.finished_at ?? null }, status, utcToday(now));
     rejectBadDates(datesProblem(dates));
     const itemId = new mongo.ObjectId(input.item_id);
-    const item = (await this.catalog.summaries([itemId])).get(input.item_id);
-    if (!item) throw errors.notFound('catalog entry not found');
+    // Unknown items are refused without a transaction; the transaction checks again.
+    if (!(await this.catalog.summaries([itemId])).has(input.item_id)) throw errors.notFound('catalog entry not found');
     const score = input.score ?? null;
     const fields = { status, score, progress: input.progress ?? null, notes: input.notes ?? null, ...dates };
     try {
-      const doc = await this.write(userId, async (session, stamp) => {
-        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: item.title_key }, fields, now, session);
+      const { doc, current } = await this.write(userId, async (session, stamp) => {
+        // Read again, as a write: an addition racing a moderator's removal or merge of the item either
+        // commits first (and is removed or moved with the others) or conflicts, runs again and finds it gone.
+        const current = await this.catalog.claimForList(itemId, session);
+        if (!current) throw errors.notFound('catalog entry not found');
+        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: current.title_key }, fields, now, session);
         await this.upserted(stamp, [itemId]);
         await this.histories.append(userId, [{ itemId, events: historyEvents(null, doc, now) }], session);
         await this.owners.addToStats(userId, statsDelta(null, doc), session);
-        return doc;
+        return { doc, current };
       });
-      return toResponse(doc, item);
+      return toResponse(doc, current);
     } catch (error) {
       if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
       throw error;
