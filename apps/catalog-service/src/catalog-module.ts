@@ -13,6 +13,7 @@ import { ListHistoryRepository } from './lists/list-history.repository';
 import { ListOwnersRepository } from './lists/list-owners.repository';
 import { ListRepository } from './lists/lists.repository';
 import { ListService } from './lists/lists.service';
+import { EntryRedirectsRepository } from './moderation/moderation.repository';
 import { ModerationService } from './moderation/moderation.service';
 import { AtomicRunner } from './shared/atomic';
 import { CatalogDatabase } from './shared/database';
@@ -44,7 +45,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
   const listHistory = new ListHistoryRepository(db);
-  const catalog = new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now);
+  const redirects = new EntryRedirectsRepository(db);
+  const catalog = new CatalogService(category, catalogRepository, listRepository, redirects, atomic, cursors, now);
   const lists = new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now);
 
   return {
@@ -59,7 +61,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     cursors,
     catalog,
     lists,
-    moderation: new ModerationService(category, catalogRepository, lists, atomic),
+    moderation: new ModerationService(category, catalogRepository, lists, redirects, atomic, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),
@@ -67,7 +69,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     /** Detects transactions, ensures every index, reconciles the entry counter, starts sampling sort keys. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes(), redirects.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
       const migration = await catalog.migrateExternalIds();

@@ -35,6 +35,7 @@ describe('category OpenAPI fragments', () => {
     expect(Object.keys(fragment.paths)).toEqual([
       '/api/v1/movies',
       '/api/v1/movies/{id}',
+      '/api/v1/movies/{id}/merge',
       '/api/v1/movies/list/changes',
       '/api/v1/movies/list/stats',
       '/api/v1/movies/list',

@@ -176,8 +176,24 @@ export class CatalogRepository {
     ) as Promise<ItemSummaryRow | null>;
   }
 
-  findById(id: mongo.ObjectId): Promise<EntryDocument | null> {
-    return this.entries.findOne({ _id: id });
+  findById(id: mongo.ObjectId, session?: Session): Promise<EntryDocument | null> {
+    return this.entries.findOne({ _id: id }, { session });
+  }
+
+  /** A merge's survivor takes the combined external ids (in the merge's transaction, after the merged entry is gone). */
+  async setExternalIds(id: mongo.ObjectId, ids: Record<string, string>, keys: string[], now: Date, session: Session): Promise<EntryDocument | null> {
+    // No `external_keys: []`: the unique index is partial on the array's existence.
+    const update: mongo.UpdateFilter<EntryDocument> = keys.length
+      ? { $set: { external_ids: ids, external_keys: keys, updated_at: now } }
+      : { $set: { external_ids: ids, updated_at: now }, $unset: { external_keys: '' } };
+    let updated: EntryDocument | null;
+    try {
+      updated = await this.entries.findOneAndUpdate({ _id: id }, update, { returnDocument: 'after', session });
+    } catch (error) {
+      throw duplicateError(error);
+    }
+    if (updated) await this.bumpCounter({ version: 1 }, session);
+    return updated;
   }
 
   /** The item summaries that list entries show, with the title sort key; absent ids are left out. */

@@ -241,11 +241,10 @@ export class ListRepository {
   }
 
   /**
-   * Points the user's entry of `from` at `into` (a catalog merge). False when the user already has `into`
-   * (the caller removes the `from` entry instead) or has no `from` entry.
+   * Points the user's entry of `from` at `into` (a catalog merge; the caller has removed any entry of `into`).
+   * False when the user has no `from` entry.
    */
   async moveEntry(userId: string, from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, now: Date, session: Session): Promise<boolean> {
-    if (await this.entries.countDocuments({ user_id: userId, item_id: into.id }, { session, limit: 1 })) return false;
     const result = await this.entries.updateOne(
       { user_id: userId, item_id: from },
       { $set: { item_id: into.id, item_title_key: into.titleKey, updated_at: now }, $inc: { rev: 1 } },

@@ -296,8 +296,9 @@ export class ListService {
 
   /**
    * For the catalog's merge, inside its transaction: every list entry of `from` now refers to `into`
-   * (keeping its status, score, dates, notes); a user who already has `into` keeps that entry and loses the
-   * `from` one. Each list's feed records the removal of `from` and the entry of `into`.
+   * (keeping its status, score, dates, notes and history); a user who has both keeps the one updated last
+   * (API.md §13; `into`'s on a tie) and loses the other with its history. Each list's feed records the
+   * removal of `from` and, when the kept entry is the moved one, the entry of `into`.
    */
   async moveEntries(from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
     const at = this.now();
@@ -306,17 +307,21 @@ export class ListService {
     let removed = 0;
     for (const userId of users) {
       const stamp = { userId, seq: await this.owners.recordForeignWrite(userId, session), at, session };
-      if (await this.lists.moveEntry(userId, from, into, at, session)) {
-        moved++;
-        await this.upserted(stamp, [into.id]);
-        await this.histories.moveTo(userId, from, into.id, session);
-      } else {
-        const entry = await this.lists.delete(userId, from, session);
+      const fromEntry = await this.lists.find(userId, from, session);
+      const intoEntry = await this.lists.find(userId, into.id, session);
+      const loser = intoEntry && fromEntry && fromEntry.updated_at > intoEntry.updated_at ? into.id : intoEntry ? from : null;
+      if (loser) {
+        const entry = await this.lists.delete(userId, loser, session);
         if (entry) {
           removed++;
           await this.owners.addToStats(userId, statsDelta(entry, null), session);
         }
-        await this.histories.deleteOf(userId, [from], session);
+        await this.histories.deleteOf(userId, [loser], session);
+      }
+      if (loser !== from && (await this.lists.moveEntry(userId, from, into, at, session))) {
+        moved++;
+        await this.upserted(stamp, [into.id]);
+        await this.histories.moveTo(userId, from, into.id, session);
       }
       await this.deleted(stamp, [from]);
     }

@@ -1,4 +1,4 @@
-import { z } from '@mt/contracts';
+import { objectIdParam, z } from '@mt/contracts';
 
 /** `DELETE /api/v1/{category}/{id}` (API.md §13). */
 export const EntryRemovalSchema = z
@@ -7,3 +7,6 @@ export const EntryRemovalSchema = z
     list_entries_removed: z.number().int().min(0).describe('How many users\' list entries pointed at the entry and were removed with it (each removal is in its owner\'s change feed)'),
   })
   .openapi('EntryRemoval');
+
+/** `POST /api/v1/{category}/{id}/merge` (API.md §13). */
+export const MergeEntrySchema = z.strictObject({ into: objectIdParam().describe('The entry that survives') }).openapi('MergeEntry');
