@@ -275,22 +275,18 @@ export class ListService {
   /**
    * For the catalog's moderation, inside its transaction: removes `itemId` from every list that has it,
    * each removal a change in its owner's feed (numbered by that owner's sequence, so it is ordered with the
-   * owner's own writes). Returns how many entries were removed.
+   * owner's own writes). Returns how many entries were removed. A fixed number of statements whatever the
+   * number of lists (bulk writes): a moderation of a popular entry fits in one transaction.
    */
   async removeEntriesOfItem(itemId: mongo.ObjectId, session: Session): Promise<number> {
     const at = this.now();
-    const users = await this.lists.usersWithItem(itemId, session);
-    let removed = 0;
-    for (const userId of users) {
-      const seq = await this.owners.recordForeignWrite(userId, session);
-      const entry = await this.lists.delete(userId, itemId, session);
-      if (entry) {
-        removed++;
-        await this.owners.addToStats(userId, statsDelta(entry, null), session);
-      }
-      await this.deleted({ userId, seq, at, session }, [itemId]);
-      await this.histories.deleteOf(userId, [itemId], session);
-    }
+    const entries = await this.lists.entriesOfItem(itemId, session);
+    if (!entries.length) return 0;
+    const seqs = await this.owners.recordForeignWrites(entries.map((entry) => entry.user_id), session);
+    const removed = await this.lists.deleteByIds(entries.map((entry) => entry._id), session);
+    await this.owners.addToStatsOfMany(entries.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
+    await this.changes.recordForMany(entries.map((entry) => ({ userId: entry.user_id, seq: seqs.get(entry.user_id) ?? 1, itemId, type: 'delete' as const })), at, tombstoneExpiry(at), session);
+    await this.histories.deletePairs(entries.map((entry) => ({ userId: entry.user_id, itemId })), session);
     return removed;
   }
 
@@ -298,33 +294,42 @@ export class ListService {
    * For the catalog's merge, inside its transaction: every list entry of `from` now refers to `into`
    * (keeping its status, score, dates, notes and history); a user who has both keeps the one updated last
    * (API.md §13; `into`'s on a tie) and loses the other with its history. Each list's feed records the
-   * removal of `from` and, when the kept entry is the moved one, the entry of `into`.
+   * removal of `from` and, when the kept entry is the moved one, the entry of `into`. Bulk statements, as
+   * removeEntriesOfItem.
    */
   async moveEntries(from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
     const at = this.now();
-    const users = await this.lists.usersWithItem(from, session);
-    let moved = 0;
-    let removed = 0;
-    for (const userId of users) {
-      const stamp = { userId, seq: await this.owners.recordForeignWrite(userId, session), at, session };
-      const fromEntry = await this.lists.find(userId, from, session);
-      const intoEntry = await this.lists.find(userId, into.id, session);
-      const loser = intoEntry && fromEntry && fromEntry.updated_at > intoEntry.updated_at ? into.id : intoEntry ? from : null;
-      if (loser) {
-        const entry = await this.lists.delete(userId, loser, session);
-        if (entry) {
-          removed++;
-          await this.owners.addToStats(userId, statsDelta(entry, null), session);
-        }
-        await this.histories.deleteOf(userId, [loser], session);
+    const fromEntries = await this.lists.entriesOfItem(from, session);
+    if (!fromEntries.length) return { moved: 0, removed: 0 };
+    const users = fromEntries.map((entry) => entry.user_id);
+    const seqs = await this.owners.recordForeignWrites(users, session);
+    const intoOf = new Map((await this.lists.entriesOfItem(into.id, session, users)).map((entry) => [entry.user_id, entry]));
+    const losers: ListEntryDocument[] = [];
+    const movers: string[] = [];
+    for (const entry of fromEntries) {
+      const other = intoOf.get(entry.user_id);
+      if (other && !(entry.updated_at > other.updated_at)) {
+        losers.push(entry);
+        continue;
       }
-      if (loser !== from && (await this.lists.moveEntry(userId, from, into, at, session))) {
-        moved++;
-        await this.upserted(stamp, [into.id]);
-        await this.histories.moveTo(userId, from, into.id, session);
-      }
-      await this.deleted(stamp, [from]);
+      if (other) losers.push(other);
+      movers.push(entry.user_id);
     }
+    const removed = await this.lists.deleteByIds(losers.map((entry) => entry._id), session);
+    await this.histories.deletePairs(losers.map((entry) => ({ userId: entry.user_id, itemId: entry.item_id })), session);
+    await this.owners.addToStatsOfMany(losers.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
+    const moved = await this.lists.moveItem(from, into, at, session);
+    await this.histories.moveItem(from, into.id, session);
+    const seq = (userId: string) => seqs.get(userId) ?? 1;
+    await this.changes.recordForMany(
+      [
+        ...users.map((userId) => ({ userId, seq: seq(userId), itemId: from, type: 'delete' as const })),
+        ...movers.map((userId) => ({ userId, seq: seq(userId), itemId: into.id, type: 'upsert' as const })),
+      ],
+      at,
+      tombstoneExpiry(at),
+      session,
+    );
     return { moved, removed };
   }
 
