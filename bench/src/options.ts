@@ -1,6 +1,6 @@
 import { APPS, type AppName } from '@mt/stack';
 
-export const SCENARIOS = ['proxy', 'auth', 'search', 'login', 'bulk', 'lists', 'coldstart'] as const;
+export const SCENARIOS = ['proxy', 'auth', 'search', 'login', 'bulk', 'lists', 'catalog-scale', 'coldstart'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -42,6 +42,16 @@ function intOption(name: string, value: string | undefined, fallback: number, mi
   if (!Number.isInteger(number) || number < min)
     throw new Error(`${name} must be an integer >= ${min}, got '${value}'`);
   return number;
+}
+
+/**
+ * Name of the run's databases and Redis prefix (`bench` by default): two runs at once in the same stores
+ * (two people on one machine) each need their own, or each drops the other's data at its start.
+ */
+function benchName(value: string | undefined): string {
+  if (value === undefined || value === '') return 'bench';
+  if (!/^[a-z][a-z0-9_]{0,30}$/.test(value)) throw new Error(`name must be lower-case letters, digits and _ (start with a letter), got '${value}'`);
+  return value;
 }
 
 /** `--name=value` arguments override the BENCH_* environment variables (`npm run bench -- --quick`). */
@@ -92,6 +102,6 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     scenarios: new Set(only.length ? (only as Scenario[]) : SCENARIOS),
     profileApps: profileApps as AppName[],
     keepData: ['1', 'true'].includes(get('keep-data', 'BENCH_KEEP_DATA') ?? ''),
-    name: 'bench',
+    name: benchName(get('name', 'BENCH_NAME')),
   };
 }

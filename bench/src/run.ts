@@ -5,7 +5,7 @@ import { createLogger } from '@mt/logging';
 import { APPS, appEntry, findWorkspaceRoot, provideMongo, provideRedis, type ProvidedStore } from '@mt/stack';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
-import { choosePrefixes, generateMovies } from './data/movies';
+import { benchImdbId, choosePrefixes, generateMovies } from './data/movies';
 import { cpuMeter } from './load/cpu';
 import { HttpClient } from './load/http-client';
 import { readOptions, SCENARIOS, type BenchOptions } from './options';
@@ -14,6 +14,7 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureCatalogScale } from './scenarios/catalog-scale';
 import { compareListWithCatalog, listGrowth, measureListsAt, type ListsAtSize } from './scenarios/lists';
 import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
 import { measureLoginStorm } from './scenarios/login';
@@ -295,6 +296,18 @@ async function main(): Promise<void> {
           }
         }
         if (bySize.length) results.lists = { ...results.lists, by_size: bySize, growth_p95: listGrowth(bySize) };
+      }
+      if (options.scenarios.has('catalog-scale')) {
+        log(`deep pages and external id lookup at ${imported} entries`);
+        // A movie from the middle of the insertion order: its id is looked up by its IMDb id.
+        const middle = Math.floor(imported / 2);
+        results.catalog_scale = await measureCatalogScale(
+          gatewayUrl,
+          imported,
+          { imdb: benchImdbId(middle), expectedId: required(data.docs[middle], 'a movie')._id.toHexString(), titlePrefix: choice.prefix },
+          options,
+          log,
+        );
       }
     } finally {
       await seeder.close();

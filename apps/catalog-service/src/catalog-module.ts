@@ -14,6 +14,8 @@ import { ListOwnersRepository } from './lists/list-owners.repository';
 import { LIST_RANGE_FIELDS, ListRepository } from './lists/lists.repository';
 import { ListPageReader } from './lists/list-page-reader';
 import { ListService } from './lists/lists.service';
+import { EntryRedirectsRepository } from './moderation/moderation.repository';
+import { ModerationService } from './moderation/moderation.service';
 import { AtomicRunner } from './shared/atomic';
 import { KeyedRangeHints, RangeHints, type RangeHintsOptions } from './shared/range-hints';
 import { sortsInsteadOfWalkingIndexes } from '@mt/stores';
@@ -56,7 +58,9 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
   const listHistory = new ListHistoryRepository(db);
-  const catalog = new CatalogService(category, catalogRepository, listRepository, atomic, cursors, now);
+  const redirects = new EntryRedirectsRepository(db);
+  const catalog = new CatalogService(category, catalogRepository, listRepository, redirects, atomic, cursors, now);
+  const lists = new ListService(listRepository, new ListPageReader(listRepository, listHints), listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now);
 
   return {
     category,
@@ -70,7 +74,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listChanges,
     cursors,
     catalog,
-    lists: new ListService(listRepository, new ListPageReader(listRepository, listHints), listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now),
+    lists,
+    moderation: new ModerationService(category, catalogRepository, lists, redirects, atomic, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),
@@ -78,7 +83,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     /** Detects transactions, ensures every index, reconciles the entry counter, starts range hints where the server needs them. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes(), redirects.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
       const migration = await catalog.migrateExternalIds();

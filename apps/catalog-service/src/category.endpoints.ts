@@ -5,6 +5,7 @@ import { catalogEndpoints } from './catalog/catalog.endpoints';
 import { listChangesEndpoints } from './changes/changes.endpoints';
 import { listStatsEndpoints } from './stats/stats.endpoints';
 import { listEndpoints } from './lists/lists.endpoints';
+import { moderationEndpoints } from './moderation/moderation.endpoints';
 
 /**
  * Every public endpoint of one category: the shared catalog (reads, then writes), the personal list, and
@@ -21,6 +22,6 @@ export function categoryEndpoints(module: CatalogModule): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
   };
 }

@@ -35,6 +35,7 @@ describe('category OpenAPI fragments', () => {
     expect(Object.keys(fragment.paths)).toEqual([
       '/api/v1/movies',
       '/api/v1/movies/{id}',
+      '/api/v1/movies/{id}/merge',
       '/api/v1/movies/list/changes',
       '/api/v1/movies/list/stats',
       '/api/v1/movies/list',
@@ -82,7 +83,7 @@ describe('category OpenAPI fragments', () => {
           expect(operation.security).toEqual([]);
         } else {
           expect(operation.security).toEqual([{ bearerAuth: [] }]);
-          expect(operation.description).toMatch(/`(catalog:write|list:read|list:write)` scope/);
+          expect(operation.description).toMatch(/`(catalog:write|catalog:moderate|list:read|list:write)` scope/);
           expect(statuses).toContain('403');
         }
         if (operation.requestBody) expect(statuses).toEqual(expect.arrayContaining(['413', '415']));

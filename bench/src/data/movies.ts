@@ -117,6 +117,9 @@ export interface MovieDataSet {
 
 const DAY_MS = 86_400_000;
 
+/** The IMDb id of the `index`-th generated movie (every movie has one: lookup by external id is measured). */
+export const benchImdbId = (index: number): string => `tt${9_000_000 + index}`;
+
 /**
  * Generates `size` distinct movies (no two with the same folded title and year, as the unique index
  * demands), validates every one with the service's own create schema and builds the stored document
@@ -147,6 +150,8 @@ export function generateMovies(size: number, seed = 20261121): MovieDataSet {
       genres,
       runtime_minutes: random.chance(0.05) ? null : random.int(70, 200),
       director: random.chance(0.05) ? null : `${random.pick(FIRST_NAMES)} ${random.pick(LAST_NAMES)}`,
+      // Not drawn from the generator: the titles and everything else stay what they were before ids existed.
+      external_ids: { imdb: benchImdbId(docs.length) },
     };
     const input = createSchema.parse(raw) as EntryFieldsInput & { title: string };
     const createdAt = new Date(start + Math.floor(random.next() * span));

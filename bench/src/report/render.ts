@@ -157,6 +157,21 @@ function sections(results: BenchResults): Section[] {
       ],
     });
   }
+  const scale = results.catalog_scale;
+  if (scale) {
+    const cell = (stats: { p50: number; p95: number }) => `${n2(stats.p50)} / ${n2(stats.p95)}`;
+    out.push({
+      title: `Deep pages and external id lookup (${scale.entries} entries, through the gateway, p50 / p95 ms)`,
+      header: ['request', 'page 1', `page ${scale.deep_page}`, 'deep ÷ page 1 (p50 / p95)'],
+      rows: [
+        ['offset (`page=`)', cell(scale.pages.offset_first), cell(scale.pages.offset_deep), `${n2(scale.ratios.offset_p50)}× / ${n2(scale.ratios.offset_p95)}×`],
+        ['cursor (`cursor=`)', cell(scale.pages.cursor_first), cell(scale.pages.cursor_deep), `${n2(scale.ratios.cursor_p50)}× / ${n2(scale.ratios.cursor_p95)}×`],
+        ['`?external_id=imdb:…`', cell(scale.lookup.external_id), '', `p95 ${n2(scale.lookup.ratio_p95)}× the title search`],
+        [`title search \`${scale.lookup.title_query.replace(/^\/api\/v1\/movies/, '')}\``, cell(scale.lookup.title_search), '', ''],
+      ],
+      notes: [`limit ${scale.limit}, default (title) order; the deep cursor is the next_cursor of offset page ${scale.deep_page - 1}`],
+    });
+  }
   const other: string[][] = [];
   if (bulk)
     other.push([

@@ -130,6 +130,34 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     );
   else targets.push(skip('bulk_status', 'Bulk-status of 500 ids', '≤ 150 ms', 'not measured'));
 
+  const scale = results.catalog_scale;
+  if (scale) {
+    const note = scale.entries < 100_000 ? `catalog of ${scale.entries}` : undefined;
+    targets.push(
+      check(
+        'cursor_deep_page',
+        `Cursor page ${scale.deep_page} vs page 1 (limit ${scale.limit}), p50 and p95`,
+        '≤ 1.5×',
+        `${scale.ratios.cursor_p50.toFixed(2)}× / ${scale.ratios.cursor_p95.toFixed(2)}× (offset: ${scale.ratios.offset_p50.toFixed(2)}× / ${scale.ratios.offset_p95.toFixed(2)}×)`,
+        scale.ratios.cursor_p50 <= 1.5 && scale.ratios.cursor_p95 <= 1.5,
+        note,
+      ),
+    );
+    targets.push(
+      check(
+        'external_id_lookup',
+        `External id lookup p95 vs title search p95 at ${scale.entries} entries`,
+        '≤ 1×',
+        `${ms(scale.lookup.external_id.p95)} vs ${ms(scale.lookup.title_search.p95)}`,
+        scale.lookup.external_id.p95 <= scale.lookup.title_search.p95,
+        note,
+      ),
+    );
+  } else {
+    targets.push(skip('cursor_deep_page', 'Cursor page 2 000 vs page 1', '≤ 1.5×', 'not measured'));
+    targets.push(skip('external_id_lookup', 'External id lookup p95 vs title search p95', '≤ 1×', 'not measured'));
+  }
+
   const lists = results.lists;
   if (lists?.throughput)
     targets.push(

@@ -27,5 +27,20 @@ export const USER_DELETED_CUTOFF = 'deleted';
  */
 export const PAT_TOMBSTONE_TTL_SECONDS = 2 * PAT_CACHE_TTL_SECONDS;
 
+/**
+ * A role taken away (API.md §13) writes this over the gateway's PAT cache entries of the user, like a
+ * revocation's tombstone (unconditionally, for PAT_TOMBSTONE_TTL_SECONDS) but meaning "ask again", not
+ * "revoked": the token stays valid with the scopes introspection now gives it (without `catalog:moderate`).
+ * The gateway treats it as a cache miss and, writing only absent entries, never replaces it with an answer
+ * that may predate the change; while it lives every use of the token is introspected. `id` (the change's
+ * outbox entry) tells markers apart.
+ */
+export const patReintrospectMarker = (id: string): string => JSON.stringify({ reintrospect: id });
+
+/** Whether a PAT cache value is a re-introspect marker (see patReintrospectMarker). */
+export function isPatReintrospectMarker(value: string): boolean {
+  return value.startsWith('{"reintrospect":');
+}
+
 /** The gateway caches an introspection answer only if its cache lookup missed at most this long ago. */
 export const PAT_ANSWER_MAX_AGE_MS = 10_000;

@@ -2,7 +2,8 @@ import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 /**
  * What must reach Redis after a change in MongoDB:
- * - `jwt-cutoff`: a password change — mirror the user's JWT cut-off;
+ * - `jwt-cutoff`: a password change or a role taken away — mirror the user's JWT cut-off (a role change also
+ *   marks the user's PATs for re-introspection: `staleTokenHashes`);
  * - `user-deleted`: an account deletion — cut-off, PAT cache evictions and the `user.deleted` event;
  * - `pat-revoked`: a revocation — evict the gateway's cache entry of the token.
  */
@@ -16,6 +17,12 @@ export interface OutboxDocument {
   cutoffMs?: number;
   /** SHA-256 hashes of PATs whose gateway cache entries must go. */
   tokenHashes: string[];
+  /**
+   * jwt-cutoff of a role taken away: hashes of PATs that stay valid but whose cached scopes are stale — their
+   * gateway cache entries get a re-introspect marker, not a tombstone (so they answer 403, not 401, on
+   * `catalog:moderate` routes, and keep working elsewhere).
+   */
+  staleTokenHashes?: string[];
   occurredAt: Date;
   /** user-deleted only: when the user and their tokens were removed from MongoDB. */
   appliedAt?: Date;
@@ -33,6 +40,7 @@ const outboxSchema = new Schema<OutboxDocument>(
     userId: { type: String, required: true },
     cutoffMs: { type: Number, required: false },
     tokenHashes: { type: [String], default: [] },
+    staleTokenHashes: { type: [String], default: undefined },
     occurredAt: { type: Date, required: true },
     appliedAt: { type: Date, required: false },
     publishedAt: { type: Date, required: false },

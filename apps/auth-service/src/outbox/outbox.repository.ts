@@ -7,6 +7,8 @@ export interface OutboxEntry {
   userId: string;
   cutoffMs: number | null;
   tokenHashes: string[];
+  /** PATs whose gateway cache entries get a re-introspect marker (a role taken away). */
+  staleTokenHashes: string[];
   occurredAt: Date;
   applied: boolean;
 }
@@ -17,6 +19,7 @@ const toEntry = (doc: OutboxDocument): OutboxEntry => ({
   userId: doc.userId,
   cutoffMs: doc.cutoffMs ?? null,
   tokenHashes: doc.tokenHashes ?? [],
+  staleTokenHashes: doc.staleTokenHashes ?? [],
   occurredAt: doc.occurredAt,
   applied: doc.appliedAt !== undefined && doc.appliedAt !== null,
 });
@@ -26,6 +29,7 @@ export interface NewOutboxEntry {
   userId: string;
   cutoffMs?: number;
   tokenHashes?: string[];
+  staleTokenHashes?: string[];
   occurredAt?: Date;
 }
 
@@ -46,15 +50,19 @@ export class OutboxRepository {
       userId: entry.userId,
       cutoffMs: entry.cutoffMs,
       tokenHashes: entry.tokenHashes ?? [],
+      ...(entry.staleTokenHashes ? { staleTokenHashes: entry.staleTokenHashes } : {}),
       occurredAt: entry.occurredAt ?? new Date(),
     });
     return toEntry(created.toObject());
   }
 
-  /** Adds PAT hashes to evict (a set: adding them again is harmless) and returns the entry as stored. */
-  async addTokenHashes(id: string, hashes: string[]): Promise<OutboxEntry | undefined> {
+  /**
+   * Adds PAT hashes to evict (`tokenHashes`) or to re-introspect (`staleTokenHashes`) — a set: adding them
+   * again is harmless — and returns the entry as stored.
+   */
+  async addTokenHashes(id: string, hashes: string[], field: 'tokenHashes' | 'staleTokenHashes' = 'tokenHashes'): Promise<OutboxEntry | undefined> {
     const doc = await this.model
-      .findOneAndUpdate({ _id: new Types.ObjectId(id) }, { $addToSet: { tokenHashes: { $each: hashes } } }, { returnDocument: 'after' })
+      .findOneAndUpdate({ _id: new Types.ObjectId(id) }, { $addToSet: { [field]: { $each: hashes } } }, { returnDocument: 'after' })
       .lean<OutboxDocument>();
     return doc ? toEntry(doc) : undefined;
   }

@@ -1,4 +1,4 @@
-import { PAT_TOMBSTONE_TTL_SECONDS, USER_DELETED, USER_DELETED_CUTOFF, type RedisKeys } from '@mt/contracts';
+import { PAT_TOMBSTONE_TTL_SECONDS, USER_DELETED, USER_DELETED_CUTOFF, patReintrospectMarker, type RedisKeys } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
 import type { OutboxEntry } from './outbox.repository';
 
@@ -49,6 +49,7 @@ export class RedisMirrorRepository {
     const transaction = this.redis.multi();
     if (state) this.queueCutoff(transaction, state);
     this.queueTombstones(transaction, entry.tokenHashes);
+    this.queueReintrospectMarkers(transaction, entry.staleTokenHashes, entry.id);
     if (entry.kind === 'user-deleted') {
       transaction.xadd(
         this.keys.userEvents(),
@@ -86,6 +87,16 @@ export class RedisMirrorRepository {
    */
   private queueTombstones(transaction: Transaction, tokenHashes: readonly string[]): void {
     for (const hash of tokenHashes) transaction.set(this.keys.patCache(hash), INACTIVE_PAT, 'EX', PAT_TOMBSTONE_TTL_SECONDS);
+  }
+
+  /**
+   * A role taken away: "ask again" written over whatever the gateway cached, with the tombstone's rules
+   * (unconditionally, as long): the next use is introspected and gets the reduced scopes, and an answer
+   * given before the change cannot be cached over it. Not a tombstone: the token is still valid.
+   */
+  private queueReintrospectMarkers(transaction: Transaction, tokenHashes: readonly string[], entryId: string): void {
+    const marker = patReintrospectMarker(entryId);
+    for (const hash of tokenHashes) transaction.set(this.keys.patCache(hash), marker, 'EX', PAT_TOMBSTONE_TTL_SECONDS);
   }
 
   private async exec(transaction: Transaction): Promise<void> {

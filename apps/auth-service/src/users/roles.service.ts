@@ -11,8 +11,8 @@ const ATTEMPTS = 5;
 /**
  * Roles (API.md §13). Taking a role away revokes like a password change: the cut-off moves in the same
  * update as the role (JWTs minted under the old role are rejected from the change on), and every PAT of the
- * user gets a cache tombstone at the gateway, so its next use is introspected again and answered without
- * `catalog:moderate`. Tokens are collected before the change (in the outbox entry, crash-safe) and once more
+ * user gets a re-introspect marker in the gateway's cache (not a revocation tombstone), so its next use is
+ * introspected again and answered without `catalog:moderate` (403 on moderation, the rest works). Tokens are collected before the change (in the outbox entry, crash-safe) and once more
  * after it (one created meanwhile). Granting a role moves nothing: it takes effect at the next login.
  */
 export class RolesService {
@@ -40,12 +40,13 @@ export class RolesService {
 
   private async demote(target: UserRecord, role: Role): Promise<UserRecord | undefined> {
     const cutoffMs = Math.max(Date.now(), (target.jwtCutoffMs ?? 0) + 1);
-    let entry = await this.outbox.add({ kind: 'jwt-cutoff', userId: target.id, cutoffMs, tokenHashes: await this.tokens.hashesOfUser(target.id) });
+    // The PATs stay valid, only their scopes shrink: re-introspect markers, not revocation tombstones.
+    let entry = await this.outbox.add({ kind: 'jwt-cutoff', userId: target.id, cutoffMs, staleTokenHashes: await this.tokens.hashesOfUser(target.id) });
     const updated = await this.users.changeRole(target.id, target.role, role, cutoffMs);
     if (!updated) return undefined;
     const after = await this.tokens.hashesOfUser(target.id);
-    const fresh = after.filter((hash) => !entry.tokenHashes.includes(hash));
-    if (fresh.length) entry = (await this.outbox.addTokenHashes(entry.id, fresh)) ?? entry;
+    const fresh = after.filter((hash) => !entry.staleTokenHashes.includes(hash));
+    if (fresh.length) entry = (await this.outbox.addTokenHashes(entry.id, fresh, 'staleTokenHashes')) ?? entry;
     await this.relay.deliverNow(entry);
     return updated;
   }

@@ -34,10 +34,17 @@ export function catalogEndpoints(category: CategoryDefinition, service: CatalogS
       path: '/{id}',
       access: PUBLIC,
       summary: 'One catalog entry',
+      description:
+        'An entry a moderator merged into another (API.md §13) answers 301 with the survivor\'s path in `Location`, for good (one small redirect record per merge; ' +
+        'a merged id is otherwise gone: PATCH, DELETE, merge and list additions of it are 404). If the survivor is removed later, the merged id is 404 too.',
       params: s.IdParams,
-      responses: { 200: { description: 'The entry', schema: s.Entry } },
+      responses: {
+        200: { description: 'The entry', schema: s.Entry },
+        301: { description: 'The entry was merged into another: `Location` is its path', headers: { Location: { description: 'Path of the surviving entry', schema: { type: 'string' } } } },
+      },
       async handle({ params }) {
-        return reply.ok(await service.get(params.id));
+        const found = await service.locate(params.id);
+        return 'location' in found ? reply.status(301, undefined, { Location: found.location }) : reply.ok(found.entry);
       },
     }),
     defineEndpoint({

@@ -154,9 +154,10 @@ describe('catalog entries (movies)', () => {
   });
 
   it('answers 405 with Allow for a known path and an unsupported method', async () => {
-    const res = await request(h.app).delete(`/api/v1/movies/${'a'.repeat(24)}`).set(asUser(alice));
+    const res = await request(h.app).put(`/api/v1/movies/${'a'.repeat(24)}`).set(asUser(alice)).send({ title: 'x' });
     expect(res.status).toBe(405);
     expect(res.headers['allow']).toContain('PATCH');
+    expect(res.headers['allow']).toContain('DELETE');
   });
 });
 

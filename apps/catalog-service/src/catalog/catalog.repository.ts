@@ -156,8 +156,44 @@ export class CatalogRepository {
     return updated;
   }
 
-  findById(id: mongo.ObjectId): Promise<EntryDocument | null> {
-    return this.entries.findOne({ _id: id });
+  /** Moderation: removes the entry and uncounts it in the caller's transaction; null when there is none. */
+  async deleteById(id: mongo.ObjectId, session: Session): Promise<EntryDocument | null> {
+    const removed = await this.entries.findOneAndDelete({ _id: id }, { session });
+    if (removed) await this.bumpCounter({ count: -1, version: 1 }, session);
+    return removed;
+  }
+
+  /**
+   * A list addition about to point at the entry, in its transaction: the entry's summary, written (see
+   * `list_claims`) so that a concurrent removal or merge of the entry conflicts with the addition; null when
+   * the entry is gone.
+   */
+  async claimForList(id: mongo.ObjectId, session: Session): Promise<ItemSummaryRow | null> {
+    return this.entries.findOneAndUpdate(
+      { _id: id },
+      { $inc: { list_claims: 1 } },
+      { session, returnDocument: 'after', projection: { _id: 1, title: 1, year: 1, title_key: 1 } },
+    ) as Promise<ItemSummaryRow | null>;
+  }
+
+  findById(id: mongo.ObjectId, session?: Session): Promise<EntryDocument | null> {
+    return this.entries.findOne({ _id: id }, { session });
+  }
+
+  /** A merge's survivor takes the combined external ids (in the merge's transaction, after the merged entry is gone). */
+  async setExternalIds(id: mongo.ObjectId, ids: Record<string, string>, keys: string[], now: Date, session: Session): Promise<EntryDocument | null> {
+    // No `external_keys: []`: the unique index is partial on the array's existence.
+    const update: mongo.UpdateFilter<EntryDocument> = keys.length
+      ? { $set: { external_ids: ids, external_keys: keys, updated_at: now } }
+      : { $set: { external_ids: ids, updated_at: now }, $unset: { external_keys: '' } };
+    let updated: EntryDocument | null;
+    try {
+      updated = await this.entries.findOneAndUpdate({ _id: id }, update, { returnDocument: 'after', session });
+    } catch (error) {
+      throw duplicateError(error);
+    }
+    if (updated) await this.bumpCounter({ version: 1 }, session);
+    return updated;
   }
 
   /** The item summaries that list entries show, with the title sort key; absent ids are left out. */

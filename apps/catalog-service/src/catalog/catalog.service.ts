@@ -2,9 +2,10 @@ import { errors } from '@mt/errors';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { KeyedMutex } from '@mt/stores';
 import { mongo } from 'mongoose';
-import type { CategoryDefinition } from '../categories/categories';
+import { categoryBasePath, type CategoryDefinition } from '../categories/categories';
 import { externalKey, externalKeysOf } from '../categories/external-ids';
 import type { ListRepository } from '../lists/lists.repository';
+import type { EntryRedirectsRepository } from '../moderation/moderation.repository';
 import { titleKey } from '../search/text-folding';
 import type { AtomicRunner } from '../shared/atomic';
 import { DEFAULT_LIMIT, toPage, type Page } from '../shared/common.schemas';
@@ -26,6 +27,7 @@ export class CatalogService {
     private readonly category: CategoryDefinition,
     private readonly entries: CatalogRepository,
     private readonly lists: ListRepository,
+    private readonly redirects: EntryRedirectsRepository,
     private readonly atomic: AtomicRunner,
     private readonly cursors: CursorCodec,
     private readonly now: () => Date = () => new Date(),
@@ -65,6 +67,16 @@ export class CatalogService {
     const doc = await this.entries.findById(new mongo.ObjectId(id));
     if (!doc) throw errors.notFound(`${this.category.id} entry not found`);
     return this.respond(doc);
+  }
+
+  /** GET of one id: the entry, or where a merged id leads now (API.md §13: 301); 404 for neither. */
+  async locate(id: string): Promise<{ entry: EntryResponse } | { location: string }> {
+    const objectId = new mongo.ObjectId(id);
+    const doc = await this.entries.findById(objectId);
+    if (doc) return { entry: this.respond(doc) };
+    const survivor = await this.redirects.target(objectId);
+    if (!survivor) throw errors.notFound(`${this.category.id} entry not found`);
+    return { location: `${categoryBasePath(this.category)}/${survivor.toHexString()}` };
   }
 
   /** `moderator`: the caller holds `catalog:moderate` (API.md §13) and may change any entry; else only its own. */

@@ -38,6 +38,12 @@ export interface EntryDocument {
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
+  /**
+   * Bumped by every list addition of the entry, in the addition's transaction: a write (a read would not
+   * conflict) so that a moderator's removal or merge racing the addition conflicts with it and one of them
+   * runs again. Never shown.
+   */
+  list_claims?: number;
 }
 
 export function titleFields(title: string) {

@@ -75,6 +75,32 @@ export class ListChangesRepository {
     await this.write(userId, itemIds, { seq, type: 'delete', changed_at: at }, expiresAt, session);
   }
 
+  /**
+   * Moderation, inside its transaction: one record per (user, item), each at its user's own `seq`, in one
+   * bulk write whatever the number of lists touched.
+   */
+  async recordForMany(
+    records: ReadonlyArray<{ userId: string; seq: number; itemId: mongo.ObjectId; type: 'upsert' | 'delete' }>,
+    at: Date,
+    expiresAt: Date,
+    session: Session,
+  ): Promise<void> {
+    if (!records.length) return;
+    await this.changes.bulkWrite(
+      records.map(({ userId, seq, itemId, type }) => ({
+        updateOne: {
+          filter: { user_id: userId, item_id: itemId },
+          update:
+            type === 'delete'
+              ? { $set: { seq, type, changed_at: at, expires_at: expiresAt } }
+              : { $set: { seq, type, changed_at: at }, $unset: { expires_at: '' } },
+          upsert: true,
+        },
+      })),
+      { session, ordered: false },
+    );
+  }
+
   private async write(
     userId: string,
     itemIds: readonly mongo.ObjectId[],

@@ -69,9 +69,20 @@ export class ListHistoryRepository {
     if (itemIds.length) await this.history.deleteMany({ user_id: userId, item_id: { $in: [...itemIds] } }, { session });
   }
 
-  /** A catalog merge: the history follows the entry to the item it now refers to. */
-  async moveTo(userId: string, from: mongo.ObjectId, into: mongo.ObjectId, session: Session): Promise<void> {
-    await this.history.updateOne({ user_id: userId, item_id: from }, { $set: { item_id: into } }, { session });
+  /** Moderation: the histories of these (user, item) pairs, in one statement per item. */
+  async deletePairs(pairs: ReadonlyArray<{ userId: string; itemId: mongo.ObjectId }>, session: Session): Promise<void> {
+    const byItem = new Map<string, { itemId: mongo.ObjectId; users: string[] }>();
+    for (const { userId, itemId } of pairs) {
+      const group = byItem.get(itemId.toHexString()) ?? { itemId, users: [] };
+      group.users.push(userId);
+      byItem.set(itemId.toHexString(), group);
+    }
+    for (const { itemId, users } of byItem.values()) await this.history.deleteMany({ item_id: itemId, user_id: { $in: users } }, { session });
+  }
+
+  /** A catalog merge, after the losing entries' histories are gone: every history of `from` follows its entry to `into`. */
+  async moveItem(from: mongo.ObjectId, into: mongo.ObjectId, session: Session): Promise<void> {
+    await this.history.updateMany({ item_id: from }, { $set: { item_id: into } }, { session });
   }
 
   async deleteAllOfUser(userId: string, session: Session): Promise<void> {

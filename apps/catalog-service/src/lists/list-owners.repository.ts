@@ -93,6 +93,35 @@ export class ListOwnersRepository {
     return owner?.seq ?? 1;
   }
 
+  /**
+   * recordForeignWrite for many users at once (a moderation touching thousands of lists): one bulk write
+   * and one read, not two round trips per user. Returns each user's new sequence number.
+   */
+  async recordForeignWrites(userIds: readonly string[], session: Session): Promise<Map<string, number>> {
+    if (!userIds.length) return new Map();
+    await this.owners.bulkWrite(
+      userIds.map((userId) => ({
+        updateOne: { filter: { _id: userId }, update: { $inc: { seq: 1 }, $setOnInsert: { deleted_at: null, stats: {} } }, upsert: true },
+      })),
+      { session, ordered: false },
+    );
+    const rows = await this.owners.find({ _id: { $in: [...userIds] } }, { projection: { seq: 1 }, session }).toArray();
+    return new Map(rows.map((row) => [row._id, row.seq]));
+  }
+
+  /** addToStats for many users in one bulk write (moderation). */
+  async addToStatsOfMany(deltas: ReadonlyArray<{ userId: string; delta: Record<string, number> }>, session: Session): Promise<void> {
+    const writes = deltas
+      .filter(({ delta }) => Object.keys(delta).length)
+      .map(({ userId, delta }) => ({
+        updateOne: {
+          filter: { _id: userId, stats: { $exists: true } },
+          update: { $inc: Object.fromEntries(Object.entries(delta).map(([key, value]) => [`stats.${key}`, value])) },
+        },
+      }));
+    if (writes.length) await this.owners.bulkWrite(writes, { session, ordered: false });
+  }
+
   /** Inside a list write's transaction: adds `delta` to the counters (when the document has them). */
   async addToStats(userId: string, delta: Record<string, number>, session: Session): Promise<void> {
     const keys = Object.keys(delta);

@@ -269,23 +269,30 @@ export class ListRepository {
     return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }).toArray();
   }
 
-  /** The users who have `itemId` on their list (moderation), read in the moderation's transaction. */
-  usersWithItem(itemId: mongo.ObjectId, session: Session): Promise<string[]> {
-    return this.entries.distinct('user_id', { item_id: itemId }, { session });
+  /** Every list entry of `itemId` (moderation), or only those of `userIds`, read in the moderation's transaction. */
+  entriesOfItem(itemId: mongo.ObjectId, session: Session, userIds?: readonly string[]): Promise<ListEntryDocument[]> {
+    const filter: ListEntryFilter = userIds ? { item_id: itemId, user_id: { $in: [...userIds] } } : { item_id: itemId };
+    return this.entries.find(filter, { session }).toArray();
+  }
+
+  /** Moderation: removes these entries (by document id) in one statement. */
+  async deleteByIds(ids: readonly mongo.ObjectId[], session: Session): Promise<number> {
+    if (!ids.length) return 0;
+    const result = await this.entries.deleteMany({ _id: { $in: [...ids] } }, { session });
+    return result.deletedCount;
   }
 
   /**
-   * Points the user's entry of `from` at `into` (a catalog merge). False when the user already has `into`
-   * (the caller removes the `from` entry instead) or has no `from` entry.
+   * A catalog merge, after the entries that lose to an entry of `into` are gone: every remaining entry of
+   * `from` now refers to `into`, in one statement.
    */
-  async moveEntry(userId: string, from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, now: Date, session: Session): Promise<boolean> {
-    if (await this.entries.countDocuments({ user_id: userId, item_id: into.id }, { session, limit: 1 })) return false;
-    const result = await this.entries.updateOne(
-      { user_id: userId, item_id: from },
+  async moveItem(from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, now: Date, session: Session): Promise<number> {
+    const result = await this.entries.updateMany(
+      { item_id: from },
       { $set: { item_id: into.id, item_title_key: into.titleKey, updated_at: now }, $inc: { rev: 1 } },
       { session },
     );
-    return result.modifiedCount === 1;
+    return result.modifiedCount;
   }
 
   /** Keeps the denormalised title sort key in step with the catalog entry. */

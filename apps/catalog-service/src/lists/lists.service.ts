@@ -98,19 +98,23 @@ export class ListService {
     const dates = withStatusDates({ started_at: input.started_at ?? null, finished_at: input.finished_at ?? null }, status, utcToday(now));
     rejectBadDates(datesProblem(dates));
     const itemId = new mongo.ObjectId(input.item_id);
-    const item = (await this.catalog.summaries([itemId])).get(input.item_id);
-    if (!item) throw errors.notFound('catalog entry not found');
+    // Unknown items are refused without a transaction; the transaction checks again.
+    if (!(await this.catalog.summaries([itemId])).has(input.item_id)) throw errors.notFound('catalog entry not found');
     const score = input.score ?? null;
     const fields = { status, score, progress: input.progress ?? null, notes: input.notes ?? null, ...dates };
     try {
-      const doc = await this.write(userId, async (session, stamp) => {
-        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: item.title_key }, fields, now, session);
+      const { doc, current } = await this.write(userId, async (session, stamp) => {
+        // Read again, as a write: an addition racing a moderator's removal or merge of the item either
+        // commits first (and is removed or moved with the others) or conflicts, runs again and finds it gone.
+        const current = await this.catalog.claimForList(itemId, session);
+        if (!current) throw errors.notFound('catalog entry not found');
+        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: current.title_key }, fields, now, session);
         await this.upserted(stamp, [itemId]);
         await this.histories.append(userId, [{ itemId, events: historyEvents(null, doc, now) }], session);
         await this.owners.addToStats(userId, statsDelta(null, doc), session);
-        return doc;
+        return { doc, current };
       });
-      return toResponse(doc, item);
+      return toResponse(doc, current);
     } catch (error) {
       if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
       throw error;
@@ -278,51 +282,61 @@ export class ListService {
   /**
    * For the catalog's moderation, inside its transaction: removes `itemId` from every list that has it,
    * each removal a change in its owner's feed (numbered by that owner's sequence, so it is ordered with the
-   * owner's own writes). Returns how many entries were removed.
+   * owner's own writes). Returns how many entries were removed. A fixed number of statements whatever the
+   * number of lists (bulk writes): a moderation of a popular entry fits in one transaction.
    */
   async removeEntriesOfItem(itemId: mongo.ObjectId, session: Session): Promise<number> {
     const at = this.now();
-    const users = await this.lists.usersWithItem(itemId, session);
-    let removed = 0;
-    for (const userId of users) {
-      const seq = await this.owners.recordForeignWrite(userId, session);
-      const entry = await this.lists.delete(userId, itemId, session);
-      if (entry) {
-        removed++;
-        await this.owners.addToStats(userId, statsDelta(entry, null), session);
-      }
-      await this.deleted({ userId, seq, at, session }, [itemId]);
-      await this.histories.deleteOf(userId, [itemId], session);
-    }
+    const entries = await this.lists.entriesOfItem(itemId, session);
+    if (!entries.length) return 0;
+    const seqs = await this.owners.recordForeignWrites(entries.map((entry) => entry.user_id), session);
+    const removed = await this.lists.deleteByIds(entries.map((entry) => entry._id), session);
+    await this.owners.addToStatsOfMany(entries.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
+    await this.changes.recordForMany(entries.map((entry) => ({ userId: entry.user_id, seq: seqs.get(entry.user_id) ?? 1, itemId, type: 'delete' as const })), at, tombstoneExpiry(at), session);
+    await this.histories.deletePairs(entries.map((entry) => ({ userId: entry.user_id, itemId })), session);
     return removed;
   }
 
   /**
    * For the catalog's merge, inside its transaction: every list entry of `from` now refers to `into`
-   * (keeping its status, score, dates, notes); a user who already has `into` keeps that entry and loses the
-   * `from` one. Each list's feed records the removal of `from` and the entry of `into`.
+   * (keeping its status, score, dates, notes and history); a user who has both keeps the one updated last
+   * (API.md §13; `into`'s on a tie) and loses the other with its history. Each list's feed records the
+   * removal of `from` and, when the kept entry is the moved one, the entry of `into`. Bulk statements, as
+   * removeEntriesOfItem.
    */
   async moveEntries(from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
     const at = this.now();
-    const users = await this.lists.usersWithItem(from, session);
-    let moved = 0;
-    let removed = 0;
-    for (const userId of users) {
-      const stamp = { userId, seq: await this.owners.recordForeignWrite(userId, session), at, session };
-      if (await this.lists.moveEntry(userId, from, into, at, session)) {
-        moved++;
-        await this.upserted(stamp, [into.id]);
-        await this.histories.moveTo(userId, from, into.id, session);
-      } else {
-        const entry = await this.lists.delete(userId, from, session);
-        if (entry) {
-          removed++;
-          await this.owners.addToStats(userId, statsDelta(entry, null), session);
-        }
-        await this.histories.deleteOf(userId, [from], session);
+    const fromEntries = await this.lists.entriesOfItem(from, session);
+    if (!fromEntries.length) return { moved: 0, removed: 0 };
+    const users = fromEntries.map((entry) => entry.user_id);
+    const seqs = await this.owners.recordForeignWrites(users, session);
+    const intoOf = new Map((await this.lists.entriesOfItem(into.id, session, users)).map((entry) => [entry.user_id, entry]));
+    const losers: ListEntryDocument[] = [];
+    const movers: string[] = [];
+    for (const entry of fromEntries) {
+      const other = intoOf.get(entry.user_id);
+      if (other && !(entry.updated_at > other.updated_at)) {
+        losers.push(entry);
+        continue;
       }
-      await this.deleted(stamp, [from]);
+      if (other) losers.push(other);
+      movers.push(entry.user_id);
     }
+    const removed = await this.lists.deleteByIds(losers.map((entry) => entry._id), session);
+    await this.histories.deletePairs(losers.map((entry) => ({ userId: entry.user_id, itemId: entry.item_id })), session);
+    await this.owners.addToStatsOfMany(losers.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
+    const moved = await this.lists.moveItem(from, into, at, session);
+    await this.histories.moveItem(from, into.id, session);
+    const seq = (userId: string) => seqs.get(userId) ?? 1;
+    await this.changes.recordForMany(
+      [
+        ...users.map((userId) => ({ userId, seq: seq(userId), itemId: from, type: 'delete' as const })),
+        ...movers.map((userId) => ({ userId, seq: seq(userId), itemId: into.id, type: 'upsert' as const })),
+      ],
+      at,
+      tombstoneExpiry(at),
+      session,
+    );
     return { moved, removed };
   }
 

@@ -24,4 +24,6 @@ export const COLLECTIONS = {
   listChanges: 'list_changes',
   listHistory: 'list_history',
   counters: 'counters',
+  /** Merged entries' ids and their survivor (API.md §13: the merged id answers 301). */
+  entryRedirects: 'entry_redirects',
 } as const;

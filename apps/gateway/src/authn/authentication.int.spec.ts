@@ -1,4 +1,4 @@
-import { PAT_INVALID_CACHE_TTL_SECONDS, PAT_TOMBSTONE_TTL_SECONDS, redisKeys, USER_DELETED_CUTOFF } from '@mt/contracts';
+import { isPatReintrospectMarker, PAT_INVALID_CACHE_TTL_SECONDS, PAT_TOMBSTONE_TTL_SECONDS, patReintrospectMarker, redisKeys, USER_DELETED_CUTOFF } from '@mt/contracts';
 import { SCOPES, generatePat, hashPat } from '@mt/tokens';
 import { testRedisUrl } from '@mt/testing';
 import { Redis } from 'ioredis';
@@ -223,6 +223,25 @@ describe('gateway authentication', () => {
       }
       expect(JSON.parse((await gateway.redis.get(cacheKey(pat)))!)).toEqual({ active: false });
       expect401(await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`), 'invalid token');
+    });
+
+    it('answers a PAT whose role was taken away with its reduced scopes on the next request: a re-introspect marker is a miss, not a revocation', async () => {
+      const pat = generatePat();
+      auth.tokens.set(pat, activePat('user-demoted', ['profile:read', 'catalog:moderate'], 'pat-demoted'));
+      await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`).expect(200);
+      // What the auth service does when the role is removed: introspection drops the scope, the cache entry gets the marker.
+      auth.tokens.set(pat, activePat('user-demoted', ['profile:read'], 'pat-demoted'));
+      await gateway.redis.set(cacheKey(pat), patReintrospectMarker('role-change-1'), 'EX', PAT_TOMBSTONE_TTL_SECONDS);
+      const before = auth.calls.introspect;
+
+      const next = await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`);
+      expect(next.status).toBe(200);
+      expect((next.body as EchoBody).identity).toEqual({ userId: 'user-demoted', authType: 'pat', scopes: ['profile:read'], tokenId: 'pat-demoted' });
+      expect(auth.calls.introspect - before).toBe(1);
+      // Answers are cached only where nothing is: the marker stays, so an answer older than the change can never replace it.
+      expect(isPatReintrospectMarker((await gateway.redis.get(cacheKey(pat)))!)).toBe(true);
+      await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${pat}`).expect(200);
+      expect(auth.calls.introspect - before).toBe(2);
     });
 
     it('caches an inactive answer briefly, so repeated bad tokens do not hammer the auth service', async () => {

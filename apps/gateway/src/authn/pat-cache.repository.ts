@@ -1,4 +1,4 @@
-import { IntrospectionResultSchema, redisKeys, type IntrospectionResult } from '@mt/contracts';
+import { IntrospectionResultSchema, isPatReintrospectMarker, redisKeys, type IntrospectionResult } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
 import type { RedisRecovery } from './redis-recovery';
 
@@ -21,6 +21,8 @@ export function createPatCacheRepository(redis: Redis, prefix: string, recovery?
       if (recovery?.recovering()) return null;
       const value = await redis.get(keys.patCache(tokenHash));
       if (value === null) return null;
+      // A role taken away: the token's scopes changed, ask again (save() cannot replace the marker: NX).
+      if (isPatReintrospectMarker(value)) return null;
       try {
         const parsed = IntrospectionResultSchema.safeParse(JSON.parse(value));
         return parsed.success ? parsed.data : null; // an unreadable entry is a miss: introspect again
