@@ -259,6 +259,14 @@ export class ListRepository {
     await this.entries.updateMany({ item_id: itemId }, { $set: { item_title_key: itemTitleKey } }, { session });
   }
 
+  /**
+   * Every entry of the user in creation order (index `user_created`), read through a cursor in batches of
+   * `batchSize`: the caller pulls as fast as it consumes, so memory does not grow with the list (export).
+   */
+  streamOfUser(userId: string, batchSize = 500): AsyncIterable<ListEntryDocument> {
+    return this.entries.find({ user_id: userId }).sort({ created_at: 1, item_id: 1 }).batchSize(batchSize);
+  }
+
   /** Account deletion: the whole list of the user. Idempotent. */
   async deleteAllOfUser(userId: string, session: Session): Promise<number> {
     const result = await this.entries.deleteMany({ user_id: userId }, { session });
