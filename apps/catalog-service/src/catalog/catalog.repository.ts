@@ -160,6 +160,13 @@ export class CatalogRepository {
     return this.entries.findOne({ _id: id });
   }
 
+  /** The whole entries among `ids` (export: the full catalog entry of each list entry); absent ids are left out. */
+  async findByIds(ids: readonly mongo.ObjectId[]): Promise<Map<string, EntryDocument>> {
+    if (!ids.length) return new Map();
+    const rows = await this.entries.find({ _id: { $in: [...ids] } }).toArray();
+    return new Map(rows.map((row) => [row._id.toHexString(), row]));
+  }
+
   /** The item summaries that list entries show, with the title sort key; absent ids are left out. */
   async summaries(ids: readonly mongo.ObjectId[]): Promise<Map<string, ItemSummaryRow>> {
     if (!ids.length) return new Map();
