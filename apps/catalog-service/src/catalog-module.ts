@@ -7,6 +7,7 @@ import { CatalogService } from './catalog/catalog.service';
 import { SortKeyHints, type SortKeyHintsOptions } from './catalog/sort-key-hints';
 import { ListChangesRepository } from './changes/changes.repository';
 import { ListChangesService } from './changes/changes.service';
+import { ListExportService } from './exports/exports.service';
 import { ListStatsService } from './stats/stats.service';
 import { UserDeletionService } from './events/user-deletion.service';
 import { ListHistoryRepository } from './lists/list-history.repository';
@@ -57,6 +58,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     cursors,
     catalog,
     lists: new ListService(listRepository, listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now),
+    listExport: new ListExportService(category, listRepository, catalogRepository, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),

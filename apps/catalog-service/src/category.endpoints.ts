@@ -3,6 +3,7 @@ import type { CatalogModule } from './catalog-module';
 import { categoryBasePath } from './categories/categories';
 import { catalogEndpoints } from './catalog/catalog.endpoints';
 import { listChangesEndpoints } from './changes/changes.endpoints';
+import { listExportEndpoints } from './exports/exports.endpoints';
 import { listStatsEndpoints } from './stats/stats.endpoints';
 import { listEndpoints } from './lists/lists.endpoints';
 
@@ -21,6 +22,6 @@ export function categoryEndpoints(module: CatalogModule): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...listExportEndpoints(category, module.listExport, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
   };
 }
