@@ -167,6 +167,18 @@ export class CatalogRepository {
     return new Map(rows.map((row) => [row._id.toHexString(), row]));
   }
 
+  /** Import matching: the entries holding any of these `key:value` pairs (index-served), with what matching needs. */
+  findByExternalKeys(keys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'external_keys'>>> {
+    if (!keys.length) return Promise.resolve([]);
+    return this.entries.find({ external_keys: { $in: [...keys] } }, { projection: { _id: 1, title_key: 1, external_keys: 1 } }).toArray();
+  }
+
+  /** Import matching: the entries with these folded titles (the duplicate index's first key), to be matched with their years. */
+  findByTitleKeys(titleKeys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'year'>>> {
+    if (!titleKeys.length) return Promise.resolve([]);
+    return this.entries.find({ title_key: { $in: [...titleKeys] } }, { projection: { _id: 1, title_key: 1, year: 1 } }).toArray();
+  }
+
   /** The item summaries that list entries show, with the title sort key; absent ids are left out. */
   async summaries(ids: readonly mongo.ObjectId[]): Promise<Map<string, ItemSummaryRow>> {
     if (!ids.length) return new Map();
