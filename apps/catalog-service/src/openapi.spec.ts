@@ -38,6 +38,8 @@ describe('category OpenAPI fragments', () => {
       '/api/v1/movies/list/changes',
       '/api/v1/movies/list/stats',
       '/api/v1/movies/list/export',
+      '/api/v1/movies/list/imports',
+      '/api/v1/movies/list/imports/{id}',
       '/api/v1/movies/list',
       '/api/v1/movies/list/{item_id}',
       '/api/v1/movies/list/{item_id}/history',

@@ -24,4 +24,6 @@ export const COLLECTIONS = {
   listChanges: 'list_changes',
   listHistory: 'list_history',
   counters: 'counters',
+  importJobs: 'import_jobs',
+  importUploads: 'import_uploads',
 } as const;
