@@ -119,6 +119,20 @@ export class CatalogRepository {
   }
 
   /**
+   * Inserts and counts several entries in the caller's transaction, in one statement (list imports); a
+   * duplicate throws DuplicateEntryError / DuplicateExternalIdError and the transaction is to be aborted.
+   */
+  async insertAll(docs: readonly EntryDocument[], session: Session): Promise<void> {
+    if (!docs.length) return;
+    try {
+      await this.entries.insertMany([...docs], { session, ordered: true });
+    } catch (error) {
+      throw duplicateError(error);
+    }
+    await this.bumpCounter({ count: docs.length, version: 1 }, session);
+  }
+
+  /**
    * Bulk import (seeding, benchmarks) of documents built with `newEntryDocument`. Not atomic: if the
    * insert fails part-way, the counter is recounted before the error is rethrown.
    */
