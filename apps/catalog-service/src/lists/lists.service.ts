@@ -317,8 +317,10 @@ export class ListService {
         ...updates.map(({ itemId, change, old }) => ({ itemId, old, now: { ...old, ...change } })),
       ];
       if (changed.length) {
-        await this.upserted(stamp, changed.map((entry) => entry.itemId));
-        await this.histories.append(userId, changed.map((entry) => ({ itemId: entry.itemId, events: historyEvents(entry.old, entry.now, stamp.at) })), session);
+        await this.changes.recordManyUpserts(userId, stamp.seq, changed.map((entry) => entry.itemId), stamp.at, session);
+        const events = (entries: typeof changed) => entries.map((entry) => ({ itemId: entry.itemId, events: historyEvents(entry.old, entry.now, stamp.at) }));
+        await this.histories.startAfresh(userId, events(changed.filter((entry) => entry.old === null)), session);
+        await this.histories.append(userId, events(changed.filter((entry) => entry.old !== null)), session);
         await this.owners.addToStats(userId, addDeltas(changed.map((entry) => statsDelta(entry.old, entry.now))), session);
       }
       await record(session, outcomes);
