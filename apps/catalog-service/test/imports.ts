@@ -63,10 +63,10 @@ export async function finishedJob(app: Express | string, category: string, user:
 }
 
 /** Imports and waits for the job to finish. */
-export async function importAndWait(app: Express | string, user: string, req: ImportRequest): Promise<JobBody> {
+export async function importAndWait(app: Express | string, user: string, req: ImportRequest, timeoutMs = 60_000): Promise<JobBody> {
   const res = await postImport(app, user, req);
   if (res.status !== 202) throw new Error(`import answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return finishedJob(app, req.category, user, res.body.id);
+  return finishedJob(app, req.category, user, res.body.id, timeoutMs);
 }
 
 /** The rows @mt/importers reads from a file (what the job is expected to process). */

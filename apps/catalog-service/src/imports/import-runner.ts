@@ -11,7 +11,7 @@ import type { ImportCounts, ImportJobDocument, ImportJobsRepository, RowError } 
 import { PlannedEntries, type ImportMatcher, type RowMatch } from './import-matcher';
 
 /** Rows applied per transaction (with their checkpoint). */
-export const IMPORT_BATCH_ROWS = 250;
+export const IMPORT_BATCH_ROWS = 500;
 /** A batch that met a racing creation of one of its catalog entries is matched again this many times. */
 const BATCH_ATTEMPTS = 5;
 
@@ -152,7 +152,7 @@ export class ImportRunner {
       job.user_id,
       job.mode,
       async (session) => {
-        for (const doc of creations) await this.catalog.insert(doc, session);
+        await this.catalog.insertAll(creations, session);
         return applied.map(({ entry }) => entry);
       },
       (session, outcomes) => checkpoint(outcomes, session),
