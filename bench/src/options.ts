@@ -1,6 +1,6 @@
 import { APPS, type AppName } from '@mt/stack';
 
-export const SCENARIOS = ['proxy', 'auth', 'search', 'login', 'bulk', 'lists', 'coldstart'] as const;
+export const SCENARIOS = ['proxy', 'auth', 'search', 'login', 'bulk', 'lists', 'imports', 'coldstart'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {

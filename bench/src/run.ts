@@ -14,6 +14,7 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureImportExport } from './scenarios/imports';
 import { compareListWithCatalog, listGrowth, measureListsAt, type ListsAtSize } from './scenarios/lists';
 import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
 import { measureLoginStorm } from './scenarios/login';
@@ -295,6 +296,13 @@ async function main(): Promise<void> {
           }
         }
         if (bySize.length) results.lists = { ...results.lists, by_size: bySize, growth_p95: listGrowth(bySize) };
+      }
+      if (options.scenarios.has('imports')) {
+        // A third user imports a Letterboxd diary whose first half is already in the catalog, then exports it.
+        const importer = required(users.all[2], 'a third user');
+        const importerSession = await loginAndCreatePat(gatewayUrl, importer.username, importer.password);
+        log('imports: 10 000-row Letterboxd diary, then its export');
+        results.imports = await measureImportExport(gatewayUrl, importerSession.jwt, data.docs.slice(0, imported), catalog.pid, log);
       }
     } finally {
       await seeder.close();

@@ -1,5 +1,6 @@
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
+import type { ImportsResults } from '../scenarios/imports';
 import type { ColdStartResults } from '../scenarios/coldstart';
 import type { ListsResults } from '../scenarios/lists';
 import type { LoginResults } from '../scenarios/login';
@@ -42,6 +43,8 @@ export interface BenchResults {
   bulk_status?: BulkResults;
   /** Issue 17: list routes at growing list sizes (a second user's list). */
   lists?: ListsResults;
+  /** Issue 18: a 10 000-row Letterboxd import and the export of that list. */
+  imports?: ImportsResults;
   cold_start?: ColdStartResults;
   rss_mb: {
     idle_before_seeding?: Record<string, number>;
