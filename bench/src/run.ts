@@ -15,6 +15,7 @@ import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
 import { measureCatalogScale } from './scenarios/catalog-scale';
+import { measureImportExport } from './scenarios/imports';
 import { compareListWithCatalog, listGrowth, measureListsAt, type ListsAtSize } from './scenarios/lists';
 import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
 import { measureLoginStorm } from './scenarios/login';
@@ -308,6 +309,13 @@ async function main(): Promise<void> {
           options,
           log,
         );
+      }
+      if (options.scenarios.has('imports')) {
+        // A third user imports a Letterboxd diary whose first half is already in the catalog, then exports it.
+        const importer = required(users.all[2], 'a third user');
+        const importerSession = await loginAndCreatePat(gatewayUrl, importer.username, importer.password);
+        log('imports: 10 000-row Letterboxd diary, then its export');
+        results.imports = await measureImportExport(gatewayUrl, importerSession.jwt, data.docs.slice(0, imported), catalog.pid, log);
       }
     } finally {
       await seeder.close();

@@ -7,6 +7,12 @@ import { CatalogService } from './catalog/catalog.service';
 import { SORT_KEY_FIELDS, type SortField } from './catalog/listing-plan';
 import { ListChangesRepository } from './changes/changes.repository';
 import { ListChangesService } from './changes/changes.service';
+import { ListExportService } from './exports/exports.service';
+import { ImportJobsRepository } from './imports/import-jobs.repository';
+import { ImportMatcher } from './imports/import-matcher';
+import { ImportQueue, type ImportQueueOptions } from './imports/import-queue';
+import { ImportRunner } from './imports/import-runner';
+import { ImportsService } from './imports/imports.service';
 import { ListStatsService } from './stats/stats.service';
 import { UserDeletionService } from './events/user-deletion.service';
 import { ListHistoryRepository } from './lists/list-history.repository';
@@ -30,10 +36,12 @@ export interface CatalogModuleOptions {
   /** Tests shrink the samples and thresholds to exercise the range hints (catalog and lists) on small data. */
   sortHints?: Partial<Pick<RangeHintsOptions<SortField>, 'sampleSize' | 'minEntries' | 'refreshIntervalMs' | 'rankFactor' | 'rankPadding'>>;
   now?: () => Date;
+  /** The import queue on Redis (BullMQ); without it, import requests answer 503 (tools that only read). */
+  imports?: Omit<ImportQueueOptions, 'category' | 'logger'>;
 }
 
 /** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
-export function createCatalogModule({ category, connection, logger, cursorSecret, sortHints, now }: CatalogModuleOptions) {
+export function createCatalogModule({ category, connection, logger, cursorSecret, sortHints, now, imports }: CatalogModuleOptions) {
   const cursors = createCursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
@@ -60,7 +68,10 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listHistory = new ListHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
   const catalog = new CatalogService(category, catalogRepository, listRepository, redirects, atomic, cursors, now);
+  const importJobs = new ImportJobsRepository(db);
+  const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
   const lists = new ListService(listRepository, new ListPageReader(listRepository, listHints), listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now);
+  const importRunner = new ImportRunner(category, importJobs, lists, catalogRepository, new ImportMatcher(category, catalogRepository), logger, now);
 
   return {
     category,
@@ -76,14 +87,18 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     catalog,
     lists,
     moderation: new ModerationService(category, catalogRepository, lists, redirects, atomic, now),
+    importJobs,
+    importRunner,
+    imports: new ImportsService(category, importJobs, importQueue, cursors, now),
+    listExport: new ListExportService(category, listRepository, catalogRepository, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
-    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, atomic, now),
+    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, importJobs, atomic, now),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, starts range hints where the server needs them. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes(), redirects.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
       const migration = await catalog.migrateExternalIds();
@@ -97,6 +112,20 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
         listHints.start();
         listChanges.narrowBySeq = true;
       }
+    },
+
+    /**
+     * Starts this instance's import worker and hands every queued or running job to the queue again
+     * (idempotent: covers a Redis that lost its data, or jobs queued while no instance ran).
+     */
+    async startImports(): Promise<void> {
+      if (!importQueue) return;
+      importQueue.start((jobId) => importRunner.run(jobId), (jobId, reason) => importRunner.fail(jobId, reason));
+      for (const id of await importJobs.activeIds()) await importQueue.enqueue(id.toHexString());
+    },
+
+    async stopImports(): Promise<void> {
+      await importQueue?.close();
     },
 
     stop(): void {

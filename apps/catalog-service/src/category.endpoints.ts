@@ -3,6 +3,8 @@ import type { CatalogModule } from './catalog-module';
 import { categoryBasePath } from './categories/categories';
 import { catalogEndpoints } from './catalog/catalog.endpoints';
 import { listChangesEndpoints } from './changes/changes.endpoints';
+import { listExportEndpoints } from './exports/exports.endpoints';
+import { importEndpoints } from './imports/imports.endpoints';
 import { listStatsEndpoints } from './stats/stats.endpoints';
 import { listEndpoints } from './lists/lists.endpoints';
 import { moderationEndpoints } from './moderation/moderation.endpoints';
@@ -22,6 +24,6 @@ export function categoryEndpoints(module: CatalogModule): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
   };
 }

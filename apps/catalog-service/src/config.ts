@@ -42,6 +42,10 @@ const catalogEnvSchema = z
     EVENTS_CLAIM_IDLE_MS: envInt(60_000, 10, 86_400_000),
     /** How long one blocking read of the event stream waits for new events. */
     EVENTS_BLOCK_MS: envInt(5000, 10, 60_000),
+    /** Import jobs this instance runs at once. */
+    IMPORT_CONCURRENCY: envInt(2, 1, 16),
+    /** A running import whose instance stopped renewing its queue lock this long ago (a crash) is resumed by another. */
+    IMPORT_LOCK_MS: envInt(30_000, 1000, 600_000),
   })
   .superRefine((env, ctx) => {
     if (env.PORT === 0 && env.ADVERTISED_URL === undefined) {

@@ -18,7 +18,13 @@ runService({
   stores: (config) => ({ mongo: { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME } }),
   create: ({ config, logger, lifecycle, metrics, mongo }) => {
     const category = getCategory(config.CATEGORY);
-    const module = createCatalogModule({ category, connection: mongo, logger, cursorSecret: config.INTERNAL_SECRET });
+    const module = createCatalogModule({
+      category,
+      connection: mongo,
+      logger,
+      cursorSecret: config.INTERNAL_SECRET,
+      imports: { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, concurrency: config.IMPORT_CONCURRENCY, lockMs: config.IMPORT_LOCK_MS },
+    });
     const consumer = new UserEventsConsumer({
       redis: createRedis({ url: config.REDIS_URL, logger, name: `${SERVICE}-${category.id}-events`, blocking: true }),
       stream: redisKeys(config.REDIS_KEY_PREFIX).userEvents(),
@@ -53,6 +59,10 @@ runService({
           }
         }
         if (!signal.aborted) consumer.start();
+        if (!signal.aborted) {
+          // Jobs already queued stay in Redis; a failure here only delays the re-queueing of lost ones.
+          await module.startImports().catch((error: unknown) => logger.warn({ reason: (error as Error).message }, 'import jobs not re-queued at start-up'));
+        }
       },
       // Registered once everything above is ready: the gateway routes here from then on.
       registration: createRegistryClient({
@@ -65,6 +75,7 @@ runService({
       }),
       shutdown: async () => {
         await consumer.stop();
+        await module.stopImports();
         module.stop();
         await closeRedis(consumer.redis);
       },

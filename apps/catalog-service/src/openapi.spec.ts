@@ -38,6 +38,9 @@ describe('category OpenAPI fragments', () => {
       '/api/v1/movies/{id}/merge',
       '/api/v1/movies/list/changes',
       '/api/v1/movies/list/stats',
+      '/api/v1/movies/list/export',
+      '/api/v1/movies/list/imports',
+      '/api/v1/movies/list/imports/{id}',
       '/api/v1/movies/list',
       '/api/v1/movies/list/{item_id}',
       '/api/v1/movies/list/{item_id}/history',
@@ -50,7 +53,7 @@ describe('category OpenAPI fragments', () => {
   it('declares the schemas every category shares once, and prefixes only what is its own', () => {
     const names = Object.keys(fragmentOf('movies').components['schemas'] ?? {});
     expect(names).toEqual(expect.arrayContaining(['CatalogEntry', 'ListEntry', 'ListEntryPage', 'ListEntryCreate', 'ListEntryPatch', 'BulkStatusRequest', 'MoviesEntry', 'MoviesEntryCreate', 'MoviesEntryPatch', 'MoviesEntryPage']));
-    expect(names.filter((name) => name.startsWith('Movies')).sort()).toEqual(['MoviesEntry', 'MoviesEntryCreate', 'MoviesEntryPage', 'MoviesEntryPatch']);
+    expect(names.filter((name) => name.startsWith('Movies')).sort()).toEqual(['MoviesEntry', 'MoviesEntryCreate', 'MoviesEntryPage', 'MoviesEntryPatch', 'MoviesExportedEntry', 'MoviesListExport']);
     const moviesEntry = fragmentOf('movies').components['schemas']!['MoviesEntry'] as { allOf: Array<{ $ref?: string }> };
     expect(moviesEntry.allOf[0]).toEqual({ $ref: '#/components/schemas/CatalogEntry' });
   });

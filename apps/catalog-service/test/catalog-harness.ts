@@ -2,7 +2,7 @@ import { getCategory } from '../src/categories/categories';
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeMongo, createMongoConnection, openMongo } from '@mt/stores';
-import { captureLogger, dropTestDatabase, testDbName, testMongoUrl } from '@mt/testing';
+import { captureLogger, deleteRedisPrefix, dropTestDatabase, testDbName, testMongoUrl, testRedisPrefix, testRedisUrl } from '@mt/testing';
 import type { Express } from 'express';
 import { createApp } from '../src/app';
 import { createCatalogModule, type CatalogModule, type CatalogModuleOptions } from '../src/catalog-module';
@@ -14,6 +14,8 @@ export interface CatalogHarness {
   module: CatalogModule;
   config: CatalogConfig;
   dbName: string;
+  /** The Redis key prefix of the import queue, when imports run. */
+  redisPrefix: string | undefined;
   logLines: () => string[];
   close: (options?: { keepDatabase?: boolean }) => Promise<void>;
 }
@@ -24,6 +26,11 @@ export interface HarnessOptions {
   now?: () => Date;
   /** Share another harness's database (a second instance of the same category). */
   dbName?: string;
+  /**
+   * Run import jobs (BullMQ on the test Redis, under its own key prefix, or `redisPrefix` to share another
+   * harness's queue); `lockMs` short so a killed worker's job is taken over quickly.
+   */
+  imports?: { redisPrefix?: string; lockMs?: number; concurrency?: number; /** false: jobs are queued but this instance runs none */ worker?: boolean };
 }
 
 /** A real catalog app on its own test database, prepared like main.ts does (indexes, counter). */
@@ -34,8 +41,11 @@ export async function startCatalogHarness(options: HarnessOptions = {}): Promise
   const { logger, lines } = captureLogger('catalog-service');
   const connection = createMongoConnection();
   await openMongo(connection, { url: config.MONGO_URL, dbName, logger });
-  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, sortHints: options.sortHints, now: options.now });
+  const redisPrefix = options.imports ? (options.imports.redisPrefix ?? testRedisPrefix('imports')) : undefined;
+  const imports = options.imports && redisPrefix ? { redisUrl: testRedisUrl(), keyPrefix: redisPrefix, concurrency: options.imports.concurrency ?? 2, lockMs: options.imports.lockMs ?? 3000 } : undefined;
+  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, sortHints: options.sortHints, now: options.now, imports });
   await module.prepare();
+  if (options.imports?.worker !== false) await module.startImports();
   const lifecycle = createLifecycle();
   lifecycle.started = true;
   const app = createApp({ config, logger, lifecycle, metrics: createMetrics('catalog-test'), module });
@@ -45,7 +55,10 @@ export async function startCatalogHarness(options: HarnessOptions = {}): Promise
     config,
     dbName,
     logLines: lines,
+    redisPrefix,
     close: async ({ keepDatabase = false } = {}) => {
+      await module.stopImports();
+      if (redisPrefix && !options.imports?.redisPrefix) await deleteRedisPrefix(redisPrefix);
       module.stop();
       await closeMongo(connection);
       if (!keepDatabase) await dropTestDatabase(dbName);

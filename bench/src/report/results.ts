@@ -1,6 +1,7 @@
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
+import type { ImportsResults } from '../scenarios/imports';
 import type { ColdStartResults } from '../scenarios/coldstart';
 import type { ListsResults } from '../scenarios/lists';
 import type { LoginResults } from '../scenarios/login';
@@ -45,6 +46,8 @@ export interface BenchResults {
   lists?: ListsResults;
   /** Issue 16: deep pages by offset and cursor, external id lookup vs title search (largest catalog). */
   catalog_scale?: CatalogScaleResults;
+  /** Issue 18: a 10 000-row Letterboxd import and the export of that list. */
+  imports?: ImportsResults;
   cold_start?: ColdStartResults;
   rss_mb: {
     idle_before_seeding?: Record<string, number>;

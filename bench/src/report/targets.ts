@@ -157,6 +157,15 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     targets.push(skip('cursor_deep_page', 'Cursor page 2 000 vs page 1', '≤ 1.5×', 'not measured'));
     targets.push(skip('external_id_lookup', 'External id lookup p95 vs title search p95', '≤ 1×', 'not measured'));
   }
+  const imports = results.imports;
+  if (imports) {
+    const { import: run } = imports;
+    targets.push(check('import_rate', `Import of ${run.rows} Letterboxd rows (${run.matching_existing} matching), end to end`, '≥ 1 000 rows/s', `${run.rows_per_s} rows/s`, run.rows_per_s >= 1000));
+    for (const exported of imports.export)
+      targets.push(check(`export_rate_${exported.format}`, `Export of ${exported.entries} entries (${exported.format})`, '≥ 10 000 entries/s', `${exported.entries_per_s} entries/s`, exported.entries_per_s >= 10_000));
+    const growth = Math.max(run.catalog_rss_growth_mb, ...imports.export.map((exported) => exported.catalog_rss_growth_mb));
+    targets.push(check('import_export_rss', 'Catalog RSS growth during the import or an export', '≤ 50 MB', `${growth} MB`, growth <= 50));
+  } else targets.push(skip('import_rate', 'Import of 10 000 Letterboxd rows', '≥ 1 000 rows/s', 'not measured'));
 
   const lists = results.lists;
   if (lists?.throughput)

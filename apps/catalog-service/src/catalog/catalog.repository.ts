@@ -119,6 +119,20 @@ export class CatalogRepository {
   }
 
   /**
+   * Inserts and counts several entries in the caller's transaction, in one statement (list imports); a
+   * duplicate throws DuplicateEntryError / DuplicateExternalIdError and the transaction is to be aborted.
+   */
+  async insertAll(docs: readonly EntryDocument[], session: Session): Promise<void> {
+    if (!docs.length) return;
+    try {
+      await this.entries.insertMany([...docs], { session, ordered: true });
+    } catch (error) {
+      throw duplicateError(error);
+    }
+    await this.bumpCounter({ count: docs.length, version: 1 }, session);
+  }
+
+  /**
    * Bulk import (seeding, benchmarks) of documents built with `newEntryDocument`. Not atomic: if the
    * insert fails part-way, the counter is recounted before the error is rethrown.
    */
@@ -194,6 +208,25 @@ export class CatalogRepository {
     }
     if (updated) await this.bumpCounter({ version: 1 }, session);
     return updated;
+  }
+
+  /** The whole entries among `ids` (export: the full catalog entry of each list entry); absent ids are left out. */
+  async findByIds(ids: readonly mongo.ObjectId[]): Promise<Map<string, EntryDocument>> {
+    if (!ids.length) return new Map();
+    const rows = await this.entries.find({ _id: { $in: [...ids] } }).toArray();
+    return new Map(rows.map((row) => [row._id.toHexString(), row]));
+  }
+
+  /** Import matching: the entries holding any of these `key:value` pairs (index-served), with what matching needs. */
+  findByExternalKeys(keys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'external_keys'>>> {
+    if (!keys.length) return Promise.resolve([]);
+    return this.entries.find({ external_keys: { $in: [...keys] } }, { projection: { _id: 1, title_key: 1, external_keys: 1 } }).toArray();
+  }
+
+  /** Import matching: the entries with these folded titles (the duplicate index's first key), to be matched with their years. */
+  findByTitleKeys(titleKeys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'year'>>> {
+    if (!titleKeys.length) return Promise.resolve([]);
+    return this.entries.find({ title_key: { $in: [...titleKeys] } }, { projection: { _id: 1, title_key: 1, year: 1 } }).toArray();
   }
 
   /** The item summaries that list entries show, with the title sort key; absent ids are left out. */

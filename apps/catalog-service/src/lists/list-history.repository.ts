@@ -59,6 +59,17 @@ export class ListHistoryRepository {
     );
   }
 
+  /**
+   * The first events of entries that were just added (the import): any older history of those items is
+   * replaced (a re-added entry starts afresh), in one delete and one insert rather than an upsert per item.
+   */
+  async startAfresh(userId: string, appends: readonly HistoryAppend[], session: Session): Promise<void> {
+    if (!appends.length) return;
+    await this.history.deleteMany({ user_id: userId, item_id: { $in: appends.map((append) => append.itemId) } }, { session });
+    const docs = appends.filter((append) => append.events.length).map(({ itemId, events }) => ({ user_id: userId, item_id: itemId, events: [...events].reverse().slice(0, MAX_HISTORY_PER_ENTRY) }));
+    if (docs.length) await this.history.insertMany(docs, { session, ordered: false });
+  }
+
   /** Newest first; empty when the entry has no recorded change. */
   async events(userId: string, itemId: mongo.ObjectId): Promise<HistoryEvent[]> {
     const doc = await this.history.findOne({ user_id: userId, item_id: itemId }, { projection: { _id: 0, events: 1 } });

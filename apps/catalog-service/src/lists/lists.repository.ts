@@ -300,6 +300,57 @@ export class ListRepository {
     await this.entries.updateMany({ item_id: itemId }, { $set: { item_title_key: itemTitleKey } }, { session });
   }
 
+  /**
+   * Every entry of the user in creation order (index `user_created`), read through a cursor in batches of
+   * `batchSize`: the caller pulls as fast as it consumes, so memory does not grow with the list (export).
+   */
+  streamOfUser(userId: string, batchSize = 500): AsyncIterable<ListEntryDocument> {
+    return this.entries.find({ user_id: userId }).sort({ created_at: 1, item_id: 1 }).batchSize(batchSize);
+  }
+
+  /** The user's whole entries among `itemIds`, read in the caller's transaction (the import compares them). */
+  findEntriesIn(userId: string, itemIds: readonly mongo.ObjectId[], session: Session): Promise<ListEntryDocument[]> {
+    if (!itemIds.length) return Promise.resolve([]);
+    return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }, { session }).toArray();
+  }
+
+  /**
+   * The import's writes of one batch, in the caller's transaction: new entries in one `insertMany`, replaced
+   * fields of existing ones in one `bulkWrite`. Returns the inserted documents.
+   */
+  async writeImported(
+    userId: string,
+    inserts: Readonly<Array<{ item: { id: mongo.ObjectId; titleKey: string }; fields: NewListEntryFields }>>,
+    updates: Readonly<Array<{ itemId: mongo.ObjectId; change: ListEntryChange }>>,
+    now: Date,
+    session: Session,
+  ): Promise<ListEntryDocument[]> {
+    const docs: ListEntryDocument[] = inserts.map(({ item, fields }) => ({
+      _id: new mongo.ObjectId(),
+      user_id: userId,
+      item_id: item.id,
+      item_title_key: item.titleKey,
+      ...fields,
+      score_missing: fields.score === null ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+      rev: 0,
+      repeat_count: 0,
+    }));
+    if (docs.length) await this.entries.insertMany(docs, { session, ordered: true });
+    if (updates.length) {
+      await this.entries.bulkWrite(
+        updates.map(({ itemId, change }) => {
+          const set: Partial<ListEntryDocument> = { ...change };
+          if (change.score !== undefined) set.score_missing = change.score === null ? 1 : 0;
+          return { updateOne: { filter: { user_id: userId, item_id: itemId }, update: { $set: set, $inc: { rev: 1 } } } };
+        }),
+        { session, ordered: true },
+      );
+    }
+    return docs;
+  }
+
   /** Account deletion: the whole list of the user. Idempotent. */
   async deleteAllOfUser(userId: string, session: Session): Promise<number> {
     const result = await this.entries.deleteMany({ user_id: userId }, { session });

@@ -15,10 +15,17 @@ import { datesProblem, utcToday, withStatusDates } from './list-dates';
 import { historyEvents } from './list-history';
 import type { ListHistoryRepository } from './list-history.repository';
 import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
-import { DuplicateListEntryError, type ListEntryChange, type ListEntryDocument, type ListRepository } from './lists.repository';
+import { importOutcome, listFieldsOf, type ImportMode, type ImportOutcome } from './list-import';
+import { DuplicateListEntryError, type ListEntryChange, type ListEntryDocument, type ListRepository, type NewListEntryFields } from './lists.repository';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from './lists.schemas';
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
+
+/** One row of an import, matched to its catalog entry. */
+export interface ImportedEntry {
+  item: { id: mongo.ObjectId; titleKey: string };
+  fields: NewListEntryFields;
+}
 
 /** Optimistic PATCH retries before giving up on an entry that keeps changing underneath. */
 const PATCH_ATTEMPTS = 5;
@@ -277,6 +284,75 @@ export class ListService {
     if (!(await this.lists.find(userId, objectId))) throw errors.notFound(NOT_ON_LIST);
     const events = await this.histories.events(userId, objectId);
     return events.map((event) => ({ at: event.at.toISOString(), field: event.field, from: event.from, to: event.to }));
+  }
+
+  /**
+   * For the import job: one batch of rows in ONE transaction with the user's owner document, so the batch
+   * is applied whole or not at all, and never after the account's deletion (401). `prepare` runs first in
+   * the transaction (it creates the catalog entries rows need) and returns the matched rows; `record` runs
+   * last with each row's outcome (the job's counts and checkpoint, committed with the rows). Applied rows
+   * are recorded like any list write: one `seq` for the batch in the change feed, history, statistics.
+   * Rows are applied in order, so a later row of the batch sees what an earlier one did to the same entry.
+   */
+  async importEntries(
+    userId: string,
+    mode: ImportMode,
+    prepare: (session: Session) => Promise<ImportedEntry[]>,
+    record: (session: Session, outcomes: ImportOutcome[]) => Promise<void>,
+  ): Promise<ImportOutcome[]> {
+    return this.write(userId, async (session, stamp) => {
+      const rows = await prepare(session);
+      const ids = [...new Map(rows.map((row) => [row.item.id.toHexString(), row.item.id])).values()];
+      const before = new Map((await this.lists.findEntriesIn(userId, ids, session)).map((entry) => [entry.item_id.toHexString(), entry]));
+      const after = new Map<string, { item: ImportedEntry['item']; fields: NewListEntryFields }>();
+      const outcomes = rows.map((row) => {
+        const key = row.item.id.toHexString();
+        const stored = before.get(key);
+        const current = after.get(key)?.fields ?? (stored && listFieldsOf(stored));
+        const outcome = importOutcome(current, row.fields, mode);
+        if (outcome === 'added' || outcome === 'updated') after.set(key, { item: row.item, fields: listFieldsOf(row.fields) });
+        return outcome;
+      });
+      const inserts = [...after.entries()].filter(([key]) => !before.has(key)).map(([, value]) => value);
+      const updates = [...after.entries()]
+        .filter(([key]) => before.has(key))
+        .map(([key, { item, fields }]) => {
+          const old = before.get(key)!;
+          const change: ListEntryChange = { ...fields, updated_at: stamp.at };
+          if (old.status === 'completed' && fields.status === 'watching') change.repeat_count = (old.repeat_count ?? 0) + 1;
+          return { itemId: item.id, change, old };
+        });
+      const inserted = await this.lists.writeImported(userId, inserts, updates, stamp.at, session);
+      const changed = [
+        ...inserted.map((doc) => ({ itemId: doc.item_id, old: null, now: doc })),
+        ...updates.map(({ itemId, change, old }) => ({ itemId, old, now: { ...old, ...change } })),
+      ];
+      if (changed.length) {
+        await this.changes.recordManyUpserts(userId, stamp.seq, changed.map((entry) => entry.itemId), stamp.at, session);
+        const events = (entries: typeof changed) => entries.map((entry) => ({ itemId: entry.itemId, events: historyEvents(entry.old, entry.now, stamp.at) }));
+        await this.histories.startAfresh(userId, events(changed.filter((entry) => entry.old === null)), session);
+        await this.histories.append(userId, events(changed.filter((entry) => entry.old !== null)), session);
+        await this.owners.addToStats(userId, addDeltas(changed.map((entry) => statsDelta(entry.old, entry.now))), session);
+      }
+      await record(session, outcomes);
+      return outcomes;
+    });
+  }
+
+  /**
+   * A dry run's view of the same batch: the outcome of each row without writing. `overlay` carries what the
+   * dry run's earlier rows would have written (by item id; ids of catalog entries it would create are not
+   * in the store), and is updated as rows are judged.
+   */
+  async previewImport(userId: string, rows: ImportedEntry[], mode: ImportMode, overlay: Map<string, NewListEntryFields>): Promise<ImportOutcome[]> {
+    const unknown = rows.map((row) => row.item.id).filter((id) => !overlay.has(id.toHexString()));
+    const stored = new Map((await this.lists.findEntries(userId, unknown)).map((entry) => [entry.item_id.toHexString(), listFieldsOf(entry)]));
+    return rows.map((row) => {
+      const key = row.item.id.toHexString();
+      const outcome = importOutcome(overlay.get(key) ?? stored.get(key), row.fields, mode);
+      if (outcome === 'added' || outcome === 'updated') overlay.set(key, listFieldsOf(row.fields));
+      return outcome;
+    });
   }
 
   /**

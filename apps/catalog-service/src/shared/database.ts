@@ -26,4 +26,6 @@ export const COLLECTIONS = {
   counters: 'counters',
   /** Merged entries' ids and their survivor (API.md §13: the merged id answers 301). */
   entryRedirects: 'entry_redirects',
+  importJobs: 'import_jobs',
+  importUploads: 'import_uploads',
 } as const;

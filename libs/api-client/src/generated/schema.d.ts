@@ -449,6 +449,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/books/list/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download your whole list (JSON or CSV)
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Streams every entry of your list, oldest first, with its full catalog entry (external ids included), as a download.
+         *
+         *     JSON: `{"format":"media-tracker/list@1","category":"books","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at"}]}`, one entry per line.
+         *
+         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,authors,isbn,pages,external_ids.isbn13,external_ids.openlibrary,external_ids.goodreads,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); a text cell starting with `=`, `+`, `-` or `@` gets a leading `'` (spreadsheet formula injection); null is an empty cell.
+         *
+         *     Both are read back by the import (`source=media-tracker` / `source=csv`). The list is read as the response is written: memory does not grow with its size.
+         */
+        get: operations["booksExportList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/books/list/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your imports into this list, newest first
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Each user sees only their own imports; another user's is a 404. Offset pages (`page`) or cursor pages (`cursor=start`, then `next_cursor`). Finished jobs are kept 30 days.
+         */
+        get: operations["booksListListImports"];
+        put?: never;
+        /**
+         * Import a file from another tracker (or an export of this API) into your list
+         * @description Requires a JWT, or a personal access token with the `list:write` scope (403 naming the scope otherwise). The file is the raw request body (`text/csv` or `application/json`, as the source writes it), at most 10 MiB and 50,000 rows (413 otherwise, while reading). It is read through once before anything else: a file that cannot be read (not the source's format, not UTF-8, a ZIP archive, broken CSV or JSON) is a 400 and a file over a limit a 413, and no job exists then. Otherwise the answer is 202 with the job and its `Location`; the job runs in the background (poll `GET …/list/imports/{id}`).
+         *
+         *     Rows are matched to catalog entries by an external id of the row, then by folded title + year (the duplicate rule); a row that matches nothing creates the catalog entry (with its external ids) when your credential holds `catalog:write`, otherwise it fails with that reason. `mode=skip_existing` (default) leaves an entry already on your list as it is (`skipped` when it differs from the row), `mode=overwrite` replaces its fields; a row equal to the entry is `unchanged`, so importing the same file again reports every row `unchanged`. Imported dates are taken as the file gives them: an empty `finished_at` is not filled with today. `dry_run=true` reports the same counts and changes nothing.
+         *
+         *     Rows that fail are listed in `errors` (at most 1000) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
+         *
+         *     ### Sources
+         *
+         *     ### Import sources for books
+         *
+         *     The body is the file as the service exports it (up to 10 MiB and 50,000 rows, a field up to 64 KiB characters, JSON nested at most 32 levels; over a limit: 413). A file that is not the source's format, not UTF-8, a ZIP archive, or not valid CSV/JSON is a 400.
+         *
+         *     Rows are numbered as a person counts them: a CSV header is row 1 (as in a spreadsheet), the first element of a JSON array is row 1.
+         *
+         *     An invalid external id, year or other value is dropped with a warning and the row goes on; a row with neither a title nor an external id fails.
+         *
+         *     #### `media-tracker` — media-tracker (this API, JSON)
+         *
+         *     File: `GET …/list/export?format=json` of the same category (`media-tracker/list@1`).
+         *
+         *     Status: as exported.
+         *
+         *     - Score: as exported (1–10).
+         *     - Dates: as exported (`started_at`, `finished_at`).
+         *     - External ids: every external-id key of the category in `item.external_ids`.
+         *     - Every field is taken as exported; a value that breaks a list entry rule (docs/api.md) fails its row. An export of another category is refused (400).
+         *
+         *     #### `csv` — CSV (this API)
+         *
+         *     File: `GET …/list/export?format=csv` of the same category; columns may be reordered, unknown columns are ignored.
+         *
+         *     Status: as exported.
+         *
+         *     - Score: as exported (1–10).
+         *     - Dates: as exported (`YYYY-MM-DD`).
+         *     - External ids: the `external_ids.<key>` columns.
+         *     - Lists (genres, authors) are written `a; b` (a `;` or `\` inside a value escaped with `\`).
+         *     - A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `'` (spreadsheets would run it as a formula); the import removes it.
+         *
+         *     #### `goodreads` — Goodreads
+         *
+         *     File: the library export CSV (`goodreads_library_export.csv`).
+         *
+         *     | From | status |
+         *     | --- | --- |
+         *     | `read` | `completed` |
+         *     | `currently-reading` | `watching` |
+         *     | `to-read` | `plan_to_watch` |
+         *     | a custom exclusive shelf named like did-not-finish, dnf, abandoned | `dropped` |
+         *     | a custom exclusive shelf named like on-hold, paused | `on_hold` |
+         *     | any other shelf (with a warning) | `plan_to_watch` |
+         *
+         *     - Score: 1–5 stars → stars × 2; 0 (not rated) → none.
+         *     - Dates: `Date Read` → `finished_at` (Goodreads exports no start date).
+         *     - External ids: `Book Id` → `goodreads`; `ISBN13` (else `ISBN`, written `="…"`) → `isbn` and `isbn13`.
+         *     - The series suffix Goodreads adds to titles ("Dune (Dune Chronicles, #1)") is removed.
+         *     - `Private Notes` → `notes`, else `My Review` as plain text; notes longer than 2000 characters are shortened with a warning.
+         *     - Authors: `Author` and `Additional Authors`; `Number of Pages` → `pages`; `Original Publication Year` (else `Year Published`) → `year`.
+         *
+         *     #### `storygraph` — StoryGraph
+         *
+         *     File: the library export CSV.
+         *
+         *     | From | status |
+         *     | --- | --- |
+         *     | `read` | `completed` |
+         *     | `currently-reading` | `watching` |
+         *     | `to-read` | `plan_to_watch` |
+         *     | `did-not-finish` | `dropped` |
+         *     | `paused` | `on_hold` |
+         *
+         *     - Score: 0.25–5 stars → stars × 2 rounded up (3.75 → 8).
+         *     - Dates: the latest reading of `Dates Read` (`2024/01/02-2024/01/20`) → `started_at` and, for read or did-not-finish books, `finished_at` (else `Last Date Read`).
+         *     - External ids: `ISBN/UID` → `isbn` and `isbn13` when it is an ISBN (StoryGraph's own ids are ignored).
+         *     - `Review` → `notes`; `Authors` → `authors`.
+         */
+        post: operations["booksStartListImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/books/list/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import job: status, counts, row errors
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Each user sees only their own imports; another user's is a 404. Counts grow batch by batch while the job runs.
+         */
+        get: operations["booksGetListImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/books/list": {
         parameters: {
             query?: never;
@@ -673,6 +817,159 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/movies/list/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download your whole list (JSON or CSV)
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Streams every entry of your list, oldest first, with its full catalog entry (external ids included), as a download.
+         *
+         *     JSON: `{"format":"media-tracker/list@1","category":"movies","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at"}]}`, one entry per line.
+         *
+         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,runtime_minutes,director,external_ids.imdb,external_ids.tmdb,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); a text cell starting with `=`, `+`, `-` or `@` gets a leading `'` (spreadsheet formula injection); null is an empty cell.
+         *
+         *     Both are read back by the import (`source=media-tracker` / `source=csv`). The list is read as the response is written: memory does not grow with its size.
+         */
+        get: operations["moviesExportList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/movies/list/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your imports into this list, newest first
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Each user sees only their own imports; another user's is a 404. Offset pages (`page`) or cursor pages (`cursor=start`, then `next_cursor`). Finished jobs are kept 30 days.
+         */
+        get: operations["moviesListListImports"];
+        put?: never;
+        /**
+         * Import a file from another tracker (or an export of this API) into your list
+         * @description Requires a JWT, or a personal access token with the `list:write` scope (403 naming the scope otherwise). The file is the raw request body (`text/csv` or `application/json`, as the source writes it), at most 10 MiB and 50,000 rows (413 otherwise, while reading). It is read through once before anything else: a file that cannot be read (not the source's format, not UTF-8, a ZIP archive, broken CSV or JSON) is a 400 and a file over a limit a 413, and no job exists then. Otherwise the answer is 202 with the job and its `Location`; the job runs in the background (poll `GET …/list/imports/{id}`).
+         *
+         *     Rows are matched to catalog entries by an external id of the row, then by folded title + year (the duplicate rule); a row that matches nothing creates the catalog entry (with its external ids) when your credential holds `catalog:write`, otherwise it fails with that reason. `mode=skip_existing` (default) leaves an entry already on your list as it is (`skipped` when it differs from the row), `mode=overwrite` replaces its fields; a row equal to the entry is `unchanged`, so importing the same file again reports every row `unchanged`. Imported dates are taken as the file gives them: an empty `finished_at` is not filled with today. `dry_run=true` reports the same counts and changes nothing.
+         *
+         *     Rows that fail are listed in `errors` (at most 1000) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
+         *
+         *     ### Sources
+         *
+         *     ### Import sources for movies
+         *
+         *     The body is the file as the service exports it (up to 10 MiB and 50,000 rows, a field up to 64 KiB characters, JSON nested at most 32 levels; over a limit: 413). A file that is not the source's format, not UTF-8, a ZIP archive, or not valid CSV/JSON is a 400.
+         *
+         *     Rows are numbered as a person counts them: a CSV header is row 1 (as in a spreadsheet), the first element of a JSON array is row 1.
+         *
+         *     An invalid external id, year or other value is dropped with a warning and the row goes on; a row with neither a title nor an external id fails.
+         *
+         *     #### `media-tracker` — media-tracker (this API, JSON)
+         *
+         *     File: `GET …/list/export?format=json` of the same category (`media-tracker/list@1`).
+         *
+         *     Status: as exported.
+         *
+         *     - Score: as exported (1–10).
+         *     - Dates: as exported (`started_at`, `finished_at`).
+         *     - External ids: every external-id key of the category in `item.external_ids`.
+         *     - Every field is taken as exported; a value that breaks a list entry rule (docs/api.md) fails its row. An export of another category is refused (400).
+         *
+         *     #### `csv` — CSV (this API)
+         *
+         *     File: `GET …/list/export?format=csv` of the same category; columns may be reordered, unknown columns are ignored.
+         *
+         *     Status: as exported.
+         *
+         *     - Score: as exported (1–10).
+         *     - Dates: as exported (`YYYY-MM-DD`).
+         *     - External ids: the `external_ids.<key>` columns.
+         *     - Lists (genres, authors) are written `a; b` (a `;` or `\` inside a value escaped with `\`).
+         *     - A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `'` (spreadsheets would run it as a formula); the import removes it.
+         *
+         *     #### `letterboxd` — Letterboxd
+         *
+         *     File: one CSV of the account export: `diary.csv`, `reviews.csv`, `watched.csv`, `ratings.csv` or `watchlist.csv`, recognised by its header (send the file name for watched.csv and watchlist.csv, whose headers are the same).
+         *
+         *     | From | status |
+         *     | --- | --- |
+         *     | diary.csv, reviews.csv, watched.csv, ratings.csv | `completed` |
+         *     | watchlist.csv | `plan_to_watch` |
+         *
+         *     - Score: 0.5–5 stars → stars × 2 rounded up (½ → 1, 3½ → 7); no rating → none.
+         *     - Dates: diary: `Watched Date` → `finished_at`; watched.csv: the day it was marked watched (`Date`) → `finished_at`; ratings and watchlist: none.
+         *     - External ids: none (Letterboxd ids are not external-id keys): matched by title and year.
+         *     - A diary repeats a film for every viewing: it becomes one row, the latest viewing winning (its date, its rating — or the latest earlier rating when it has none). Its row number is that of the latest viewing.
+         *     - reviews.csv: the review text → `notes`.
+         *
+         *     #### `trakt` — Trakt
+         *
+         *     File: one JSON file of the export: `watched-movies.json`, `watched-shows.json`, `ratings-movies.json`, `ratings-shows.json`, `lists-watchlist.json` / `watchlist-*.json`, `watched-history.json`.
+         *
+         *     | From | status |
+         *     | --- | --- |
+         *     | watched movie, rated movie or show, played (history) movie | `completed` |
+         *     | watched show (`progress` = episodes seen, specials excluded) | `watching` |
+         *     | watchlist | `plan_to_watch` |
+         *
+         *     - Score: Trakt rating 1–10 as it is.
+         *     - Dates: `last_watched_at` / `watched_at` → `finished_at` (UTC day).
+         *     - External ids: `ids.imdb`, `ids.tmdb` (and `ids.tvdb` for shows).
+         *     - Movies and shows may be mixed in a file: the other category's rows, and episode or season rows, are counted as skipped.
+         *     - History has one element per play: the plays of a movie become one row, the latest winning.
+         *
+         *     #### `imdb` — IMDb
+         *
+         *     File: `ratings.csv` or `watchlist.csv` (any IMDb list export).
+         *
+         *     | From | status |
+         *     | --- | --- |
+         *     | ratings.csv | `completed` |
+         *     | watchlist.csv | `plan_to_watch` |
+         *
+         *     - Score: `Your Rating` 1–10 as it is.
+         *     - Dates: none (`Date Rated` is when the rating was given, not when the title was seen).
+         *     - External ids: `Const` → `imdb`.
+         *     - By `Title Type`: movies take Movie, TV Movie, Short and Video; tvshows take TV Series and TV Mini Series; every other row (episodes, specials, games…) is counted as skipped.
+         *     - Movies also get `runtime_minutes` (`Runtime (mins)`), `director` (`Directors`); both categories `genres`.
+         */
+        post: operations["moviesStartListImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/movies/list/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import job: status, counts, row errors
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Each user sees only their own imports; another user's is a 404. Counts grow batch by batch while the job runs.
+         */
+        get: operations["moviesGetListImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/movies/list": {
         parameters: {
             query?: never;
@@ -889,6 +1186,144 @@ export interface paths {
          * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Totals by status, the score histogram and mean, the progress total and completions by year. Exact at the moment of reading; the same cost for any size of list.
          */
         get: operations["tvshowsGetListStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tvshows/list/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download your whole list (JSON or CSV)
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Streams every entry of your list, oldest first, with its full catalog entry (external ids included), as a download.
+         *
+         *     JSON: `{"format":"media-tracker/list@1","category":"tvshows","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at"}]}`, one entry per line.
+         *
+         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,seasons,episodes,network,external_ids.imdb,external_ids.tmdb,external_ids.tvdb,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); a text cell starting with `=`, `+`, `-` or `@` gets a leading `'` (spreadsheet formula injection); null is an empty cell.
+         *
+         *     Both are read back by the import (`source=media-tracker` / `source=csv`). The list is read as the response is written: memory does not grow with its size.
+         */
+        get: operations["tvshowsExportList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tvshows/list/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your imports into this list, newest first
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Each user sees only their own imports; another user's is a 404. Offset pages (`page`) or cursor pages (`cursor=start`, then `next_cursor`). Finished jobs are kept 30 days.
+         */
+        get: operations["tvshowsListListImports"];
+        put?: never;
+        /**
+         * Import a file from another tracker (or an export of this API) into your list
+         * @description Requires a JWT, or a personal access token with the `list:write` scope (403 naming the scope otherwise). The file is the raw request body (`text/csv` or `application/json`, as the source writes it), at most 10 MiB and 50,000 rows (413 otherwise, while reading). It is read through once before anything else: a file that cannot be read (not the source's format, not UTF-8, a ZIP archive, broken CSV or JSON) is a 400 and a file over a limit a 413, and no job exists then. Otherwise the answer is 202 with the job and its `Location`; the job runs in the background (poll `GET …/list/imports/{id}`).
+         *
+         *     Rows are matched to catalog entries by an external id of the row, then by folded title + year (the duplicate rule); a row that matches nothing creates the catalog entry (with its external ids) when your credential holds `catalog:write`, otherwise it fails with that reason. `mode=skip_existing` (default) leaves an entry already on your list as it is (`skipped` when it differs from the row), `mode=overwrite` replaces its fields; a row equal to the entry is `unchanged`, so importing the same file again reports every row `unchanged`. Imported dates are taken as the file gives them: an empty `finished_at` is not filled with today. `dry_run=true` reports the same counts and changes nothing.
+         *
+         *     Rows that fail are listed in `errors` (at most 1000) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
+         *
+         *     ### Sources
+         *
+         *     ### Import sources for tvshows
+         *
+         *     The body is the file as the service exports it (up to 10 MiB and 50,000 rows, a field up to 64 KiB characters, JSON nested at most 32 levels; over a limit: 413). A file that is not the source's format, not UTF-8, a ZIP archive, or not valid CSV/JSON is a 400.
+         *
+         *     Rows are numbered as a person counts them: a CSV header is row 1 (as in a spreadsheet), the first element of a JSON array is row 1.
+         *
+         *     An invalid external id, year or other value is dropped with a warning and the row goes on; a row with neither a title nor an external id fails.
+         *
+         *     #### `media-tracker` — media-tracker (this API, JSON)
+         *
+         *     File: `GET …/list/export?format=json` of the same category (`media-tracker/list@1`).
+         *
+         *     Status: as exported.
+         *
+         *     - Score: as exported (1–10).
+         *     - Dates: as exported (`started_at`, `finished_at`).
+         *     - External ids: every external-id key of the category in `item.external_ids`.
+         *     - Every field is taken as exported; a value that breaks a list entry rule (docs/api.md) fails its row. An export of another category is refused (400).
+         *
+         *     #### `csv` — CSV (this API)
+         *
+         *     File: `GET …/list/export?format=csv` of the same category; columns may be reordered, unknown columns are ignored.
+         *
+         *     Status: as exported.
+         *
+         *     - Score: as exported (1–10).
+         *     - Dates: as exported (`YYYY-MM-DD`).
+         *     - External ids: the `external_ids.<key>` columns.
+         *     - Lists (genres, authors) are written `a; b` (a `;` or `\` inside a value escaped with `\`).
+         *     - A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `'` (spreadsheets would run it as a formula); the import removes it.
+         *
+         *     #### `trakt` — Trakt
+         *
+         *     File: one JSON file of the export: `watched-movies.json`, `watched-shows.json`, `ratings-movies.json`, `ratings-shows.json`, `lists-watchlist.json` / `watchlist-*.json`, `watched-history.json`.
+         *
+         *     | From | status |
+         *     | --- | --- |
+         *     | watched movie, rated movie or show, played (history) movie | `completed` |
+         *     | watched show (`progress` = episodes seen, specials excluded) | `watching` |
+         *     | watchlist | `plan_to_watch` |
+         *
+         *     - Score: Trakt rating 1–10 as it is.
+         *     - Dates: `last_watched_at` / `watched_at` → `finished_at` (UTC day).
+         *     - External ids: `ids.imdb`, `ids.tmdb` (and `ids.tvdb` for shows).
+         *     - Movies and shows may be mixed in a file: the other category's rows, and episode or season rows, are counted as skipped.
+         *     - History has one element per play: the plays of a movie become one row, the latest winning.
+         *
+         *     #### `imdb` — IMDb
+         *
+         *     File: `ratings.csv` or `watchlist.csv` (any IMDb list export).
+         *
+         *     | From | status |
+         *     | --- | --- |
+         *     | ratings.csv | `completed` |
+         *     | watchlist.csv | `plan_to_watch` |
+         *
+         *     - Score: `Your Rating` 1–10 as it is.
+         *     - Dates: none (`Date Rated` is when the rating was given, not when the title was seen).
+         *     - External ids: `Const` → `imdb`.
+         *     - By `Title Type`: movies take Movie, TV Movie, Short and Video; tvshows take TV Series and TV Mini Series; every other row (episodes, specials, games…) is counted as skipped.
+         *     - Movies also get `runtime_minutes` (`Runtime (mins)`), `director` (`Directors`); both categories `genres`.
+         */
+        post: operations["tvshowsStartListImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tvshows/list/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import job: status, counts, row errors
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Each user sees only their own imports; another user's is a 404. Counts grow batch by batch while the job runs.
+         */
+        get: operations["tvshowsGetListImport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1586,6 +2021,111 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** @description Your Books list as `media-tracker/list@1` */
+        BooksListExport: {
+            /** @enum {string} */
+            format: "media-tracker/list@1";
+            /** @enum {string} */
+            category: "books";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            exported_at: string;
+            /** @description Oldest first (the order they were added) */
+            entries: components["schemas"]["BooksExportedEntry"][];
+        };
+        /** @description One list entry with its full catalog entry */
+        BooksExportedEntry: {
+            item: components["schemas"]["BooksEntry"];
+            /** @enum {string} */
+            status: "watching" | "completed" | "on_hold" | "dropped" | "plan_to_watch";
+            score: number | null;
+            progress: number | null;
+            notes: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            started_at: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description An import of a file into your list (API.md §12); counts grow as batches are committed */
+        ImportJob: {
+            id: string;
+            category: string;
+            source: string;
+            /** @enum {string} */
+            mode: "skip_existing" | "overwrite";
+            dry_run: boolean;
+            /** @description The `file` parameter, when given */
+            file_name: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            counts: {
+                /** @description Data rows of the file (a Letterboxd diary: one per film; Trakt history: one per movie) */
+                rows: number;
+                /** @description Rows matched to an existing catalog entry (by external id, else folded title + year) */
+                matched: number;
+                /** @description Rows that created a catalog entry (nothing matched; needs `catalog:write`) */
+                catalog_created: number;
+                /** @description Entries added to your list */
+                added: number;
+                /** @description Entries replaced (`mode=overwrite`) because they differed */
+                updated: number;
+                /** @description Rows equal to the entry already on your list */
+                unchanged: number;
+                /** @description Rows not applied: another category (an IMDb TV row imported into movies, a Trakt episode), or an entry on your list that differs, with `mode=skip_existing` */
+                skipped: number;
+                /** @description Rows that could not be imported (each in `errors`, up to 1000) */
+                failed: number;
+            };
+            /** @description Failed rows, in file order (row 1 is the first data row of a JSON file, the header of a CSV file, as a spreadsheet numbers it); at most 1000 */
+            errors: {
+                row: number;
+                message: string;
+            }[];
+            /** @description Why a `failed` job stopped (not a row problem); null otherwise */
+            failure: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            finished_at: string | null;
+        };
+        ImportJobPage: {
+            data: components["schemas"]["ImportJob"][];
+            page: number;
+            limit: number;
+            total: number;
+            total_pages: number;
+            /** @description Cursor of the next page (pass it as `cursor`); null on the last page. Also given on offset pages. */
+            next_cursor: string | null;
+        };
         ListEntryPage: {
             data: components["schemas"]["ListEntry"][];
             page: number;
@@ -1816,6 +2356,49 @@ export interface components {
                 tmdb?: string | null;
             };
         };
+        /** @description Your Movies list as `media-tracker/list@1` */
+        MoviesListExport: {
+            /** @enum {string} */
+            format: "media-tracker/list@1";
+            /** @enum {string} */
+            category: "movies";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            exported_at: string;
+            /** @description Oldest first (the order they were added) */
+            entries: components["schemas"]["MoviesExportedEntry"][];
+        };
+        /** @description One list entry with its full catalog entry */
+        MoviesExportedEntry: {
+            item: components["schemas"]["MoviesEntry"];
+            /** @enum {string} */
+            status: "watching" | "completed" | "on_hold" | "dropped" | "plan_to_watch";
+            score: number | null;
+            progress: number | null;
+            notes: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            started_at: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            updated_at: string;
+        };
         TVShowsEntryPage: {
             data: components["schemas"]["TVShowsEntry"][];
             page: number;
@@ -1972,6 +2555,49 @@ export interface components {
                  */
                 tvdb?: string | null;
             };
+        };
+        /** @description Your TV Shows list as `media-tracker/list@1` */
+        TVShowsListExport: {
+            /** @enum {string} */
+            format: "media-tracker/list@1";
+            /** @enum {string} */
+            category: "tvshows";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            exported_at: string;
+            /** @description Oldest first (the order they were added) */
+            entries: components["schemas"]["TVShowsExportedEntry"][];
+        };
+        /** @description One list entry with its full catalog entry */
+        TVShowsExportedEntry: {
+            item: components["schemas"]["TVShowsEntry"];
+            /** @enum {string} */
+            status: "watching" | "completed" | "on_hold" | "dropped" | "plan_to_watch";
+            score: number | null;
+            progress: number | null;
+            notes: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            started_at: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T16:11:00.000Z
+             */
+            updated_at: string;
         };
     };
     responses: never;
@@ -5802,6 +6428,678 @@ export interface operations {
             };
         };
     };
+    booksExportList: {
+        parameters: {
+            query?: {
+                /** @description `json` (default): `media-tracker/list@1`; `csv`: one header row, one row per entry */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list as a file (`application/json` or `text/csv`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `attachment; filename="<category>-list-<YYYY-MM-DD>.<json|csv>"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BooksListExport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    booksListListImports: {
+        parameters: {
+            query?: {
+                /** @description Page number (1-based); a page past the last returns empty `data` with the true `total` */
+                page?: number;
+                /** @description Cursor pagination instead of `page`: `cursor=` (empty) or `cursor=start` asks for the first page; then pass the page's `next_cursor` to get the next one (`null` on the last page). A cursor is opaque, tamper-proof and bound to its query: the same filters, sort and order (`limit` may change), else 400. It is accepted for 168 hours after it was issued (then 400: start again). An entry that changes while you page is returned at most once (pages after the first skip entries changed after the first page was read). `page` and `cursor` together are a 400. */
+                cursor?: string;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of import jobs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobPage"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    booksStartListImport: {
+        parameters: {
+            query: {
+                /** @description The file's origin: `media-tracker`, `csv`, `goodreads`, `storygraph` (mappings below) */
+                source: "media-tracker" | "csv" | "goodreads" | "storygraph";
+                /** @description `skip_existing` (default): entries already on your list stay as they are; `overwrite`: their fields are replaced by the row's */
+                mode?: "skip_existing" | "overwrite";
+                /** @description `true`: the job reports the same counts and changes nothing */
+                dry_run?: boolean;
+                /** @description The uploaded file's name (`watched.csv`, `watchlist.csv`): Letterboxd writes those two with the same header, so it is required for them */
+                file?: string;
+            };
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file, as exported by the source (CSV or JSON) */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description The import job, queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The job: `…/list/imports/{id}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body of an unsupported content type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    booksGetListImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import job */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or a resource of another user */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     booksGetList: {
         parameters: {
             query?: {
@@ -8643,6 +9941,678 @@ export interface operations {
             };
         };
     };
+    moviesExportList: {
+        parameters: {
+            query?: {
+                /** @description `json` (default): `media-tracker/list@1`; `csv`: one header row, one row per entry */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list as a file (`application/json` or `text/csv`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `attachment; filename="<category>-list-<YYYY-MM-DD>.<json|csv>"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoviesListExport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moviesListListImports: {
+        parameters: {
+            query?: {
+                /** @description Page number (1-based); a page past the last returns empty `data` with the true `total` */
+                page?: number;
+                /** @description Cursor pagination instead of `page`: `cursor=` (empty) or `cursor=start` asks for the first page; then pass the page's `next_cursor` to get the next one (`null` on the last page). A cursor is opaque, tamper-proof and bound to its query: the same filters, sort and order (`limit` may change), else 400. It is accepted for 168 hours after it was issued (then 400: start again). An entry that changes while you page is returned at most once (pages after the first skip entries changed after the first page was read). `page` and `cursor` together are a 400. */
+                cursor?: string;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of import jobs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobPage"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moviesStartListImport: {
+        parameters: {
+            query: {
+                /** @description The file's origin: `media-tracker`, `csv`, `letterboxd`, `trakt`, `imdb` (mappings below) */
+                source: "media-tracker" | "csv" | "letterboxd" | "trakt" | "imdb";
+                /** @description `skip_existing` (default): entries already on your list stay as they are; `overwrite`: their fields are replaced by the row's */
+                mode?: "skip_existing" | "overwrite";
+                /** @description `true`: the job reports the same counts and changes nothing */
+                dry_run?: boolean;
+                /** @description The uploaded file's name (`watched.csv`, `watchlist.csv`): Letterboxd writes those two with the same header, so it is required for them */
+                file?: string;
+            };
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file, as exported by the source (CSV or JSON) */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description The import job, queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The job: `…/list/imports/{id}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body of an unsupported content type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moviesGetListImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import job */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or a resource of another user */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     moviesGetList: {
         parameters: {
             query?: {
@@ -11391,6 +13361,678 @@ export interface operations {
             };
             /** @description Valid credential that may not do this (missing scope, not the owner) */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tvshowsExportList: {
+        parameters: {
+            query?: {
+                /** @description `json` (default): `media-tracker/list@1`; `csv`: one header row, one row per entry */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list as a file (`application/json` or `text/csv`) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `attachment; filename="<category>-list-<YYYY-MM-DD>.<json|csv>"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TVShowsListExport"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tvshowsListListImports: {
+        parameters: {
+            query?: {
+                /** @description Page number (1-based); a page past the last returns empty `data` with the true `total` */
+                page?: number;
+                /** @description Cursor pagination instead of `page`: `cursor=` (empty) or `cursor=start` asks for the first page; then pass the page's `next_cursor` to get the next one (`null` on the last page). A cursor is opaque, tamper-proof and bound to its query: the same filters, sort and order (`limit` may change), else 400. It is accepted for 168 hours after it was issued (then 400: start again). An entry that changes while you page is returned at most once (pages after the first skip entries changed after the first page was read). `page` and `cursor` together are a 400. */
+                cursor?: string;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of import jobs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobPage"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tvshowsStartListImport: {
+        parameters: {
+            query: {
+                /** @description The file's origin: `media-tracker`, `csv`, `trakt`, `imdb` (mappings below) */
+                source: "media-tracker" | "csv" | "trakt" | "imdb";
+                /** @description `skip_existing` (default): entries already on your list stay as they are; `overwrite`: their fields are replaced by the row's */
+                mode?: "skip_existing" | "overwrite";
+                /** @description `true`: the job reports the same counts and changes nothing */
+                dry_run?: boolean;
+                /** @description The uploaded file's name (`watched.csv`, `watchlist.csv`): Letterboxd writes those two with the same header, so it is required for them */
+                file?: string;
+            };
+            header?: {
+                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file, as exported by the source (CSV or JSON) */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description The import job, queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The job: `…/list/imports/{id}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request (headers or body) did not arrive within the request timeout */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unique conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body of an unsupported content type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well-formed but cannot be processed as sent */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit hit (see Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected fault */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service answered garbage */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live instance of the service, or a database is down */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service was too slow */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tvshowsGetListImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import job */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or otherwise invalid bearer credential */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credential that may not do this (missing scope, not the owner) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or a resource of another user */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

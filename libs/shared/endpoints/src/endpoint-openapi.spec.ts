@@ -28,6 +28,15 @@ const group: EndpointGroup = {
       errors: [409],
       handle: () => reply.created({}),
     }),
+    defineEndpoint({
+      name: 'export list',
+      method: 'GET',
+      path: '/list/export',
+      access: scope('list:read'),
+      summary: 'Export',
+      responses: { 200: { description: 'The file', content: { 'application/json': z.object({ format: z.string() }), 'text/csv': z.string() } } },
+      handle: () => reply.ok({}),
+    }),
   ],
 };
 
@@ -60,6 +69,13 @@ describe('OpenAPI fragment from endpoint declarations', () => {
     }
     expect(Object.keys(responses['429']!.headers)).toContain('Retry-After');
     expect(Object.keys(fragment.components['headers'] ?? {})).toEqual(expect.arrayContaining(['X-Request-Id', 'Retry-After']));
+  });
+
+  it('documents a response served in several content types with each body', () => {
+    const content = (op('/api/v1/books/list/export', 'get').responses['200'] as unknown as { content: Record<string, { schema: { type: string } }> }).content;
+    expect(Object.keys(content)).toEqual(['application/json', 'text/csv']);
+    expect(content['text/csv']!.schema.type).toBe('string');
+    expect(content['application/json']!.schema.type).toBe('object');
   });
 
   it('lists the group tags', () => {

@@ -36,6 +36,8 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Content type of a body that is not JSON (an HTML page, a CSV download). */
   contentType?: string;
+  /** Bodies by content type, for a response served in several (a download as JSON or CSV); replaces `schema`. */
+  content?: Record<string, z.ZodType>;
   headers?: Record<string, HeaderSpec>;
 }
 

@@ -60,6 +60,10 @@ function standardHeaders(status: number, options: ResponseHeaderOptions): Record
 
 export function successResponse(status: number, spec: ResponseSpec, options: ResponseHeaderOptions): ResponseConfig {
   const headers: HeadersObject = { ...standardHeaders(status, options), ...(spec.headers as HeadersObject | undefined) };
+  if (spec.content) {
+    const content = Object.fromEntries(Object.entries(spec.content).map(([type, schema]) => [type, { schema }]));
+    return { description: spec.description, headers, content };
+  }
   if (!spec.schema) return { description: spec.description, headers };
   return { description: spec.description, headers, content: { [spec.contentType ?? 'application/json']: { schema: spec.schema } } };
 }
