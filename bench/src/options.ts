@@ -44,6 +44,11 @@ function intOption(name: string, value: string | undefined, fallback: number, mi
   return number;
 }
 
+function nameOption(value: string): string {
+  if (!/^[a-z][a-z0-9_]{0,30}$/.test(value)) throw new Error(`name must be lower-case letters, digits and _, got '${value}'`);
+  return value;
+}
+
 /** `--name=value` arguments override the BENCH_* environment variables (`npm run bench -- --quick`). */
 export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const args = new Map<string, string>();
@@ -92,6 +97,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     scenarios: new Set(only.length ? (only as Scenario[]) : SCENARIOS),
     profileApps: profileApps as AppName[],
     keepData: ['1', 'true'].includes(get('keep-data', 'BENCH_KEEP_DATA') ?? ''),
-    name: 'bench',
+    // Another name (BENCH_NAME) keeps two benchmarks on the same shared stores from dropping each other's data.
+    name: nameOption(get('name', 'BENCH_NAME') ?? 'bench'),
   };
 }
