@@ -33,25 +33,38 @@ async function main(): Promise<void> {
     profileApps: options.profileApps,
     profileDir: path.join(rootDir, 'tmp', 'bench', 'profiles'),
   });
+  // GW_ONLY_BASELINE=<dir>: a second registry + gateway from another build, measured interleaved with this
+  // one (A/B on a busy machine: both see the same background load).
+  const baselineRoot = process.env['GW_ONLY_BASELINE'];
+  const baseline = baselineRoot
+    ? await startBenchStack({ ...stores, name: `${name}_base`, rootDir: baselineRoot, apps: ['registry-service', 'gateway'] })
+    : undefined;
   try {
     await waitAllReady(bench.stack, performance.now());
+    if (baseline) await waitAllReady(baseline.stack, performance.now());
     const registration = await registerStub(
       bench.stack.process('registry-service').url,
       bench.stack.internalSecret,
       stub.url,
     );
+    const baselineRegistration = baseline
+      ? await registerStub(baseline.stack.process('registry-service').url, baseline.stack.internalSecret, stub.url)
+      : undefined;
     const nginxBinary = findNginx();
     const nginx = nginxBinary ? await startNginx(nginxBinary, stub.port, STUB_ROUTES.public) : undefined;
     try {
       const route = STUB_ROUTES.public;
       await waitForRoute(`${bench.gatewayUrl}${route}`);
+      if (baseline) await waitForRoute(`${baseline.gatewayUrl}${route}`);
       const variants: Variant[] = [
         { name: 'direct', load: { url: `${stub.url}${route}` } },
         { name: 'gateway', load: { url: `${bench.gatewayUrl}${route}` } },
+        ...(baseline ? [{ name: 'baseline', load: { url: `${baseline.gatewayUrl}${route}` } }] : []),
         ...(nginx ? [{ name: 'nginx', load: { url: `${nginx.url}${route}` } }] : []),
       ];
       const watch: WatchList = {
         gateway: [bench.stack.process('gateway').pid],
+        ...(baseline ? { baseline: [baseline.stack.process('gateway').pid] } : {}),
         stub: [stub.pid],
         load_generator: [process.pid],
         redis: () => redisPids(new URL(redis.url).port || '6379'),
@@ -74,10 +87,12 @@ async function main(): Promise<void> {
       if (nginx) log(`gateway ÷ nginx ${((rps('gateway') / rps('nginx')) * 100).toFixed(1)} %`);
     } finally {
       await registration.stop();
+      await baselineRegistration?.stop();
       await nginx?.stop();
     }
   } finally {
     await bench.stop();
+    await baseline?.stop();
     await stub.stop();
     await dropBenchData(stores, name).catch(() => undefined);
     await redis.stop();
