@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { INTERNAL_PATHS } from '@mt/contracts';
-import { findWorkspaceRoot, freePort, provideRedis } from '@mt/stack';
+import { findWorkspaceRoot, provideRedis } from '@mt/stack';
 import { childPids, redisPids, type WatchList } from './load/cpu';
-import { HttpClient } from './load/http-client';
 import { readOptions } from './options';
 import { compareLatency, compareThroughput, type Variant } from './scenarios/compare';
-import { startBenchStack, waitAllReady, waitForCategories } from './stack/bench-stack';
+import { startBenchStack, waitAllReady } from './stack/bench-stack';
 import { dropBenchData } from './stack/bench-data';
 import { findNginx, startNginx } from './stack/nginx';
+import { registerStub, startStubUpstream, STUB_ROUTES } from './stack/stub-upstream';
+import { waitForRoute } from './scenarios/hot-path';
 import { required } from './required';
 
 /**
@@ -17,28 +16,6 @@ import { required } from './required';
  * the gateway; `npm run bench` measures the real route through the catalog service.
  * Usage: node dist/bench/gateway-only.js [--duration=5 --repeats=3 --connections=16 --profile=gateway]
  */
-const STUB = `
-const http = require('node:http');
-const page = JSON.stringify({ data: Array.from({ length: 20 }, (_, i) => ({ id: String(i).padStart(24, '0'), title: 'Some Title ' + i,
-  year: 1990 + i, description: 'A quiet film about two brothers who discover a secret.', genres: ['Drama', 'Comedy'],
-  created_by: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', runtime_minutes: 120,
-  director: 'Ana Costa' })), page: 1, limit: 20, total: 100000, total_pages: 5000 });
-const server = http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    if (req.url === '/readyz') return res.end('{"status":"healthy"}');
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(page) });
-    res.end(page);
-  });
-});
-server.keepAliveTimeout = 65000;
-let connections = 0, requests = 0;
-server.on('connection', () => connections++);
-server.on('request', () => requests++);
-process.on('SIGTERM', () => { process.stderr.write('stub: ' + connections + ' connections, ' + requests + ' requests\\n'); process.exit(0); });
-server.listen(Number(process.argv[1]), '127.0.0.1');
-`;
-
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2), process.env);
   const rootDir = findWorkspaceRoot();
@@ -46,10 +23,8 @@ async function main(): Promise<void> {
   const mongoUrl = process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:1';
   const redis = await provideRedis(process.env);
   const stores = { mongoUrl, redisUrl: redis.url };
-  const name = 'bench_gw';
-  const stubPort = await freePort();
-  const stub = spawn(process.execPath, ['-e', STUB, String(stubPort)], { stdio: 'inherit' });
-  const stubUrl = `http://127.0.0.1:${stubPort}`;
+  const name = `${options.name}_gw`;
+  const stub = await startStubUpstream();
   const bench = await startBenchStack({
     ...stores,
     name,
@@ -58,45 +33,39 @@ async function main(): Promise<void> {
     profileApps: options.profileApps,
     profileDir: path.join(rootDir, 'tmp', 'bench', 'profiles'),
   });
-  const client = new HttpClient(2);
+  // GW_ONLY_BASELINE=<dir>: a second registry + gateway from another build, measured interleaved with this
+  // one (A/B on a busy machine: both see the same background load).
+  const baselineRoot = process.env['GW_ONLY_BASELINE'];
+  const baseline = baselineRoot
+    ? await startBenchStack({ ...stores, name: `${name}_base`, rootDir: baselineRoot, apps: ['registry-service', 'gateway'] })
+    : undefined;
   try {
     await waitAllReady(bench.stack, performance.now());
-    const registry = bench.stack.process('registry-service').url;
-    const register = () =>
-      client.expect(`${registry}${INTERNAL_PATHS.registryInstance('stub-1')}`, 200, {
-        method: 'PUT',
-        headers: { 'x-mt-internal-secret': bench.stack.internalSecret },
-        json: {
-          category: {
-            id: 'movies',
-            name: 'movies',
-            display_name: 'Movies',
-            description: 'stub',
-            endpoint: '/api/v1/movies',
-            icon: 'film',
-          },
-          base_url: stubUrl,
-          version: 'stub',
-          openapi: { paths: {}, components: {} },
-        },
-      });
-    await register().catch(() => register());
-    const heartbeat = setInterval(() => void register().catch(() => undefined), 8000);
-    await waitForCategories(bench.gatewayUrl, 1);
-    const nginxBinary = findNginx();
-    const nginx = nginxBinary
-      ? await startNginx(nginxBinary, stubPort, '/api/v1/movies?limit=20')
+    if (baseline) await waitAllReady(baseline.stack, performance.now());
+    const registration = await registerStub(
+      bench.stack.process('registry-service').url,
+      bench.stack.internalSecret,
+      stub.url,
+    );
+    const baselineRegistration = baseline
+      ? await registerStub(baseline.stack.process('registry-service').url, baseline.stack.internalSecret, stub.url)
       : undefined;
+    const nginxBinary = findNginx();
+    const nginx = nginxBinary ? await startNginx(nginxBinary, stub.port, STUB_ROUTES.public) : undefined;
     try {
-      const route = '/api/v1/movies?limit=20';
+      const route = STUB_ROUTES.public;
+      await waitForRoute(`${bench.gatewayUrl}${route}`);
+      if (baseline) await waitForRoute(`${baseline.gatewayUrl}${route}`);
       const variants: Variant[] = [
-        { name: 'direct', load: { url: `${stubUrl}${route}` } },
+        { name: 'direct', load: { url: `${stub.url}${route}` } },
         { name: 'gateway', load: { url: `${bench.gatewayUrl}${route}` } },
+        ...(baseline ? [{ name: 'baseline', load: { url: `${baseline.gatewayUrl}${route}` } }] : []),
         ...(nginx ? [{ name: 'nginx', load: { url: `${nginx.url}${route}` } }] : []),
       ];
       const watch: WatchList = {
         gateway: [bench.stack.process('gateway').pid],
-        stub: [stub.pid ?? -1],
+        ...(baseline ? { baseline: [baseline.stack.process('gateway').pid] } : {}),
+        stub: [stub.pid],
         load_generator: [process.pid],
         redis: () => redisPids(new URL(redis.url).port || '6379'),
         ...(nginx ? { nginx: [nginx.pid, ...childPids(nginx.pid)] } : {}),
@@ -117,13 +86,14 @@ async function main(): Promise<void> {
       const rps = (name: string) => required(throughput[name], name).rps;
       if (nginx) log(`gateway ÷ nginx ${((rps('gateway') / rps('nginx')) * 100).toFixed(1)} %`);
     } finally {
-      clearInterval(heartbeat);
+      await registration.stop();
+      await baselineRegistration?.stop();
       await nginx?.stop();
     }
   } finally {
-    client.close();
     await bench.stop();
-    stub.kill();
+    await baseline?.stop();
+    await stub.stop();
     await dropBenchData(stores, name).catch(() => undefined);
     await redis.stop();
   }

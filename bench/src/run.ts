@@ -19,6 +19,7 @@ import { measureImportExport } from './scenarios/imports';
 import { compareListWithCatalog, listGrowth, measureListsAt, type ListsAtSize } from './scenarios/lists';
 import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
 import { measureLoginStorm } from './scenarios/login';
+import { measureGatewayHotPath } from './scenarios/hot-path';
 import { measureProxyOverhead } from './scenarios/proxy';
 import { measureSearch } from './scenarios/search';
 import { openCatalogSeeder } from './seed/catalog-seeder';
@@ -339,6 +340,18 @@ async function main(): Promise<void> {
       results.proxy = await measureProxyOverhead(
         { catalog: catalog.url, gateway: gatewayUrl, catalogPort: catalog.port },
         { catalog: catalog.pid, gateway: bench.stack.process('gateway').pid, bench: process.pid, redisPort },
+        options,
+        log,
+      );
+      log('gateway hot path: public, JWT and cached-PAT reads in front of a stub upstream (no database)');
+      results.hot_path = await measureGatewayHotPath(
+        {
+          gateway: gatewayUrl,
+          registry: bench.stack.process('registry-service').url,
+          internalSecret: bench.stack.internalSecret,
+        },
+        session,
+        { gateway: bench.stack.process('gateway').pid, bench: process.pid, redisPort },
         options,
         log,
       );

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Summarises V8 .cpuprofile files (node --cpu-prof): self time by function and by package/file.
-// Usage: node bench/tools/cpuprofile-top.mjs <file.cpuprofile> [more...] [--top=25] [--skip=seconds]
+// Usage: node bench/tools/cpuprofile-top.mjs <file.cpuprofile> [more...] [--top=25] [--skip=seconds] [--until=seconds] [--inclusive]
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -8,6 +8,8 @@ const args = process.argv.slice(2);
 const top = Number(args.find((a) => a.startsWith('--top='))?.slice(6) ?? 25);
 // --skip=S: ignore the first S seconds (start-up: module loading, connecting).
 const skipUs = Number(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? 0) * 1e6;
+// --until=S: ignore what comes after S seconds (e.g. the load runs only: --skip=100 --until=160).
+const untilUs = Number(args.find((a) => a.startsWith('--until='))?.slice(8) ?? Infinity) * 1e6;
 const files = args.filter((a) => !a.startsWith('--'));
 if (!files.length) {
   console.error('usage: cpuprofile-top.mjs <file.cpuprofile>... [--top=N]');
@@ -33,7 +35,7 @@ for (const file of files) {
   let elapsed = 0;
   profile.samples.forEach((id, i) => {
     elapsed += deltas[i] ?? 0;
-    if (elapsed >= skipUs) selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0));
+    if (elapsed >= skipUs && elapsed < untilUs) selfUs.set(id, (selfUs.get(id) ?? 0) + (deltas[i] ?? 0));
   });
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const byFunction = new Map();

@@ -1,5 +1,5 @@
 import type { Identity } from '@mt/identity';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { RouteDecision } from './routing/route-matcher';
 import type { AuthOutcome } from './authn/auth-outcome';
 
@@ -30,4 +30,12 @@ export function gatewayState(res: Response): GatewayRequestState {
 export function callerIdentity(res: Response): Identity | undefined {
   const auth = gatewayState(res).auth;
   return auth?.kind === 'authenticated' ? auth.identity : undefined;
+}
+
+/**
+ * The client's address, as express's `req.ip` gives it. Without a trusted proxy (the default) that is the
+ * socket's address, read directly: `req.ip` would parse X-Forwarded-For on every call only to discard it.
+ */
+export function clientAddress(req: Request): string | undefined {
+  return (req.app.settings as Record<string, unknown>)['trust proxy'] === false ? req.socket.remoteAddress : req.ip;
 }

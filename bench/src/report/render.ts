@@ -30,7 +30,7 @@ function cpuNotes(throughput: Record<string, ThroughputStats>): string[] {
 
 function sections(results: BenchResults): Section[] {
   const out: Section[] = [];
-  const { proxy, auth, search, login, bulk_status: bulk, cold_start: cold, rss_mb: rss } = results;
+  const { proxy, hot_path: hotPath, auth, search, login, bulk_status: bulk, cold_start: cold, rss_mb: rss } = results;
 
   if (proxy) {
     const rows = Object.entries(proxy.throughput).map(([name, t]) => {
@@ -64,6 +64,37 @@ function sections(results: BenchResults): Section[] {
         `gateway ÷ nginx throughput ${pct(proxy.ratios.gateway_vs_nginx)}, gateway ÷ direct ${pct(proxy.ratios.gateway_vs_direct)}, nginx ÷ direct ${pct(proxy.ratios.nginx_vs_direct)}`,
         'version' in proxy.nginx ? `nginx: ${proxy.nginx.version}` : proxy.nginx.skipped,
         ...cpuNotes(proxy.throughput),
+      ],
+    });
+  }
+  if (hotPath) {
+    const cpuOf: Record<string, { raw: number; net: number } | undefined> = {
+      gateway_public: hotPath.gateway_cpu_us.public,
+      gateway_jwt: hotPath.gateway_cpu_us.jwt,
+      gateway_pat: hotPath.gateway_cpu_us.pat,
+    };
+    const direct = hotPath.unloaded_latency['direct'];
+    out.push({
+      title: 'Gateway hot path (issue 21) — the same 8 kB page from a stub upstream (no database)',
+      header: ['path', 'request', 'req/s', 'gateway CPU µs/req', 'net of idle µs', 'p50 ms (load)', 'p50 ms (1 at a time)', 'added p50 ms'],
+      rows: Object.entries(hotPath.throughput).map(([name, t]) => {
+        const unloaded = hotPath.unloaded_latency[name];
+        return [
+          name,
+          name.endsWith('jwt') || name.endsWith('pat') ? hotPath.routes.scoped : hotPath.routes.public,
+          n0(t.rps),
+          cpuOf[name] ? n0(cpuOf[name]?.raw) : '—',
+          cpuOf[name] ? n0(cpuOf[name]?.net) : '—',
+          n2(t.p50),
+          n2(unloaded?.p50),
+          name === 'direct' || !unloaded || !direct ? '—' : signed(unloaded.p50 - direct.p50),
+        ];
+      }),
+      notes: [
+        `gateway (public) ÷ nginx throughput ${pct(hotPath.ratios.gateway_vs_nginx)}, ÷ direct ${pct(hotPath.ratios.gateway_vs_direct)}; gateway idle CPU just before: ${hotPath.gateway_idle_cpu_ms_per_s} ms/s (subtracted for "net")`,
+        'gateway CPU µs/req = the gateway process\'s user + system CPU over the run (/proc) ÷ the 2xx answers of the run: every request is a proxied one; idle timers (route-table refresh, rate-limit sync) are included in the raw figure',
+        'version' in hotPath.nginx ? `nginx: ${hotPath.nginx.version}` : hotPath.nginx.skipped,
+        ...cpuNotes(hotPath.throughput),
       ],
     });
   }

@@ -2,6 +2,7 @@ import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
 import type { ImportsResults } from '../scenarios/imports';
+import type { HotPathResults } from '../scenarios/hot-path';
 import type { ColdStartResults } from '../scenarios/coldstart';
 import type { ListsResults } from '../scenarios/lists';
 import type { LoginResults } from '../scenarios/login';
@@ -35,6 +36,8 @@ export interface BenchResults {
     seeding_seconds: Record<string, number>;
   };
   proxy?: ProxyResults;
+  /** Issue 21: the gateway's own cost per proxied request, in front of a stub upstream (no database). */
+  hot_path?: HotPathResults;
   auth?: AuthResults;
   search?: {
     by_size: SearchAtSize[];

@@ -1,6 +1,6 @@
 import { childPids, databasePids, redisPids, type WatchList } from '../load/cpu';
 import type { BenchOptions } from '../options';
-import { findNginx, startNginx, type Nginx } from '../stack/nginx';
+import { ensureNginx, startNginx, type Nginx } from '../stack/nginx';
 import { round } from '../stats';
 import {
   compareLatency,
@@ -35,15 +35,15 @@ export async function measureProxyOverhead(
   options: BenchOptions,
   log: (text: string) => void,
 ): Promise<ProxyResults> {
-  const binary = findNginx();
+  const found = ensureNginx(log);
   let nginx: Nginx | undefined;
   let nginxInfo: ProxyResults['nginx'];
-  if (!binary) {
-    nginxInfo = { skipped: 'nginx not found (apt-get install -y nginx): the nginx row is skipped' };
+  if ('missing' in found) {
+    nginxInfo = { skipped: `${found.missing}: the nginx row is skipped` };
     log(`  ${nginxInfo.skipped}`);
   } else {
     try {
-      nginx = await startNginx(binary, urls.catalogPort, ROUTE_1);
+      nginx = await startNginx(found.binary, urls.catalogPort, ROUTE_1);
       nginxInfo = { version: nginx.version };
     } catch (error) {
       nginxInfo = { skipped: `nginx did not start: ${(error as Error).message}` };

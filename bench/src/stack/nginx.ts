@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,24 @@ export function findNginx(): string | undefined {
       existsSync(file),
     )
   );
+}
+
+/**
+ * nginx, installed first when absent (`apt-get install -y nginx`, as .ci/run installs Redis), so the
+ * comparison is never skipped on a fresh machine. Undefined (with the reason) only when installing failed.
+ */
+export function ensureNginx(log: (text: string) => void): { binary: string } | { missing: string } {
+  const found = findNginx();
+  if (found) return { binary: found };
+  log('  nginx not found: apt-get install -y nginx');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const run = (args: string[]) => spawnSync('apt-get', args, { env, encoding: 'utf8', timeout: 300_000 });
+  run(['update', '-qq']);
+  const install = run(['install', '-y', '-qq', '--no-install-recommends', 'nginx']);
+  const installed = findNginx();
+  if (installed) return { binary: installed };
+  const why = install.error?.message ?? (install.stderr || install.stdout || '').trim().split('\n').slice(-2).join(' ');
+  return { missing: `nginx absent and apt-get install -y nginx failed (${why || `exit ${install.status}`})` };
 }
 
 /**

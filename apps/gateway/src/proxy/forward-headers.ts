@@ -1,5 +1,6 @@
 import { signIdentity, type Identity } from '@mt/identity';
 import type { Request } from 'express';
+import { clientAddress } from '../request-state';
 
 /** Connection-level headers: they describe the client's hop, not the request (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'expect', 'proxy-authorization'];
@@ -29,7 +30,7 @@ export function prepareUpstreamHeaders(
   for (const name of Object.keys(headers)) if (name.startsWith(INTERNAL_PREFIX)) delete headers[name];
   delete headers.authorization;
   delete headers.forwarded;
-  headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
+  headers['x-forwarded-for'] = clientAddress(req) ?? '';
   headers['x-forwarded-proto'] = req.protocol;
   const host = req.get('host');
   if (host) headers['x-forwarded-host'] = host;

@@ -5,6 +5,7 @@ import { requestHasBody } from '@mt/http';
 import type { RouteTable } from '@mt/registry-client';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
+import { parse as parseUrl } from 'node:url';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { callerIdentity, gatewayState } from '../request-state';
@@ -69,8 +70,11 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
   const { routeTable, internalSecret, timeoutMs, agents, metrics, logger } = options;
   const attempts = new WeakMap<IncomingMessage, ProxyAttempt>();
   const refusedUntil = new Map<string, number>();
+  const targets = trimmedTargets();
 
   function pickInstance(service: string, tried: ReadonlySet<string>) {
+    // Nothing refused lately (the usual case): no set to build.
+    if (refusedUntil.size === 0) return routeTable.pickInstance(service, tried);
     const now = Date.now();
     const avoid = new Set(tried);
     for (const [instanceId, until] of refusedUntil) {
@@ -84,13 +88,12 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
   function chooseTarget(attempt: ProxyAttempt): boolean {
     const instance = pickInstance(attempt.label, attempt.tried);
     if (!instance) return false;
-    attempt.target = instance.base_url.replace(/\/+$/, '');
+    attempt.target = targets.of(instance.base_url);
     attempt.instanceId = instance.instance_id;
     attempt.tried.add(instance.instance_id);
     return true;
   }
 
-  const agentFor = (target: string) => (target.startsWith('https:') ? agents.https : agents.http);
 
   function startTimers(attempt: ProxyAttempt, proxyReq: ClientRequest): void {
     attempt.proxyReq = proxyReq;
@@ -124,7 +127,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     return staleSocket;
   }
 
-  const events: Plugin = (proxyServer, proxyOptions) => {
+  const events: Plugin = (proxyServer) => {
     proxyServer.on('proxyReq', (proxyReq, req, res) => {
       const attempt = attempts.get(req);
       if (attempt) startTimers(attempt, proxyReq);
@@ -177,12 +180,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
         );
         metrics.upstreamErrors.inc({ upstream: attempt.label, kind: `${failure}_retried` });
         // A bodiless request: the retry gets an empty body of its own (the original stream is consumed).
-        proxyServer.web(req, res, {
-          ...proxyOptions,
-          target: attempt.target,
-          agent: agentFor(attempt.target),
-          buffer: Readable.from([]),
-        });
+        proxyServerFor(attempt.target).web(req, res, { ...requestOptionsFor(attempt.target), buffer: Readable.from([]) });
         return;
       }
       attempt.settled = true;
@@ -201,18 +199,42 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     });
   };
 
-  const proxyFor = (agent: UpstreamAgents['http'] | UpstreamAgents['https']) =>
+  /**
+   * The middleware's proxy server, configured by http-proxy-middleware (agent, changeOrigin, toProxy, the
+   * event plugin above), called directly with the target this module picked. The middleware function itself
+   * would route each request through four promises (its async handler, prepareProxyRequest, applyRouter,
+   * getTarget) and parse the target URL again; bench/README.md has the figures.
+   */
+  const proxyFor = (agent: UpstreamAgents['http'] | UpstreamAgents['https']) => {
+    let configured: { server: Parameters<Plugin>[0]; options: Parameters<Plugin>[1] } | undefined;
     createProxyMiddleware<IncomingMessage, ServerResponse>({
+      // Required by its configuration check; used only if the middleware function itself were called.
       router: (req) => attempts.get(req)?.target,
       agent,
       changeOrigin: true,
       // Forward the path and query byte for byte (the default re-parses and re-escapes them).
       toProxy: true,
       ejectPlugins: true,
-      plugins: [events],
+      plugins: [events, (server, options) => (configured = { server, options })],
     });
+    if (!configured) throw new Error('http-proxy-middleware did not hand its proxy server to the plugins');
+    return configured;
+  };
   const httpProxy = proxyFor(agents.http);
   const httpsProxy = proxyFor(agents.https);
+  const proxyServerFor = (target: string) => (target.startsWith('https:') ? httpsProxy : httpProxy).server;
+  // The middleware's options with the target parsed (as http-proxy would parse it): once per instance.
+  const requestOptions = new Map<string, Parameters<Plugin>[1]>();
+  const requestOptionsFor = (target: string) => {
+    let options = requestOptions.get(target);
+    if (!options) {
+      const proxy = target.startsWith('https:') ? httpsProxy : httpProxy;
+      options = { ...proxy.options, target: parseUrl(target) as Parameters<Plugin>[1]['target'] };
+      if (requestOptions.size >= MAX_REMEMBERED_TARGETS) requestOptions.clear();
+      requestOptions.set(target, options);
+    }
+    return options;
+  };
 
   return (req: Request, res: Response, next: NextFunction) => {
     const decision = gatewayState(res).decision;
@@ -239,7 +261,25 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     }
     prepareUpstreamHeaders(req, callerIdentity(res), String(res.locals['requestId'] ?? ''), internalSecret);
     attempts.set(req, attempt);
-    const proxy = attempt.target.startsWith('https:') ? httpsProxy : httpProxy;
-    void proxy(req, res, next);
+    proxyServerFor(attempt.target).web(req, res, requestOptionsFor(attempt.target));
+  };
+}
+
+/** At most this many instance URLs are remembered trimmed and parsed (instances come and go, a few at a time). */
+const MAX_REMEMBERED_TARGETS = 256;
+
+/** Instance base URLs without their trailing slashes, each trimmed once instead of on every request. */
+function trimmedTargets() {
+  const trimmed = new Map<string, string>();
+  return {
+    of(baseUrl: string): string {
+      let target = trimmed.get(baseUrl);
+      if (target === undefined) {
+        target = baseUrl.replace(/\/+$/, '');
+        if (trimmed.size >= MAX_REMEMBERED_TARGETS) trimmed.clear();
+        trimmed.set(baseUrl, target);
+      }
+      return target;
+    },
   };
 }

@@ -1,13 +1,13 @@
-import { errors } from '@mt/errors';
+import { errors, type AppError } from '@mt/errors';
 import type { Logger } from '@mt/logging';
 import type { Request, RequestHandler, Response } from 'express';
-import { callerIdentity } from '../request-state';
+import { callerIdentity, clientAddress } from '../request-state';
 import type { RateLimiter, RateLimitVerdict } from './rate-limiter';
 
 /** Per user when authenticated, per client IP (as `TRUST_PROXY` lets Express see it) otherwise. */
 export function rateLimitSubject(req: Request, res: Response): string {
   const identity = callerIdentity(res);
-  return identity ? `user:${identity.userId}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+  return identity ? `user:${identity.userId}` : `ip:${clientAddress(req) ?? 'unknown'}`;
 }
 
 /**
@@ -18,27 +18,30 @@ export function rateLimitSubject(req: Request, res: Response): string {
 export function rateLimitMiddleware(limiter: RateLimiter | undefined, logger: Logger): RequestHandler {
   if (!limiter) return (_req, _res, next) => next();
   let lastWarnAt = 0;
+  const limit = String(limiter.limit);
+  const apply = (res: Response, verdict: RateLimitVerdict): AppError | undefined => {
+    res.setHeader('RateLimit-Limit', limit);
+    res.setHeader('RateLimit-Remaining', String(verdict.remaining));
+    res.setHeader('RateLimit-Reset', String(verdict.resetSeconds));
+    return verdict.allowed ? undefined : errors.rateLimited(verdict.resetSeconds);
+  };
   return (req, res, next) => {
-    const apply = (verdict: RateLimitVerdict) => {
-      res.setHeader('RateLimit-Limit', String(verdict.limit));
-      res.setHeader('RateLimit-Remaining', String(verdict.remaining));
-      res.setHeader('RateLimit-Reset', String(verdict.resetSeconds));
-      if (!verdict.allowed) return next(errors.rateLimited(verdict.resetSeconds));
-      next();
-    };
     const subject = rateLimitSubject(req, res);
-    // Counted locally (the usual case, see rate-limiter.ts): no promise on the hot path.
+    // Counted locally (the usual case, see rate-limiter.ts): no promise and no closure on the hot path.
     const counted = limiter.tryHit(subject);
-    if (counted) return apply(counted);
+    if (counted) return next(apply(res, counted));
     limiter
       .hit(subject)
-      .then(apply, (error: Error) => {
-        if (Date.now() - lastWarnAt > 10_000) {
-          lastWarnAt = Date.now();
-          logger.warn({ reason: error.message }, 'rate limit not enforced: Redis unavailable');
-        }
-        next();
-      })
+      .then(
+        (verdict) => next(apply(res, verdict)),
+        (error: Error) => {
+          if (Date.now() - lastWarnAt > 10_000) {
+            lastWarnAt = Date.now();
+            logger.warn({ reason: error.message }, 'rate limit not enforced: Redis unavailable');
+          }
+          next();
+        },
+      )
       .catch(next);
   };
 }

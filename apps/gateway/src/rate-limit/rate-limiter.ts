@@ -105,6 +105,7 @@ export function createRateLimiter(
   }
 
   return {
+    limit: limitPerMinute,
     tryHit,
 
     /** Counts one request of `subject`; rejects when Redis cannot count (only ever on a window's first request). */

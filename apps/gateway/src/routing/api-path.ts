@@ -12,11 +12,14 @@ export function apiSegments(path: string): string[] | undefined {
   if (api?.toLowerCase() !== 'api' || version?.toLowerCase() !== 'v1') return undefined;
   for (const segment of rest) {
     if (segment === '') return undefined;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      return undefined;
+    // Only a segment with an escape can decode to something else (most have none: no decoding then).
+    let decoded = segment;
+    if (segment.includes('%')) {
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        return undefined;
+      }
     }
     if (decoded === '.' || decoded === '..') return undefined;
   }

@@ -24,16 +24,21 @@ export interface RouteSource {
   routes: readonly ManifestRoute[];
 }
 
+/** A route decision made once, when the table is compiled: every request to it gets this same object. */
+type RouteFound = Readonly<{ kind: 'route' } & RouteTarget>;
+
 interface Node {
   literals: Map<string, Node>;
   param?: Node;
-  methods?: Map<string, RouteTarget>;
+  methods?: Map<string, RouteFound>;
+  /** The 405 answer of this path, built once. */
+  notAllowed?: RouteDecision;
 }
 
 const newNode = (): Node => ({ literals: new Map() });
 
 /** HEAD is GET without a body, with GET's access; the Allow header lists HEAD wherever GET is. */
-const allowOf = (methods: Map<string, RouteTarget>) => {
+const allowOf = (methods: Map<string, RouteFound>) => {
   const allow = [...methods.keys()];
   if (allow.includes('GET')) allow.push('HEAD');
   return allow;
@@ -82,7 +87,8 @@ export function compileRoutes(sources: readonly RouteSource[], onRefused: (reaso
         onRefused(`${route.method} ${route.path} is already routed elsewhere`);
         continue;
       }
-      methods.set(method, { upstream, template: route.path, access: route.access, bodyLimit: route.body_limit });
+      methods.set(method, Object.freeze({ kind: 'route', upstream, template: route.path, access: route.access, bodyLimit: route.body_limit }));
+      node.notAllowed = undefined;
     }
   }
 
@@ -91,9 +97,9 @@ export function compileRoutes(sources: readonly RouteSource[], onRefused: (reaso
       const segments = apiSegments(path);
       const node = segments && segments.length > 0 ? find(root, segments, 0) : undefined;
       if (!node?.methods) return { kind: 'not_found', message: `no route for ${path}` };
-      const target = node.methods.get(method === 'HEAD' ? 'GET' : method);
-      if (!target) return { kind: 'method_not_allowed', allow: allowOf(node.methods) };
-      return { kind: 'route', ...target };
+      const found = node.methods.get(method === 'HEAD' ? 'GET' : method);
+      if (found) return found;
+      return (node.notAllowed ??= { kind: 'method_not_allowed', allow: allowOf(node.methods) });
     },
   };
 }

@@ -4,6 +4,7 @@ import { metricsMiddleware, type Metrics } from '@mt/metrics';
 import {
   createHealthReport,
   createProbeRouter,
+  isProbePath,
   type HealthAnswer,
   type HealthView,
   type Lifecycle,
@@ -53,7 +54,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(requestContextMiddleware(options.logger, { accessLog: options.accessLog }));
   app.use(metricsMiddleware(options.metrics));
   for (const middleware of options.before ?? []) app.use(middleware);
-  app.use(createProbeRouter(options.probes));
+  // Only probe paths walk the probe router (a router's layers are matched one by one on every request).
+  const probes = createProbeRouter(options.probes);
+  app.use((req, res, next) => (isProbePath(req.path) ? probes(req, res, next) : next()));
   app.use(rejectUntilStarted(options.probes.lifecycle));
   return app;
 }

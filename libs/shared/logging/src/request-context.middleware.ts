@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import { requestContext } from './request-context';
 import { REQUEST_ID_HEADER, resolveRequestId } from './request-id';
@@ -25,32 +25,46 @@ export function requestLogLevel(path: string, status: number, options: RequestLo
   return options.accessLog ? 'info' : 'debug';
 }
 
+/** What the access-log listener needs of its request, kept on the response (one listener function for all). */
+const STARTED_AT = Symbol('requestLog.startedAt');
+type LoggedResponse = Response & { [STARTED_AT]?: bigint };
+
+/** The request's path without its query, as the client sent it (`originalUrl`: before any rewriting). */
+const pathOf = (url: string) => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
+
 /**
  * Accepts a valid client X-Request-Id (or makes one), echoes it, keeps it in AsyncLocalStorage for
- * every log line of the request, and logs one line when the response finishes.
+ * every log line of the request, and logs one line when the response finishes. That line is built once,
+ * from what is known at the end, by one listener shared by every request (no closure per request), and
+ * only when its level is enabled.
  */
 export function requestContextMiddleware(logger: Logger, options: RequestLogOptions = {}): RequestHandler {
+  function logRequest(this: LoggedResponse): void {
+    const req = this.req;
+    const level = requestLogLevel(req.path, this.statusCode, options);
+    if (!logger.isLevelEnabled(level)) return;
+    const durationMs = Number(process.hrtime.bigint() - (this[STARTED_AT] ?? 0n)) / 1e6;
+    logger[level](
+      {
+        request_id: this.locals['requestId'],
+        method: req.method,
+        path: pathOf(req.originalUrl),
+        status: this.statusCode,
+        duration_ms: Math.round(durationMs * 10) / 10,
+      },
+      'request',
+    );
+  }
   return (req, res, next) => {
     const requestId = resolveRequestId(req.headers[REQUEST_ID_HEADER]);
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.locals['requestId'] = requestId;
     res.setHeader('X-Request-Id', requestId);
-    const startedAt = process.hrtime.bigint();
-    requestContext.run({ requestId }, () => {
-      res.on('finish', () => {
-        const level = requestLogLevel(req.path, res.statusCode, options);
-        if (!logger.isLevelEnabled(level)) return;
-        const durationMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
-        const line = {
-          request_id: requestId,
-          method: req.method,
-          path: req.originalUrl.split('?')[0],
-          status: res.statusCode,
-          duration_ms: Math.round(durationMs * 10) / 10,
-        };
-        logger[level](line, 'request');
-      });
-      next();
-    });
+    (res as LoggedResponse)[STARTED_AT] = process.hrtime.bigint();
+    res.on('finish', logRequest);
+    requestContext.run({ requestId }, next);
   };
 }

@@ -9,6 +9,8 @@ export const ABORTED_STATUS = 'aborted';
 const MATCHED_TEMPLATE = Symbol('metrics.matchedRouteTemplate');
 const ROUTE = Symbol('metrics.route');
 type TrackedRequest = Request & { [MATCHED_TEMPLATE]?: string; [ROUTE]?: unknown };
+const STARTED_AT = Symbol('metrics.startedAt');
+type TimedResponse = Response & { [STARTED_AT]?: bigint };
 
 const templateOfRoutePath = (path: unknown): string | undefined => {
   if (typeof path === 'string') return path;
@@ -73,22 +75,25 @@ export function metricsMiddleware(metrics: Metrics): RequestHandler {
     string,
     { count: { inc: () => void }; duration: { observe: (seconds: number) => void } }
   >();
+  // One listener for every request (no closure per request): what it needs is on the response.
+  function countRequest(this: TimedResponse): void {
+    const req = this.req;
+    const status = this.writableFinished ? String(this.statusCode) : ABORTED_STATUS;
+    const route = routeTemplateOf(req, this);
+    const key = `${req.method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { method: req.method, route, status };
+      child = { count: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.duration.observe(Number(process.hrtime.bigint() - (this[STARTED_AT] ?? 0n)) / 1e9);
+  }
   return (req, res, next) => {
-    const startedAt = process.hrtime.bigint();
+    (res as TimedResponse)[STARTED_AT] = process.hrtime.bigint();
     rememberRouteTemplates(req);
-    res.once('close', () => {
-      const status = res.writableFinished ? String(res.statusCode) : ABORTED_STATUS;
-      const route = routeTemplateOf(req, res);
-      const key = `${req.method} ${status} ${route}`;
-      let child = children.get(key);
-      if (!child) {
-        const labels = { method: req.method, route, status };
-        child = { count: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
-        children.set(key, child);
-      }
-      child.count.inc();
-      child.duration.observe(Number(process.hrtime.bigint() - startedAt) / 1e9);
-    });
+    res.once('close', countRequest);
     next();
   };
 }

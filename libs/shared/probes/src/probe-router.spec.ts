@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { createLifecycle, type Lifecycle } from './lifecycle';
-import { createHealthReport, createProbeRouter, type ProbeOptions } from './probe-router';
+import { createHealthReport, createProbeRouter, isProbePath, type ProbeOptions } from './probe-router';
 
 const HEALTHY = { status: 'healthy', database: 'connected' };
 const UNREACHABLE = { status: 'unhealthy', error: 'database unreachable' };
@@ -23,6 +23,19 @@ function buildApp(overrides: Partial<ProbeOptions> = {}) {
 }
 
 describe('probes', () => {
+  it('isProbePath names exactly the paths the probe router answers (apps skip the router for the others)', async () => {
+    const { lifecycle } = buildApp();
+    lifecycle.started = true;
+    const app = express()
+      .use(createProbeRouter({ service: 'svc', version: '1', lifecycle, pingDatabase: async () => undefined }))
+      .use((_req, res) => void res.status(418).end());
+    const paths = ['/livez', '/LIVEZ', '/livez/', '/Readyz', '/startupz', '/healthz/', '/health', '/livez/x', '/livez//', '/live', '/', '/api/v1/movies'];
+    for (const path of paths) {
+      const answered = (await request(app).get(path)).status !== 418;
+      expect({ path, probe: isProbePath(path) }).toEqual({ path, probe: answered });
+    }
+  });
+
   it('/livez is alive whatever the state, uncached', async () => {
     const { app, lifecycle, setDatabase } = buildApp();
     setDatabase(false);

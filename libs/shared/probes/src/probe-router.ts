@@ -66,7 +66,16 @@ export function createHealthReport(options: ProbeOptions): (view: HealthView) =>
   };
 }
 
-/** The probes of API.md §4, at the root of every service. They ignore credentials entirely. */
+/** The probes' paths, at the root of every service (express matches them case-insensitively). */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/livez', '/startupz', '/readyz', '/healthz', '/health']);
+
+/** Whether express would route `path` to a probe (any case, one trailing slash tolerated). */
+export function isProbePath(path: string): boolean {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return PROBE_PATHS.has(trimmed) || PROBE_PATHS.has(trimmed.toLowerCase());
+}
+
+/** The probes of API.md §4, at the root of every service (PROBE_PATHS). They ignore credentials entirely. */
 export function createProbeRouter(options: ProbeOptions): Router {
   const { lifecycle } = options;
   const router = Router();
