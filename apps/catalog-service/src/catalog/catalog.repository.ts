@@ -395,18 +395,31 @@ export class CatalogRepository {
   /**
    * Cursor pages: up to `limit` rows of one ordered segment after `start` (from its beginning when null),
    * leaving out rows changed after `changedUpTo` (they may have moved behind the cursor: seen at most once).
-   * A plain index-ordered range read; its cost does not grow with the depth of the page.
+   * An index-ordered range read; its cost does not grow with the depth of the page. With `depth` (rows of the
+   * segment before `start`), narrowed by range hints where the server sorts every match, like findSegment.
    */
-  findAfter(
+  async findAfter(
     segment: OrderedSegment,
     start: Pick<ListingPosition, 'key' | 'id'> | null,
     changedUpTo: Date | null,
     limit: number,
+    depth?: { depth: number; segmentTotal: number; entries: number },
   ): Promise<EntryDocument[]> {
     let filter = segment.filter;
     if (start) filter = withRange(filter, afterPositionFilter(segment.field, segment.direction, start.key, new mongo.ObjectId(start.id)));
     if (changedUpTo) filter = withRange(filter, { updated_at: { $lte: changedUpTo } });
-    return this.entries.find(filter).sort(sortSpec(segment.field, segment.direction)).limit(limit).toArray();
+    const sort = sortSpec(segment.field, segment.direction);
+    const expected = depth ? Math.min(limit, depth.segmentTotal - depth.depth) : 0;
+    if (!depth || expected <= 0) return this.entries.find(filter).sort(sort).limit(limit).toArray();
+    // As findSegment: on servers that sort every match, a range of the sort key that probably holds the rows.
+    let rank = (this.hints.rankFor(depth.depth + expected) * depth.entries) / Math.max(1, depth.segmentTotal);
+    for (;;) {
+      const bound = this.hints.bound(segment.field, segment.direction, rank, depth.entries);
+      const bounded = bound === undefined ? filter : withRange(filter, rangeFilter(segment.field, segment.direction, bound));
+      const rows = await this.entries.find(bounded).sort(sort).limit(limit).toArray();
+      if (bound === undefined || rows.length >= expected) return rows;
+      rank *= 4;
+    }
   }
 
   loadSortKeySample(size: number): Promise<SortKeyRow<SortField>[]> {

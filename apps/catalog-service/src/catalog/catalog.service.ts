@@ -118,9 +118,9 @@ export class CatalogService {
     const state = await this.entries.state();
     // The total, and the size of every segment but the last (the last is what remains).
     const [total = 0, ...counted] = await this.entries.countMatches([plan.filter, ...plan.segments.slice(0, -1).map((s) => s.filter)], state);
-    if (query.cursor !== undefined) return this.listByCursor(query, query.cursor, plan, total);
-    if (plan.window.skip >= total) return { ...toPage([], plan.window, total), next_cursor: null };
     const totals = [...counted, Math.max(0, total - counted.reduce((sum, n) => sum + n, 0))];
+    if (query.cursor !== undefined) return this.listByCursor(query, query.cursor, plan, totals, state.entries);
+    if (plan.window.skip >= total) return { ...toPage([], plan.window, total), next_cursor: null };
     const windows = windowPerSegment(plan.window, totals);
     const rows: EntryDocument[] = [];
     let lastSegment = 0;
@@ -140,7 +140,8 @@ export class CatalogService {
   }
 
   /** A cursor page (API.md §9): index-ordered reads after the cursor's position, one row more than the page to know if more follow. */
-  private async listByCursor(query: CatalogListQuery, cursor: string, plan: ListingPlan, total: number): Promise<EntryPage> {
+  private async listByCursor(query: CatalogListQuery, cursor: string, plan: ListingPlan, totals: readonly number[], entries: number): Promise<EntryPage> {
+    const total = totals.reduce((sum, n) => sum + n, 0);
     const limit = query.limit ?? DEFAULT_LIMIT;
     const walk = resumeWalk(this.cursors, cursor, { ...query }, this.now().getTime());
     const position = walk.after === null ? null : readPosition(walk.after, plan.segments.length);
@@ -151,7 +152,9 @@ export class CatalogService {
     for (let index = position?.segment ?? 0; index < plan.segments.length && rows.length <= limit; index++) {
       const segment = plan.segments[index]!;
       const start = position && index === position.segment ? position : null;
-      const found = await this.entries.findAfter(segment, start, changedUpTo, limit + 1 - rows.length);
+      // Rows of this segment before the cursor: what was served, less the earlier segments (range hints aim past them).
+      const depth = start ? Math.max(0, start.served - totals.slice(0, index).reduce((sum, n) => sum + n, 0)) : 0;
+      const found = await this.entries.findAfter(segment, start, changedUpTo, limit + 1 - rows.length, { depth, segmentTotal: totals[index] ?? 0, entries });
       rows.push(...found.map((doc) => ({ doc, segment: index })));
     }
     const page = rows.slice(0, limit);

@@ -49,7 +49,11 @@ export class ImportQueue implements ImportQueuePort {
   }
 
   private producer(): Queue<ImportJobData> {
-    this.queue ??= new Queue<ImportJobData>(this.queueName, { connection: this.redis(), prefix: this.prefix });
+    if (!this.queue) {
+      this.queue = new Queue<ImportJobData>(this.queueName, { connection: this.redis(), prefix: this.prefix });
+      // An EventEmitter's unhandled 'error' would end the process; a Redis outage only delays imports.
+      this.queue.on('error', (error) => this.options.logger.warn({ reason: error.message }, 'import queue error'));
+    }
     return this.queue;
   }
 

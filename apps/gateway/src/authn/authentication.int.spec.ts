@@ -40,7 +40,7 @@ describe('gateway authentication', () => {
     k1 = createSigningKey('k1');
     [auth, movies] = await Promise.all([startFakeAuthService([k1]), startEchoUpstream('movies-1')]);
     routeTable = new StaticRouteTable().setInstances('movies', [{ id: 'm1', url: movies.url }]);
-    gateway = await startTestGateway({ routeTable, authUrl: auth.url, jwks: { minRefetchIntervalMs: 300 } });
+    gateway = await startTestGateway({ routeTable, authUrl: auth.url, jwks: { minRefetchIntervalMs: 1000 } });
   });
 
   afterAll(async () => {
@@ -104,7 +104,7 @@ describe('gateway authentication', () => {
 
     it('rejects an unknown kid with 401, refetching the JWKS at most once per interval', async () => {
       await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${signJwt(k1)}`).expect(200);
-      await sleep(350);
+      await sleep(1050);
       const fetchesBefore = auth.calls.jwks;
       for (let i = 0; i < 5; i += 1) {
         const stranger = createSigningKey(`unknown-${i}`);
@@ -116,7 +116,7 @@ describe('gateway authentication', () => {
     it('accepts a key the auth service starts publishing (rotation) after the refetch interval', async () => {
       const k2 = createSigningKey('k2');
       auth.keys.push(k2);
-      await sleep(350);
+      await sleep(1050);
       const res = await request(gateway.app).get('/api/v1/auth/me').set('Authorization', `Bearer ${signJwt(k2, { sub: 'rotated' })}`);
       expect(res.status).toBe(200);
       expect((res.body as EchoBody).identity?.userId).toBe('rotated');

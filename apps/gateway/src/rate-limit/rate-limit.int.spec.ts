@@ -9,7 +9,7 @@ import { RATE_LIMIT_WINDOW_MS } from './rate-limiter';
 /** Fixed windows: start a burst early in a window so it cannot straddle two. */
 async function atWindowStart(): Promise<void> {
   const left = RATE_LIMIT_WINDOW_MS - (Date.now() % RATE_LIMIT_WINDOW_MS);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 describe('gateway rate limit', () => {
