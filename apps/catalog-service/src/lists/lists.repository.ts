@@ -112,6 +112,22 @@ function listSortSpec(sort: ListSort, direction: 1 | -1): mongo.Sort {
   }
 }
 
+/** A new entry of the user's list: the derived keys (`score_missing`) and counters start here. */
+function newListEntryDocument(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date): ListEntryDocument {
+  return {
+    _id: new mongo.ObjectId(),
+    user_id: userId,
+    item_id: item.id,
+    item_title_key: item.titleKey,
+    ...fields,
+    score_missing: fields.score === null ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+    rev: 0,
+    repeat_count: 0,
+  };
+}
+
 export class ListRepository {
 
   constructor(private readonly db: CatalogDatabase) {}
@@ -126,18 +142,7 @@ export class ListRepository {
 
   /** Inserts the user's entry of `item`; DuplicateListEntryError when it is already on the list. */
   async insertNew(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, session: Session): Promise<ListEntryDocument> {
-    const doc: ListEntryDocument = {
-      _id: new mongo.ObjectId(),
-      user_id: userId,
-      item_id: item.id,
-      item_title_key: item.titleKey,
-      ...fields,
-      score_missing: fields.score === null ? 1 : 0,
-      created_at: now,
-      updated_at: now,
-      rev: 0,
-      repeat_count: 0,
-    };
+    const doc = newListEntryDocument(userId, item, fields, now);
     try {
       await this.entries.insertOne(doc, { session });
     } catch (error) {
@@ -325,18 +330,7 @@ export class ListRepository {
     now: Date,
     session: Session,
   ): Promise<ListEntryDocument[]> {
-    const docs: ListEntryDocument[] = inserts.map(({ item, fields }) => ({
-      _id: new mongo.ObjectId(),
-      user_id: userId,
-      item_id: item.id,
-      item_title_key: item.titleKey,
-      ...fields,
-      score_missing: fields.score === null ? 1 : 0,
-      created_at: now,
-      updated_at: now,
-      rev: 0,
-      repeat_count: 0,
-    }));
+    const docs = inserts.map(({ item, fields }) => newListEntryDocument(userId, item, fields, now));
     if (docs.length) await this.entries.insertMany(docs, { session, ordered: true });
     if (updates.length) {
       await this.entries.bulkWrite(
