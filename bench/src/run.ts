@@ -274,7 +274,7 @@ async function main(): Promise<void> {
           await seedList(
             seeder,
             users.main.id,
-            data.docs.slice(0, options.listEntries).map((doc) => doc._id),
+            data.docs.slice(0, options.listEntries),
           );
           results.dataset.list_entries = options.listEntries;
           results.dataset.seeding_seconds['list_entries'] = seconds(phase);
@@ -289,7 +289,7 @@ async function main(): Promise<void> {
         let listed = 0;
         for (const size of LIST_SIZES.filter((n) => n <= imported)) {
           phase = performance.now();
-          await seedList(seeder, owner.id, data.docs.slice(listed, size).map((doc) => doc._id), 11);
+          await seedList(seeder, owner.id, data.docs.slice(listed, size), 11);
           listed = size;
           log(`lists: ${size} entries for ${owner.username} (added in ${seconds(phase)} s)`);
           bySize.push(await measureListsAt(gatewayUrl, ownerSession.jwt, size, options, log));

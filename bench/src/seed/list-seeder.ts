@@ -1,6 +1,5 @@
-import type { mongo } from 'mongoose';
-import type { ListStatus } from '../service-code';
-import { mapLimit } from '../load/http-client';
+import type { EntryDocument, ListStatus } from '../service-code';
+import { withStatusDates } from '../service-code';
 import { Random } from '../data/random';
 import type { CatalogSeeder } from './catalog-seeder';
 
@@ -12,24 +11,39 @@ const STATUSES: ReadonlyArray<readonly [ListStatus, number]> = [
   ['dropped', 7],
 ];
 
+/** Rows per import batch: one transaction each, like an import job's batch. */
+const BATCH = 500;
+
 /**
- * The user's list, written by the catalog service's own ListService.add (same document, same derived
- * title key, same date rules as POST /{category}/list), without the HTTP hops: 10 000 adds through the
- * API would mostly measure the seeding, not the list.
+ * The user's list, written by the catalog service's own import path (`ListService.importEntries`: the same
+ * documents, change-feed records, history and counters as the API writes, 500 rows per transaction) without
+ * the HTTP hops: 50 000 adds one by one would mostly measure the seeding, not the list.
  */
 export async function seedList(
   seeder: CatalogSeeder,
   userId: string,
-  itemIds: readonly mongo.ObjectId[],
+  items: ReadonlyArray<Pick<EntryDocument, '_id' | 'title_key'>>,
   seed = 7,
 ): Promise<number> {
   const random = new Random(seed);
-  const inputs = itemIds.map((id) => ({
-    item_id: id.toHexString(),
-    status: random.weighted(STATUSES),
-    score: random.chance(0.6) ? random.int(1, 10) : undefined,
-  }));
+  const today = new Date().toISOString().slice(0, 10);
+  const rows = items.map((item) => {
+    const status = random.weighted(STATUSES);
+    return {
+      item: { id: item._id, titleKey: item.title_key },
+      fields: {
+        status,
+        score: random.chance(0.6) ? random.int(1, 10) : null,
+        progress: null,
+        notes: null,
+        ...withStatusDates({ started_at: null, finished_at: null }, status, today),
+      },
+    };
+  });
   const started = performance.now();
-  await mapLimit(inputs, 16, (input) => seeder.module.lists.add(userId, input));
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows.slice(i, i + BATCH);
+    await seeder.module.lists.importEntries(userId, 'skip_existing', async () => batch, async () => undefined);
+  }
   return (performance.now() - started) / 1000;
 }
