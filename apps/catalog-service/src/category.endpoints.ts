@@ -5,6 +5,7 @@ import { catalogEndpoints } from './catalog/catalog.endpoints';
 import { listChangesEndpoints } from './changes/changes.endpoints';
 import { listExportEndpoints } from './exports/exports.endpoints';
 import { importEndpoints } from './imports/imports.endpoints';
+import { hasListFileFormats } from './imports/list-file-formats';
 import { listStatsEndpoints } from './stats/stats.endpoints';
 import { listEndpoints } from './lists/lists.endpoints';
 import { moderationEndpoints } from './moderation/moderation.endpoints';
@@ -24,6 +25,6 @@ export function categoryEndpoints(module: CatalogModule): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.(module) ?? [])],
   };
 }

@@ -33,7 +33,8 @@ let jwt: string;
 let userId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack({ name: 'contract' });
+  // An admin (ADMIN_USERNAMES): its JWT carries catalog:moderate, so every operation is reached past its scope check.
+  stack = await startTestStack({ name: 'contract', env: { ADMIN_USERNAMES: 'contract_user' } });
   await stack.api.post('/api/v1/auth/register', { username: 'contract_user', email: 'contract@example.com', password: 'correct horse battery' });
   const login = await stack.api.post<LoginResponse>('/api/v1/auth/login', { username: 'contract_user', password: 'correct horse battery' });
   jwt = login.body.access_token;
@@ -69,7 +70,8 @@ describe('unknown query parameters', () => {
           operation: operation.operationId,
           status: 400,
           code: 'validation_failed',
-          details: [{ path: 'zz_unknown', message: 'unknown query parameter' }],
+          // An operation with a required parameter (an import's `source`) reports its absence beside it.
+          details: expect.arrayContaining([{ path: 'zz_unknown', message: 'unknown query parameter' }]),
         });
         checked.push(operation.operationId);
       }

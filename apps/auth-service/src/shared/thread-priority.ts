@@ -2,8 +2,13 @@ import type { Logger } from '@mt/logging';
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
-/** Nice value of the helper threads: below the event loop (0), still far from idle-only (19). */
-export const HELPER_THREAD_NICE = 10;
+/**
+ * Nice value of the helper threads: below the event loop (0), yet never starved. At 10 a thread gets about a
+ * tenth of a nice-0 thread's share; on a saturated 2-core host (the resilience load run: gateway, catalogs
+ * and PostgreSQL all busy) hashing then kept up with fewer logins than the 2.4/s of the mix, the queue grew by
+ * ~0.3 s per second and logins ended in the gateway's 10 s 504. At 2 a thread still gets ~64 % of an equal share.
+ */
+export const HELPER_THREAD_NICE = 2;
 
 /**
  * argon2id runs on libuv's thread pool, ~50 ms of CPU per hash. In a login storm those threads would

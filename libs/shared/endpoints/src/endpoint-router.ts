@@ -48,10 +48,13 @@ function jsonBodyParser(limitBytes: number): RequestHandler {
   };
 }
 
-/** Raw bodies (uploads): only the declared content types; the handler streams and bounds the body. */
+/**
+ * Raw bodies (uploads): only the declared content types; the handler streams and bounds the body. A request
+ * without a body goes on to validation (an unknown query parameter is a 400, as on every endpoint).
+ */
 function rawBodyGuard(contentTypes: readonly string[]): RequestHandler {
   return (req, _res, next) => {
-    if (!req.is([...contentTypes])) return next(errors.unsupportedMediaType(`request body must be one of: ${contentTypes.join(', ')}`));
+    if (requestHasBody(req) && !req.is([...contentTypes])) return next(errors.unsupportedMediaType(`request body must be one of: ${contentTypes.join(', ')}`));
     const declared = Number(req.headers['content-length'] ?? 0);
     next(Number.isFinite(declared) ? undefined : errors.validation('invalid Content-Length'));
   };
