@@ -43,9 +43,9 @@ export function startTestProcess(script: string, env: Record<string, string>): P
   });
 }
 
-/** The list-writing catalog app of test/list-writer-process.ts, bundled for crash tests (SIGKILL mid-write). */
+/** The catalog app of test/crash-test-process.ts, bundled for crash tests (SIGKILL mid-write). */
 export function bundleCatalogProcess(outdir: string): Promise<string> {
-  return bundleTestProcess('list-writer-process.ts', outdir);
+  return bundleTestProcess('crash-test-process.ts', outdir);
 }
 
 /** Starts the bundled list-writing catalog app on `dbName`; resolves with its URL once it listens. */

@@ -382,14 +382,11 @@ export class CatalogRepository {
     if (expected <= 0) return [];
     const sort = sortSpec(segment.field, segment.direction);
     // Where the last needed row probably lies in the whole collection's order.
-    let rank = (this.hints.rankFor(skip + expected) * entries) / Math.max(1, segmentTotal);
-    for (;;) {
-      const bound = this.hints.bound(segment.field, segment.direction, rank, entries);
+    const rank = (this.hints.rankFor(skip + expected) * entries) / Math.max(1, segmentTotal);
+    return this.hints.readNarrowed(segment.field, segment.direction, rank, entries, expected, (bound) => {
       const filter = bound === undefined ? segment.filter : withRange(segment.filter, rangeFilter(segment.field, segment.direction, bound));
-      const rows = await this.entries.find(filter).sort(sort).skip(skip).limit(limit).toArray();
-      if (bound === undefined || rows.length >= expected) return rows;
-      rank *= 4;
-    }
+      return this.entries.find(filter).sort(sort).skip(skip).limit(limit).toArray();
+    });
   }
 
   /**
@@ -412,14 +409,11 @@ export class CatalogRepository {
     const expected = depth ? Math.min(limit, depth.segmentTotal - depth.depth) : 0;
     if (!depth || expected <= 0) return this.entries.find(filter).sort(sort).limit(limit).toArray();
     // As findSegment: on servers that sort every match, a range of the sort key that probably holds the rows.
-    let rank = (this.hints.rankFor(depth.depth + expected) * depth.entries) / Math.max(1, depth.segmentTotal);
-    for (;;) {
-      const bound = this.hints.bound(segment.field, segment.direction, rank, depth.entries);
+    const rank = (this.hints.rankFor(depth.depth + expected) * depth.entries) / Math.max(1, depth.segmentTotal);
+    return this.hints.readNarrowed(segment.field, segment.direction, rank, depth.entries, expected, (bound) => {
       const bounded = bound === undefined ? filter : withRange(filter, rangeFilter(segment.field, segment.direction, bound));
-      const rows = await this.entries.find(bounded).sort(sort).limit(limit).toArray();
-      if (bound === undefined || rows.length >= expected) return rows;
-      rank *= 4;
-    }
+      return this.entries.find(bounded).sort(sort).limit(limit).toArray();
+    });
   }
 
   loadSortKeySample(size: number): Promise<SortKeyRow<SortField>[]> {

@@ -5,6 +5,7 @@ import type { CatalogRepository } from '../catalog/catalog.repository';
 import { toEntryResponse } from '../catalog/entry.document';
 import type { ListEntryDocument, ListRepository } from '../lists/lists.repository';
 import type { ExportFormat } from './exports.schemas';
+import { listFieldsOf } from '../lists/list-import';
 
 
 /** List entries joined with their catalog entries this many at a time: one `$in` read per batch. */
@@ -65,15 +66,5 @@ export class ListExportService {
 }
 
 function exportEntry(entry: ListEntryDocument, item: ExportItem): ExportEntry {
-  return {
-    item,
-    status: entry.status,
-    score: entry.score,
-    progress: entry.progress,
-    notes: entry.notes,
-    started_at: entry.started_at,
-    finished_at: entry.finished_at,
-    created_at: entry.created_at.toISOString(),
-    updated_at: entry.updated_at.toISOString(),
-  };
+  return { item, ...listFieldsOf(entry), created_at: entry.created_at.toISOString(), updated_at: entry.updated_at.toISOString() };
 }

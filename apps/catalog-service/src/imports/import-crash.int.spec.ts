@@ -34,7 +34,7 @@ describe('an import survives the SIGKILL of the instance running it (movies)', (
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'import-worker-'));
-    script = await bundleTestProcess('import-worker-process.ts', dir);
+    script = await bundleTestProcess('crash-test-process.ts', dir);
     file = diary();
     // The uninterrupted run, on its own database with the same catalog.
     reference = await startCatalogHarness({ category: 'movies', imports: {} });

@@ -9,9 +9,6 @@ export interface ListCounts {
   matching: number;
 }
 
-/** Each retry aims four times deeper in the order: at most a few bounded reads before the plain one. */
-const WIDENING = 4;
-
 /**
  * Reads the rows of a list page. On MongoDB the sort indexes (user first) make every page cost the same for
  * any list size, and this is a plain read. On a server that sorts every match instead (see RangeHints),
@@ -45,7 +42,7 @@ export class ListPageReader {
     );
   }
 
-  private async narrowed(
+  private narrowed(
     userId: string,
     sort: ListSort,
     direction: 1 | -1,
@@ -58,12 +55,7 @@ export class ListPageReader {
     const hints = field && expected > 0 ? this.hints.forKey(userId, counts.entries) : undefined;
     if (!field || !hints) return read(undefined);
     // Where the last needed row probably lies among all of the user's entries (a status filter thins them out).
-    let rank = (hints.rankFor(needed) * counts.entries) / Math.max(1, counts.matching);
-    for (;;) {
-      const value = hints.bound(field, direction, rank, counts.entries);
-      const rows = await read(value === undefined ? undefined : { field, direction, value });
-      if (value === undefined || rows.length >= expected) return rows;
-      rank *= WIDENING;
-    }
+    const rank = (hints.rankFor(needed) * counts.entries) / Math.max(1, counts.matching);
+    return hints.readNarrowed(field, direction, rank, counts.entries, expected, (value) => read(value === undefined ? undefined : { field, direction, value }));
   }
 }

@@ -35,6 +35,9 @@ interface Sample<F extends string> {
   sorted: Record<F, SortValue[]>;
 }
 
+/** Each retry of a read whose range proved too small aims four times deeper. */
+const WIDENING = 4;
+
 /** Never bound at the very first sampled values: their rank varies most. */
 const MIN_SAMPLE_INDEX = 3;
 
@@ -96,6 +99,25 @@ export class RangeHints<F extends string> {
     const index = Math.max(MIN_SAMPLE_INDEX, Math.ceil((rank * sample.size) / entries));
     if (index >= values.length) return undefined;
     return direction === 1 ? values[index] : values[values.length - 1 - index];
+  }
+
+  /**
+   * Reads with a bound aimed at `rank` (undefined: no useful hint), widening while the rows fall short of
+   * `expected`, finally without a bound: the rows are the same either way, only the work differs.
+   */
+  async readNarrowed<T>(
+    field: F,
+    direction: Direction,
+    rank: number,
+    entries: number,
+    expected: number,
+    read: (bound: SortValue | undefined) => Promise<T[]>,
+  ): Promise<T[]> {
+    for (let aim = rank; ; aim *= WIDENING) {
+      const bound = this.bound(field, direction, aim, entries);
+      const rows = await read(bound);
+      if (bound === undefined || rows.length >= expected) return rows;
+    }
   }
 
   /** Called with each fresh row count: a collection that grew or shrank by a quarter, or an old sample, is sampled again. */
