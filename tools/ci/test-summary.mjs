@@ -11,9 +11,11 @@ if (!dir) {
   process.exit(2);
 }
 
+const MAX_FAILURES_SHOWN = 10;
 let passed = 0;
 let failed = 0;
 const rows = [];
+const failures = [];
 for (const project of projects) {
   const file = path.join(dir, `${project}.json`);
   if (!existsSync(file)) {
@@ -27,6 +29,16 @@ for (const project of projects) {
   const broken = result.brokenSuites ? `, ${result.brokenSuites} test file(s) could not run` : '';
   rows.push([project, `${result.passed} passed, ${result.failed} failed${broken}${result.pending ? `, ${result.pending} skipped` : ''}`]);
   for (const suite of result.failedSuites) rows.push(['', `  failing: ${suite}`]);
+  failures.push(...(result.failures ?? []).map((f) => ({ project, ...f })));
+}
+
+// Why they failed, last: CI keeps the tail of the log, and a test's own output may be far above.
+if (failures.length > 0) {
+  console.log(`\nFailed tests (${failures.length}${failures.length > MAX_FAILURES_SHOWN ? `, the first ${MAX_FAILURES_SHOWN}` : ''}):`);
+  for (const f of failures.slice(0, MAX_FAILURES_SHOWN)) {
+    console.log(`  ${f.project} · ${f.file} · ${f.test}`);
+    for (const line of f.message.split('\n')) console.log(`      ${line}`);
+  }
 }
 
 const width = Math.max(0, ...rows.map(([name]) => name.length));
