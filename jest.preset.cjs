@@ -1,5 +1,8 @@
-// Shared Jest settings: @swc/jest for speed (type checking lives in each project's `typecheck` target),
-// tsconfig path aliases mapped to source, and one global setup that provides MongoDB and Redis URLs.
+// Shared Jest settings for unit specs (`*.spec.ts`, the `test` target): @swc/jest for speed (type checking
+// lives in each project's `typecheck` target), tsconfig path aliases mapped to source, no stores. Unit runs
+// are cached by Nx; specs that need MongoDB or Redis are `*.int.spec.ts` and run from each project's
+// jest.integration.config.cjs (`test:integration`, jest.integration.preset.cjs). Whole-stack suites (e2e,
+// race, resilience, cli, web-e2e) use jest.stores.preset.cjs.
 const path = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
 
@@ -9,6 +12,9 @@ const moduleNameMapper = Object.fromEntries(
     path.join(__dirname, target),
   ]),
 );
+
+/** The default reporter, plus the per-run summary file .ci/run counts (tools/jest/summary-reporter.cjs). */
+const reportersFor = (target) => ['default', [path.join(__dirname, 'tools/jest/summary-reporter.cjs'), { target }]];
 
 module.exports = {
   testEnvironment: 'node',
@@ -20,10 +26,9 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
-  globalSetup: path.join(__dirname, 'libs/testing/src/global-setup.ts'),
-  globalTeardown: path.join(__dirname, 'libs/testing/src/global-teardown.ts'),
-  // The default reporter, plus a per-project summary file when MT_TEST_RESULTS_DIR is set (.ci/run).
-  reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],
+  testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
+  reporters: reportersFor('test'),
   testTimeout: 30000,
   clearMocks: true,
 };
+module.exports.reportersFor = reportersFor;

@@ -4,7 +4,7 @@
 const path = require('node:path');
 
 module.exports = {
-  ...require('../../jest.preset.cjs'),
+  ...require('../../jest.stores.preset.cjs'),
   displayName: 'resilience',
   rootDir: __dirname,
   // The suites (*.resilience.spec.ts) and unit specs of their checkers.

@@ -1,34 +1,43 @@
-// Prints the per-project results of one `npm test` run and the final line CI judges: "N passed, M failed".
-// Usage: node tools/ci/test-summary.mjs <results-dir> <project>...   (the projects that have a test target)
+// Prints the results of one `npm test` run per project and the final line CI judges: "N passed, M failed".
+// Usage: node tools/ci/test-summary.mjs <results-dir> <project>.<target>...   (every test run expected:
+// `<project>.test` for unit specs and suites, `<project>.test:integration` for integration specs)
 // M counts failed tests, plus each test file that could not run (e.g. it does not compile), plus each
-// project that produced no results at all (e.g. its build dependency failed). Exit code 1 when M > 0.
+// expected run that produced no results at all (e.g. its build dependency failed). Exit code 1 when M > 0.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const [dir, ...projects] = process.argv.slice(2);
+const MAX_FAILURES_SHOWN = 10;
+const TARGET_LABELS = { test: 'unit', 'test:integration': 'integration' };
+
+const [dir, ...runs] = process.argv.slice(2);
 if (!dir) {
-  console.error('usage: test-summary.mjs <results-dir> <project>...');
+  console.error('usage: test-summary.mjs <results-dir> <project>.<target>...');
   process.exit(2);
 }
 
-const MAX_FAILURES_SHOWN = 10;
 let passed = 0;
 let failed = 0;
-const rows = [];
+const byProject = new Map();
 const failures = [];
-for (const project of projects) {
-  const file = path.join(dir, `${project}.json`);
+for (const run of runs) {
+  const dot = run.indexOf('.');
+  const [project, target] = [run.slice(0, dot), run.slice(dot + 1)];
+  const rows = byProject.get(project) ?? { parts: [], failing: [] };
+  byProject.set(project, rows);
+  const label = TARGET_LABELS[target] ?? target;
+  const file = path.join(dir, `${run}.json`);
   if (!existsSync(file)) {
     failed += 1;
-    rows.push([project, 'no results: the project did not run (see its output above)']);
+    rows.parts.push(`${label}: no results, it did not run (see its output above)`);
     continue;
   }
   const result = JSON.parse(readFileSync(file, 'utf8'));
   passed += result.passed;
   failed += result.failed + result.brokenSuites;
   const broken = result.brokenSuites ? `, ${result.brokenSuites} test file(s) could not run` : '';
-  rows.push([project, `${result.passed} passed, ${result.failed} failed${broken}${result.pending ? `, ${result.pending} skipped` : ''}`]);
-  for (const suite of result.failedSuites) rows.push(['', `  failing: ${suite}`]);
+  const skipped = result.pending ? `, ${result.pending} skipped` : '';
+  rows.parts.push(`${label} ${result.passed} passed, ${result.failed} failed${broken}${skipped}`);
+  rows.failing.push(...result.failedSuites);
   failures.push(...(result.failures ?? []).map((f) => ({ project, ...f })));
 }
 
@@ -41,8 +50,11 @@ if (failures.length > 0) {
   }
 }
 
-const width = Math.max(0, ...rows.map(([name]) => name.length));
+const width = Math.max(0, ...[...byProject.keys()].map((name) => name.length));
 console.log('\nTest results by project:');
-for (const [name, text] of rows) console.log(`  ${name.padEnd(width)}  ${text}`);
+for (const [project, { parts, failing }] of [...byProject].sort(([a], [b]) => a.localeCompare(b))) {
+  console.log(`  ${project.padEnd(width)}  ${parts.join(' · ')}`);
+  for (const suite of failing) console.log(`  ${''.padEnd(width)}    failing: ${suite}`);
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,5 +1,6 @@
-// Writes one small JSON summary per Jest run (one per Nx project) into $MT_TEST_RESULTS_DIR, so
-// .ci/run can print the overall "N passed, M failed" line. Does nothing when the variable is unset.
+// Writes one small JSON summary per Jest run (one per Nx project and target) to
+// tmp/test-results/<project>.<target>.json, so .ci/run can print the overall
+// "N passed, M failed" line. The cached `test` targets declare the file as their output: a cache hit restores it.
 const { mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
@@ -14,17 +15,18 @@ function failure(file, test, message) {
 }
 
 class SummaryReporter {
-  constructor(globalConfig) {
+  constructor(globalConfig, options = {}) {
     this.globalConfig = globalConfig;
-    this.dir = process.env.MT_TEST_RESULTS_DIR;
+    this.target = options.target ?? 'test';
+    this.dir = path.join(__dirname, '../../tmp/test-results');
   }
 
   onRunComplete(contexts, results) {
-    if (!this.dir) return;
     const [context] = [...contexts];
     const displayName = context?.config?.displayName?.name ?? path.basename(context?.config?.rootDir ?? 'jest');
     const summary = {
       project: displayName,
+      target: this.target,
       passed: results.numPassedTests,
       failed: results.numFailedTests,
       pending: results.numPendingTests + results.numTodoTests,
@@ -43,7 +45,7 @@ class SummaryReporter {
       success: results.numFailedTests === 0 && results.numFailedTestSuites === 0 && results.numRuntimeErrorTestSuites === 0,
     };
     mkdirSync(this.dir, { recursive: true });
-    writeFileSync(path.join(this.dir, `${displayName}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileSync(path.join(this.dir, `${displayName}.${this.target}.json`), `${JSON.stringify(summary, null, 2)}\n`);
   }
 }
 

@@ -1,7 +1,8 @@
-// The Vitest counterpart of tools/jest/summary-reporter.cjs: one JSON summary per run in
-// $MT_TEST_RESULTS_DIR (the same fields), so .ci/run counts Vitest projects too. Does nothing when unset.
+// The Vitest counterpart of tools/jest/summary-reporter.cjs: one JSON summary per run in tmp/test-results
+// (the same fields and file name), so .ci/run counts Vitest projects too.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const MESSAGE_LINES = 16;
 
@@ -16,11 +17,10 @@ function failure(file, test, message) {
 export default class SummaryReporter {
   constructor(options = {}) {
     this.project = options.project ?? 'vitest';
-    this.dir = process.env.MT_TEST_RESULTS_DIR;
+    this.dir = fileURLToPath(new URL('../../tmp/test-results', import.meta.url));
   }
 
   onTestRunEnd(testModules, unhandledErrors) {
-    if (!this.dir) return;
     let passed = 0;
     let failed = 0;
     let pending = 0;
@@ -51,6 +51,7 @@ export default class SummaryReporter {
     brokenSuites += unhandledErrors.length;
     const summary = {
       project: this.project,
+      target: 'test',
       passed,
       failed,
       pending,
@@ -61,6 +62,6 @@ export default class SummaryReporter {
       success: failed === 0 && brokenSuites === 0,
     };
     mkdirSync(this.dir, { recursive: true });
-    writeFileSync(path.join(this.dir, `${this.project}.json`), `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileSync(path.join(this.dir, `${this.project}.test.json`), `${JSON.stringify(summary, null, 2)}\n`);
   }
 }

@@ -1,5 +1,5 @@
 module.exports = {
-  ...require('../../../jest.preset.cjs'),
+  ...require('../../../jest.integration.preset.cjs'),
   displayName: 'shared-runtime',
   rootDir: __dirname,
 };

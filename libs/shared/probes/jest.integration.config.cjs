@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../../../jest.integration.preset.cjs'),
+  displayName: 'shared-probes',
+  rootDir: __dirname,
+};
