@@ -3,6 +3,8 @@ import { withExamples, type CommandContext } from './command-context';
 import { registerCategories, registerWhoami } from './commands/account';
 import { registerCatalog } from './commands/catalog';
 import { registerCompletion } from './commands/completion';
+import { registerExport } from './commands/export';
+import { registerImports } from './commands/imports';
 import { registerList } from './commands/list';
 import { registerLogin } from './commands/login';
 import { registerTokens } from './commands/tokens';
@@ -50,6 +52,8 @@ export function buildProgram(ctx: CommandContext): Command {
   registerCategories(program, ctx);
   registerCatalog(program, ctx);
   registerList(program, ctx);
+  registerImports(program, ctx);
+  registerExport(program, ctx);
   registerTokens(program, ctx);
   registerCompletion(program, ctx);
   return program;

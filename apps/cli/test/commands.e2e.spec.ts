@@ -448,7 +448,7 @@ describe('errors and exit codes', () => {
 
   it('gives --help with an example for every command', async () => {
     const runner = newRunner();
-    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['completion']];
+    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['import'], ['imports'], ['export'], ['completion']];
     for (const command of commands) {
       const help = await runner.run([...command, '--help']);
       expect({ command, code: help.code }).toEqual({ command, code: 0 });
@@ -492,6 +492,120 @@ describe('shell completion', () => {
     });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout).toBe('_mt: function\nmovies\n');
+  });
+});
+
+describe('import', () => {
+  it('uploads a file, follows the job to its report with the failed rows, and lists the jobs', async () => {
+    const { runner } = await loggedIn('importer');
+    const tag = Math.random().toString(36).slice(2, 8);
+    const file = path.join(runner.home, 'movies.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'media-tracker/list@1',
+        category: 'movies',
+        exported_at: new Date().toISOString(),
+        entries: [
+          { item: { title: `Imported ${tag} One`, year: 2001 }, status: 'completed', score: 8 },
+          { item: { title: `Imported ${tag} Two`, year: 2002 }, status: 'watching' },
+          { item: 'not an entry', status: 'completed' },
+        ],
+      }),
+    );
+
+    const dryRun = await runner.run(['import', 'movies', 'media-tracker', file, '--dry-run', '--json']);
+    expectExit(dryRun, EXIT.ok);
+    expect(dryRun.json()).toMatchObject({ status: 'completed', dry_run: true, source: 'media-tracker', counts: { rows: 3, added: 2, failed: 1 }, errors: [{ row: 3 }] });
+    expect(dryRun.stderr).toBe(''); // no progress bar without a terminal
+    const empty = await runner.run(['list', 'movies', '--json']);
+    expect(empty.json<ListEntryPage>().total).toBe(0);
+
+    const real = await runner.run(['import', 'movies', 'media-tracker', file]);
+    expectExit(real, EXIT.ok);
+    expect(real.stdout).toMatch(/: completed, 3 rows\n/);
+    expect(real.stdout).toContain('added 2,');
+    expect(real.stdout).toMatch(/Rows that failed:\n {2}row 3: \S/);
+    const list = await runner.run(['list', 'movies', '--json', '--sort', 'title', '--order', 'asc']);
+    expect(list.json<ListEntryPage>().data.map((entry) => [entry.item.title, entry.status, entry.score])).toEqual([
+      [`Imported ${tag} One`, 'completed', 8],
+      [`Imported ${tag} Two`, 'watching', null],
+    ]);
+
+    const again = await runner.run(['import', 'movies', 'media-tracker', file, '--mode', 'overwrite', '--json']);
+    expectExit(again, EXIT.ok);
+    expect(again.json()).toMatchObject({ mode: 'overwrite', counts: { added: 0, unchanged: 2, failed: 1 } });
+
+    // On a terminal, a progress bar on stderr while the job runs, then the report.
+    const tty = runInPty(['import', 'movies', 'media-tracker', file, '--dry-run'], { env: runner.env({ TERM: 'xterm', NO_COLOR: '1' }), cwd: runner.home });
+    expect(tty.exit_code).toBe(EXIT.ok);
+    expect(tty.output).toMatch(/importing \[[# ]{30}\] (queued|\d+\/3 rows)/);
+    expect(tty.output).toContain('dry run: nothing was changed): completed, 3 rows');
+
+    const jobs = await runner.run(['imports', 'movies', '--json']);
+    expectExit(jobs, EXIT.ok);
+    expect(jobs.json<{ data: Array<{ mode: string; dry_run: boolean }> }>().data.map((job) => [job.mode, job.dry_run])).toEqual([
+      ['skip_existing', true],
+      ['overwrite', false],
+      ['skip_existing', false],
+      ['skip_existing', true],
+    ]);
+    const all = await runner.run(['imports', 'movies', '--all', '--limit', '2', '--json']);
+    expect(all.json<{ total: number }>().total).toBe(4);
+    const table = await runner.run(['imports', 'movies']);
+    expect(table.stdout.split('\n').filter(Boolean).map((line) => line.split('\t').slice(1, 3))).toEqual([
+      ['media-tracker (dry run)', 'completed'],
+      ['media-tracker', 'completed'],
+      ['media-tracker', 'completed'],
+      ['media-tracker (dry run)', 'completed'],
+    ]);
+
+    // A file the source cannot read is refused before any job exists: the API's message, the usage code.
+    writeFileSync(path.join(runner.home, 'broken.json'), '{"format": "something else", "entries": []}');
+    const broken = await runner.run(['import', 'movies', 'media-tracker', path.join(runner.home, 'broken.json')]);
+    expectExit(broken, EXIT.usage);
+    expect(broken.stderr).toMatch(/not a media-tracker export[\s\S]*HTTP 400, \w+, request id \S+/);
+    expectExit(await runner.run(['import', 'movies', 'myspace', file]), EXIT.usage);
+    expectExit(await runner.run(['import', 'movies', 'csv', path.join(runner.home, 'missing.csv')]), EXIT.usage);
+  });
+});
+
+describe('export', () => {
+  it('streams a list to standard output or a file, and every category into a directory', async () => {
+    const { runner, user } = await loggedIn('exporter');
+    const api = await clientFor(cli.url, user);
+    await seedList(api, 'books', 3, `Exported ${Math.random().toString(36).slice(2, 8)}`);
+
+    const stdout = await runner.run(['export', 'books']);
+    expectExit(stdout, EXIT.ok);
+    const file = JSON.parse(stdout.stdout) as { format: string; category: string; entries: Array<{ item: { title: string }; status: string }> };
+    expect(file).toMatchObject({ format: 'media-tracker/list@1', category: 'books' });
+    expect(file.entries).toHaveLength(3);
+
+    const csvPath = path.join(runner.home, 'books.csv');
+    const csv = await runner.run(['export', 'books', '--format', 'csv', '-o', csvPath, '--json']);
+    expectExit(csv, EXIT.ok);
+    expect(csv.json()).toEqual({ files: [{ category: 'books', format: 'csv', path: csvPath, bytes: statSync(csvPath).size }] });
+    expect(readFileSync(csvPath, 'utf8').trimEnd().split('\r\n')).toHaveLength(4); // the header and three rows
+
+    const dir = path.join(runner.home, 'backup');
+    const all = await runner.run(['export', '--all', '-o', dir]);
+    expectExit(all, EXIT.ok);
+    const written = readdirSync(dir).sort();
+    expect(written.map((name) => name.replace(/-list-\d{4}-\d{2}-\d{2}\.json$/, ''))).toEqual(['books', 'movies', 'tvshows']);
+    expect(all.stdout).toContain(`Wrote your books list to ${path.join(dir, written[0] as string)}`);
+    const books = JSON.parse(readFileSync(path.join(dir, written[0] as string), 'utf8')) as typeof file;
+    expect(books.entries.map((entry) => entry.item.title).sort()).toEqual(file.entries.map((entry) => entry.item.title).sort());
+
+    // What mt export writes, mt import reads back: into another user's list, every row added.
+    const other = await loggedIn('reimporter');
+    const back = await other.runner.run(['import', 'books', 'csv', csvPath, '--json']);
+    expectExit(back, EXIT.ok);
+    expect(back.json()).toMatchObject({ status: 'completed', counts: { rows: 3, added: 3, failed: 0 } });
+
+    expectExit(await runner.run(['export', '--all']), EXIT.usage);
+    expectExit(await runner.run(['export']), EXIT.usage);
+    expectExit(await runner.run(['export', 'books', '-o', path.join(runner.home, 'no', 'such', 'dir', 'x.json')]), 1);
   });
 });
 

@@ -16,7 +16,7 @@ describe('completion candidates', () => {
   const candidates = (words: string[]) => complete(program, words, categories);
 
   it('offers commands, then subcommands', async () => {
-    expect(await candidates([''])).toEqual(['login', 'logout', 'whoami', 'categories', 'search', 'show', 'list', 'add', 'set', 'rm', 'tokens', 'completion']);
+    expect(await candidates([''])).toEqual(['login', 'logout', 'whoami', 'categories', 'search', 'show', 'list', 'add', 'set', 'rm', 'import', 'imports', 'export', 'tokens', 'completion']);
     expect(await candidates(['tokens', 'c'])).toEqual(['create']);
   });
 
@@ -24,6 +24,8 @@ describe('completion candidates', () => {
     expect(await candidates(['list', 'g'])).toEqual(['games']);
     expect(await candidates(['show', 'movies', ''])).toEqual([]);
     expect(await candidates(['list', 'movies', ''])).toEqual([]);
+    expect(await candidates(['import', 'books', 'g'])).toEqual(['goodreads']);
+    expect(await candidates(['export', 'b'])).toEqual(['books']);
   });
 
   it('offers the options of the command and the global ones, and the choices of an option value', async () => {
@@ -31,6 +33,8 @@ describe('completion candidates', () => {
     expect(await candidates(['add', 'movies', '--j'])).toEqual(['--json']);
     expect(await candidates(['list', 'movies', '--sort', ''])).toEqual(['updated_at', 'created_at', 'title', 'score']);
     expect(await candidates(['--url', 'http://x', 'list', '--status', 'w'])).toEqual(['watching']);
+    expect(await candidates(['import', 'movies', '--mode', ''])).toEqual(['skip_existing', 'overwrite']);
+    expect(await candidates(['export', '--format', ''])).toEqual(['json', 'csv']);
   });
 
   it('skips option values when counting arguments', async () => {
