@@ -6,6 +6,7 @@ import { registerCompletion } from './commands/completion';
 import { registerExport } from './commands/export';
 import { registerImports } from './commands/imports';
 import { registerList } from './commands/list';
+import { registerStats } from './commands/stats';
 import { registerLogin } from './commands/login';
 import { registerTokens } from './commands/tokens';
 import { EXIT } from './exit-codes';
@@ -54,6 +55,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerList(program, ctx);
   registerImports(program, ctx);
   registerExport(program, ctx);
+  registerStats(program, ctx);
   registerTokens(program, ctx);
   registerCompletion(program, ctx);
   return program;

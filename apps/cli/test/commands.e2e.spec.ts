@@ -448,7 +448,7 @@ describe('errors and exit codes', () => {
 
   it('gives --help with an example for every command', async () => {
     const runner = newRunner();
-    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['import'], ['imports'], ['export'], ['completion']];
+    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['import'], ['imports'], ['export'], ['stats'], ['history'], ['completion']];
     for (const command of commands) {
       const help = await runner.run([...command, '--help']);
       expect({ command, code: help.code }).toEqual({ command, code: 0 });
@@ -606,6 +606,56 @@ describe('export', () => {
     expectExit(await runner.run(['export', '--all']), EXIT.usage);
     expectExit(await runner.run(['export']), EXIT.usage);
     expectExit(await runner.run(['export', 'books', '-o', path.join(runner.home, 'no', 'such', 'dir', 'x.json')]), 1);
+  });
+});
+
+describe('statistics and history', () => {
+  it('summarises every category, details one, and shows how an entry changed', async () => {
+    const { runner, user } = await loggedIn('stats');
+    const api = await clientFor(cli.url, user);
+    const [done, going] = await seedList(api, 'movies', 3, `Counted ${Math.random().toString(36).slice(2, 8)}`);
+    await api.updateListEntry('movies', done as string, { status: 'completed', score: 8, progress: 100, finished_at: '2025-03-01' });
+    await api.updateListEntry('movies', going as string, { status: 'watching', score: 6, progress: 30 });
+
+    const one = await runner.run(['stats', 'movies', '--json']);
+    expectExit(one, EXIT.ok);
+    expect(one.json()).toMatchObject({
+      total: 3,
+      by_status: { completed: 1, watching: 1, plan_to_watch: 1, on_hold: 0, dropped: 0 },
+      mean_score: 7,
+      progress_total: 130,
+      completed_by_year: { '2025': 1 },
+    });
+    const text = await runner.run(['stats', 'movies']);
+    expectExit(text, EXIT.ok);
+    expect(text.stdout).toContain('Movies: 3 entries\n');
+    expect(text.stdout).toContain('Mean score: 7.0\n');
+    expect(text.stdout).toContain('Progress: 130 minutes\n');
+    expect(text.stdout).toContain('Completed by year:\n  2025  1\n');
+
+    const all = await runner.run(['stats', '--json']);
+    expectExit(all, EXIT.ok);
+    const rows = all.json<Array<{ category: string; stats: { total: number } }>>();
+    expect(rows.map((row) => [row.category, row.stats.total])).toEqual([
+      ['books', 0],
+      ['movies', 3],
+      ['tvshows', 0],
+    ]);
+    const summary = await runner.run(['stats']);
+    expect(summary.stdout.split('\n')).toContain('movies\t3\t1\t1\t0\t0\t1\t7.0\t130 minutes');
+
+    await api.updateListEntry('movies', going as string, { status: 'completed', score: 9 });
+    const history = await runner.run(['history', 'movies', going as string, '--json']);
+    expectExit(history, EXIT.ok);
+    const events = history.json<Array<{ field: string; from: unknown; to: unknown }>>();
+    expect(events).toEqual(expect.arrayContaining([
+      expect.objectContaining({ field: 'status', from: 'watching', to: 'completed' }),
+      expect.objectContaining({ field: 'score', from: 6, to: 9 }),
+    ]));
+    const historyText = await runner.run(['history', 'movies', going as string]);
+    expect(historyText.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\tscore\t6\t9$/m);
+    expectExit(await runner.run(['history', 'movies', 'nope']), EXIT.usage);
+    expectExit(await runner.run(['history', 'movies', '65f1c0ffee0000000000abcd']), EXIT.notFound);
   });
 });
 
