@@ -7,6 +7,7 @@ import { registerExport } from './commands/export';
 import { registerImports } from './commands/imports';
 import { registerList } from './commands/list';
 import { registerStats } from './commands/stats';
+import { registerSync } from './commands/sync';
 import { registerLogin } from './commands/login';
 import { registerTokens } from './commands/tokens';
 import { EXIT } from './exit-codes';
@@ -56,6 +57,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerImports(program, ctx);
   registerExport(program, ctx);
   registerStats(program, ctx);
+  registerSync(program, ctx);
   registerTokens(program, ctx);
   registerCompletion(program, ctx);
   return program;

@@ -448,7 +448,7 @@ describe('errors and exit codes', () => {
 
   it('gives --help with an example for every command', async () => {
     const runner = newRunner();
-    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['import'], ['imports'], ['export'], ['stats'], ['history'], ['completion']];
+    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['import'], ['imports'], ['export'], ['stats'], ['history'], ['sync'], ['completion']];
     for (const command of commands) {
       const help = await runner.run([...command, '--help']);
       expect({ command, code: help.code }).toEqual({ command, code: 0 });
@@ -656,6 +656,58 @@ describe('statistics and history', () => {
     expect(historyText.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\tscore\t6\t9$/m);
     expectExit(await runner.run(['history', 'movies', 'nope']), EXIT.usage);
     expectExit(await runner.run(['history', 'movies', '65f1c0ffee0000000000abcd']), EXIT.notFound);
+  });
+});
+
+describe('sync', () => {
+  it('keeps a local copy equal to the list: a full read first, then only the changes, and a full read again when the position expired', async () => {
+    const { runner, user } = await loggedIn('syncer');
+    const api = await clientFor(cli.url, user);
+    const label = `Synced ${Math.random().toString(36).slice(2, 8)}`;
+    const ids = await seedList(api, 'tvshows', 4, label);
+    const dir = path.join(runner.home, 'copy');
+    const file = path.join(dir, 'tvshows.json');
+    const copy = () => JSON.parse(readFileSync(file, 'utf8')) as { format: string; server: string; next_since: string; entries: ListEntry[] };
+    const listed = async () => {
+      const all = await runner.run(['list', 'tvshows', '--all', '--json']);
+      expectExit(all, EXIT.ok);
+      return all.json<{ data: ListEntry[] }>().data.sort((a, b) => a.item_id.localeCompare(b.item_id));
+    };
+
+    const first = await runner.run(['sync', 'tvshows', dir, '--json']);
+    expectExit(first, EXIT.ok);
+    expect(first.json()).toEqual({ category: 'tvshows', file, read: 'full', restarted: false, upserted: 4, deleted: 0, total: 4 });
+    expect(copy()).toMatchObject({ format: 'media-tracker/sync@1', server: cli.url });
+    expect(copy().entries).toEqual(await listed());
+
+    await seedList(api, 'tvshows', 1, `${label} later`);
+    await api.updateListEntry('tvshows', ids[0] as string, { status: 'completed', score: 7 });
+    await api.removeListEntry('tvshows', ids[1] as string);
+    const second = await runner.run(['sync', 'tvshows', dir]);
+    expectExit(second, EXIT.ok);
+    expect(second.stdout).toBe(`Synced ${file}: 2 added or changed, 1 removed; 4 entries.\n`);
+    expect(copy().entries).toEqual(await listed());
+    expect(readdirSync(dir)).toEqual(['tvshows.json']); // no temporary file left behind
+
+    const quiet = await runner.run(['sync', 'tvshows', dir, '--json']);
+    expect(quiet.json()).toMatchObject({ read: 'changes', upserted: 0, deleted: 0, total: 4 });
+
+    // A position older than the feed keeps removals (the feed's documented encoding, 100 days back): the
+    // whole list is read again, and an entry the copy still had is gone.
+    const stale = copy();
+    stale.next_since = Buffer.from(`f1:1::${Date.now() - 100 * 86_400_000}`).toString('base64url');
+    stale.entries.push({ ...(stale.entries[0] as ListEntry), item_id: '65f1c0ffee0000000000abcd' });
+    writeFileSync(file, JSON.stringify(stale));
+    const expired = await runner.run(['sync', 'tvshows', dir, '--json']);
+    expectExit(expired, EXIT.ok);
+    expect(expired.json()).toMatchObject({ read: 'full', restarted: true, total: 4 });
+    expect(expired.stderr).toContain('reading the whole list again');
+    expect(copy().entries).toEqual(await listed());
+
+    writeFileSync(path.join(runner.home, 'books.json'), '{"not": "a copy"}');
+    const foreign = await runner.run(['sync', 'books', runner.home]);
+    expectExit(foreign, 1);
+    expect(foreign.stderr).toContain('is not a copy made by mt sync');
   });
 });
 
