@@ -9,6 +9,7 @@ import { registerList } from './commands/list';
 import { registerStats } from './commands/stats';
 import { registerSync } from './commands/sync';
 import { registerLogin } from './commands/login';
+import { registerModeration } from './commands/moderation';
 import { registerTokens } from './commands/tokens';
 import { EXIT } from './exit-codes';
 import { DEFAULT_URL } from './session';
@@ -59,6 +60,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerStats(program, ctx);
   registerSync(program, ctx);
   registerTokens(program, ctx);
+  registerModeration(program, ctx);
   registerCompletion(program, ctx);
   return program;
 }

@@ -30,11 +30,12 @@ const expectExit = (result: MtResult, code: number) => {
   if (result.code !== code) throw new Error(`mt ${result.args.join(' ')} exited ${result.code}, expected ${code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
 };
 
-async function loggedIn(prefix: string): Promise<{ runner: MtRunner; user: TestUser }> {
-  const user = await registerUser(cli.url, prefix);
+async function loggedIn(prefix: string, options: { username?: string; scopes?: string } = {}): Promise<{ runner: MtRunner; user: TestUser }> {
+  const user = await registerUser(cli.url, prefix, options.username);
   secrets.add(user.password);
   const runner = newRunner();
-  const login = await runner.run(['login', '--username', user.username, '--password-stdin'], { input: `${user.password}\n` });
+  const scopes = options.scopes ? ['--scopes', options.scopes] : [];
+  const login = await runner.run(['login', '--username', user.username, '--password-stdin', ...scopes], { input: `${user.password}\n` });
   expectExit(login, EXIT.ok);
   secrets.add(storedCredential(runner).token);
   return { runner, user };
@@ -42,10 +43,12 @@ async function loggedIn(prefix: string): Promise<{ runner: MtRunner; user: TestU
 
 /** One logged-in user shared by the tests that need no account of their own (each login costs an argon2 hash). */
 let main: { runner: MtRunner; user: TestUser };
+/** Named admin by the stack's ADMIN_USERNAMES (API.md §13). */
+const ADMIN = `admin_${Math.random().toString(16).slice(2, 10)}`;
 
 beforeAll(async () => {
   // Seeding 520 entries takes over a thousand requests: no rate limit on this stack (the other file tests it).
-  cli = await startCliStack('commands', { RATE_LIMIT_PER_MINUTE: '0' });
+  cli = await startCliStack('commands', { RATE_LIMIT_PER_MINUTE: '0', ADMIN_USERNAMES: ADMIN });
   main = await loggedIn('main');
 }, 180_000);
 
@@ -448,7 +451,7 @@ describe('errors and exit codes', () => {
 
   it('gives --help with an example for every command', async () => {
     const runner = newRunner();
-    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['import'], ['imports'], ['export'], ['stats'], ['history'], ['sync'], ['completion']];
+    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['import'], ['imports'], ['export'], ['stats'], ['history'], ['sync'], ['catalog'], ['catalog', 'rm'], ['catalog', 'merge'], ['role'], ['completion']];
     for (const command of commands) {
       const help = await runner.run([...command, '--help']);
       expect({ command, code: help.code }).toEqual({ command, code: 0 });
@@ -708,6 +711,52 @@ describe('sync', () => {
     const foreign = await runner.run(['sync', 'books', runner.home]);
     expectExit(foreign, 1);
     expect(foreign.stderr).toContain('is not a copy made by mt sync');
+  });
+});
+
+describe('moderation', () => {
+  const MODERATOR_SCOPES = 'catalog:write,list:read,list:write,profile:read,catalog:moderate';
+
+  it('lets an admin make a moderator, who merges a duplicate and removes an entry with the list entries on it', async () => {
+    const admin = await loggedIn('admin', { username: ADMIN, scopes: `${MODERATOR_SCOPES},account` });
+    const candidate = await loggedIn('moderator');
+    // Not a moderator yet: the catalog commands are refused with the auth code and the API's message.
+    const entry = (await (await clientFor(cli.url, candidate.user)).createEntry('movies', { title: `Doubled ${Math.random().toString(36).slice(2, 8)}`, year: 1990 })).id;
+    const refused = await candidate.runner.run(['catalog', 'rm', 'movies', entry]);
+    expectExit(refused, EXIT.auth);
+    expect(refused.stderr).toMatch(/catalog:moderate[\s\S]*HTTP 403, forbidden, request id \S+/);
+    const notAdmin = await candidate.runner.run(['role', candidate.user.id, 'moderator', '--password-stdin'], { input: candidate.user.password });
+    expectExit(notAdmin, EXIT.auth);
+
+    const granted = await admin.runner.run(['role', candidate.user.id, 'moderator', '--json']);
+    expectExit(granted, EXIT.ok);
+    expect(granted.json()).toMatchObject({ id: candidate.user.id, username: candidate.user.username, role: 'moderator' });
+    const relogin = await candidate.runner.run(['login', '-u', candidate.user.username, '--password-stdin', '--scopes', MODERATOR_SCOPES], { input: candidate.user.password });
+    expectExit(relogin, EXIT.ok);
+    secrets.add(storedCredential(candidate.runner).token);
+
+    // A duplicate on a user's list is merged into the survivor: the list entry moves with it.
+    const api = await clientFor(cli.url, main.user);
+    const survivor = await api.createEntry('movies', { title: `Survivor ${Math.random().toString(36).slice(2, 8)}`, year: 1991 });
+    await api.addListEntry('movies', { item_id: entry, status: 'completed', score: 7 });
+    const merged = await candidate.runner.run(['catalog', 'merge', 'movies', entry, '--into', survivor.id, '--json']);
+    expectExit(merged, EXIT.ok);
+    expect(merged.json()).toMatchObject({ id: survivor.id, title: survivor.title });
+    expect(await api.getListEntry('movies', survivor.id)).toMatchObject({ status: 'completed', score: 7 });
+    expectExit(await candidate.runner.run(['catalog', 'merge', 'movies', survivor.id, '--into', survivor.id]), EXIT.usage);
+
+    const removed = await candidate.runner.run(['catalog', 'rm', 'movies', survivor.id]);
+    expectExit(removed, EXIT.ok);
+    expect(removed.stdout).toBe(`Removed ${survivor.id} from the movies catalog, and 1 list entry with it.\n`);
+    expectExit(await main.runner.run(['show', 'movies', survivor.id]), EXIT.notFound);
+    expectExit(await candidate.runner.run(['catalog', 'rm', 'movies', survivor.id]), EXIT.notFound);
+
+    const revoked = await admin.runner.run(['role', candidate.user.id, 'user']);
+    expectExit(revoked, EXIT.ok);
+    expect(revoked.stdout).toBe(`${candidate.user.username} is now a user.\n`);
+    const stillToken = await candidate.runner.run(['catalog', 'rm', 'movies', entry]);
+    expectExit(stillToken, EXIT.auth);
+    expectExit(await admin.runner.run(['role', 'someone', 'moderator']), EXIT.usage);
   });
 });
 
