@@ -1,4 +1,4 @@
-import type { KnownCategory, ListQuery, ListStatus, Scope, SearchQuery } from '@mt/api-client';
+import type { AssignableRole, CategoryPaths, ExportFormat, ImportMode, KnownCategory, ListQuery, ListStatus, Scope, SearchQuery } from '@mt/api-client';
 
 /**
  * The values the API accepts, as run-time lists for option choices and completion. Each list must name
@@ -20,3 +20,19 @@ export const ORDERS = exactly<NonNullable<ListQuery['order']>>()(['asc', 'desc']
 
 /** Page size of the paged endpoints (API.md §7). */
 export const MAX_PAGE_LIMIT = 100;
+
+type ImportSource = NonNullable<CategoryPaths['/api/v1/{category}/list/imports']['post']['parameters']['query']>['source'];
+/** The import sources of the API (API.md §12) and the media type each is written in (the upload's Content-Type). */
+export const IMPORT_SOURCE_TYPES: Readonly<Record<ImportSource, 'text/csv' | 'application/json'>> = {
+  'media-tracker': 'application/json',
+  csv: 'text/csv',
+  letterboxd: 'text/csv',
+  trakt: 'application/json',
+  imdb: 'text/csv',
+  goodreads: 'text/csv',
+  storygraph: 'text/csv',
+};
+export const IMPORT_SOURCES = Object.keys(IMPORT_SOURCE_TYPES) as ImportSource[];
+export const IMPORT_MODES = exactly<ImportMode>()(['skip_existing', 'overwrite']);
+export const EXPORT_FORMATS = exactly<ExportFormat>()(['json', 'csv']);
+export const ASSIGNABLE_ROLES = exactly<AssignableRole>()(['user', 'moderator']);

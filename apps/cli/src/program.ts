@@ -3,8 +3,13 @@ import { withExamples, type CommandContext } from './command-context';
 import { registerCategories, registerWhoami } from './commands/account';
 import { registerCatalog } from './commands/catalog';
 import { registerCompletion } from './commands/completion';
+import { registerExport } from './commands/export';
+import { registerImports } from './commands/imports';
 import { registerList } from './commands/list';
+import { registerStats } from './commands/stats';
+import { registerSync } from './commands/sync';
 import { registerLogin } from './commands/login';
+import { registerModeration } from './commands/moderation';
 import { registerTokens } from './commands/tokens';
 import { EXIT } from './exit-codes';
 import { DEFAULT_URL } from './session';
@@ -50,7 +55,12 @@ export function buildProgram(ctx: CommandContext): Command {
   registerCategories(program, ctx);
   registerCatalog(program, ctx);
   registerList(program, ctx);
+  registerImports(program, ctx);
+  registerExport(program, ctx);
+  registerStats(program, ctx);
+  registerSync(program, ctx);
   registerTokens(program, ctx);
+  registerModeration(program, ctx);
   registerCompletion(program, ctx);
   return program;
 }

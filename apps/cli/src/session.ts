@@ -78,13 +78,16 @@ export class Session {
     return token;
   }
 
-  /** A client sending `token` (default: this command's credential; `null`: none). */
-  api(token: string | null | undefined = this.token()): ApiClient {
+  /**
+   * A client sending `token` (default: this command's credential; `null`: none). `timeoutMs` bounds each
+   * request, its body included (default 30 s; a download of a whole list gets longer).
+   */
+  api(token: string | null | undefined = this.token(), options: { timeoutMs?: number } = {}): ApiClient {
     const host = new URL(this.url).host;
     return createApiClient({
       baseUrl: this.url,
       token: token ?? undefined,
-      timeoutMs: REQUEST_TIMEOUT_MS,
+      timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
       fetch: this.io.env['MT_DEBUG'] ? this.debugFetch() : undefined,
       onRateLimited: waitRetryAfter({
         maxWaitSeconds: this.maxWaitSeconds,

@@ -30,11 +30,12 @@ const expectExit = (result: MtResult, code: number) => {
   if (result.code !== code) throw new Error(`mt ${result.args.join(' ')} exited ${result.code}, expected ${code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
 };
 
-async function loggedIn(prefix: string): Promise<{ runner: MtRunner; user: TestUser }> {
-  const user = await registerUser(cli.url, prefix);
+async function loggedIn(prefix: string, options: { username?: string; scopes?: string } = {}): Promise<{ runner: MtRunner; user: TestUser }> {
+  const user = await registerUser(cli.url, prefix, options.username);
   secrets.add(user.password);
   const runner = newRunner();
-  const login = await runner.run(['login', '--username', user.username, '--password-stdin'], { input: `${user.password}\n` });
+  const scopes = options.scopes ? ['--scopes', options.scopes] : [];
+  const login = await runner.run(['login', '--username', user.username, '--password-stdin', ...scopes], { input: `${user.password}\n` });
   expectExit(login, EXIT.ok);
   secrets.add(storedCredential(runner).token);
   return { runner, user };
@@ -42,10 +43,12 @@ async function loggedIn(prefix: string): Promise<{ runner: MtRunner; user: TestU
 
 /** One logged-in user shared by the tests that need no account of their own (each login costs an argon2 hash). */
 let main: { runner: MtRunner; user: TestUser };
+/** Named admin by the stack's ADMIN_USERNAMES (API.md §13). */
+const ADMIN = `admin_${Math.random().toString(16).slice(2, 10)}`;
 
 beforeAll(async () => {
   // Seeding 520 entries takes over a thousand requests: no rate limit on this stack (the other file tests it).
-  cli = await startCliStack('commands', { RATE_LIMIT_PER_MINUTE: '0' });
+  cli = await startCliStack('commands', { RATE_LIMIT_PER_MINUTE: '0', ADMIN_USERNAMES: ADMIN });
   main = await loggedIn('main');
 }, 180_000);
 
@@ -448,7 +451,7 @@ describe('errors and exit codes', () => {
 
   it('gives --help with an example for every command', async () => {
     const runner = newRunner();
-    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['completion']];
+    const commands = [[], ['login'], ['logout'], ['whoami'], ['categories'], ['search'], ['show'], ['list'], ['add'], ['set'], ['rm'], ['tokens'], ['tokens', 'ls'], ['tokens', 'create'], ['tokens', 'revoke'], ['import'], ['imports'], ['export'], ['stats'], ['history'], ['sync'], ['catalog'], ['catalog', 'rm'], ['catalog', 'merge'], ['role'], ['completion']];
     for (const command of commands) {
       const help = await runner.run([...command, '--help']);
       expect({ command, code: help.code }).toEqual({ command, code: 0 });
@@ -492,6 +495,267 @@ describe('shell completion', () => {
     });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout).toBe('_mt: function\nmovies\n');
+  });
+});
+
+describe('import', () => {
+  it('uploads a file, follows the job to its report with the failed rows, and lists the jobs', async () => {
+    const { runner } = await loggedIn('importer');
+    const tag = Math.random().toString(36).slice(2, 8);
+    const file = path.join(runner.home, 'movies.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'media-tracker/list@1',
+        category: 'movies',
+        exported_at: new Date().toISOString(),
+        entries: [
+          { item: { title: `Imported ${tag} One`, year: 2001 }, status: 'completed', score: 8 },
+          { item: { title: `Imported ${tag} Two`, year: 2002 }, status: 'watching' },
+          { item: 'not an entry', status: 'completed' },
+        ],
+      }),
+    );
+
+    const dryRun = await runner.run(['import', 'movies', 'media-tracker', file, '--dry-run', '--json']);
+    expectExit(dryRun, EXIT.ok);
+    expect(dryRun.json()).toMatchObject({ status: 'completed', dry_run: true, source: 'media-tracker', counts: { rows: 3, added: 2, failed: 1 }, errors: [{ row: 3 }] });
+    expect(dryRun.stderr).toBe(''); // no progress bar without a terminal
+    const empty = await runner.run(['list', 'movies', '--json']);
+    expect(empty.json<ListEntryPage>().total).toBe(0);
+
+    const real = await runner.run(['import', 'movies', 'media-tracker', file]);
+    expectExit(real, EXIT.ok);
+    expect(real.stdout).toMatch(/: completed, 3 rows\n/);
+    expect(real.stdout).toContain('added 2,');
+    expect(real.stdout).toMatch(/Rows that failed:\n {2}row 3: \S/);
+    const list = await runner.run(['list', 'movies', '--json', '--sort', 'title', '--order', 'asc']);
+    expect(list.json<ListEntryPage>().data.map((entry) => [entry.item.title, entry.status, entry.score])).toEqual([
+      [`Imported ${tag} One`, 'completed', 8],
+      [`Imported ${tag} Two`, 'watching', null],
+    ]);
+
+    const again = await runner.run(['import', 'movies', 'media-tracker', file, '--mode', 'overwrite', '--json']);
+    expectExit(again, EXIT.ok);
+    expect(again.json()).toMatchObject({ mode: 'overwrite', counts: { added: 0, unchanged: 2, failed: 1 } });
+
+    // On a terminal, a progress bar on stderr while the job runs, then the report.
+    const tty = runInPty(['import', 'movies', 'media-tracker', file, '--dry-run'], { env: runner.env({ TERM: 'xterm', NO_COLOR: '1' }), cwd: runner.home });
+    expect(tty.exit_code).toBe(EXIT.ok);
+    expect(tty.output).toMatch(/importing \[[# ]{30}\] (queued|\d+\/3 rows)/);
+    expect(tty.output).toContain('dry run: nothing was changed): completed, 3 rows');
+
+    const jobs = await runner.run(['imports', 'movies', '--json']);
+    expectExit(jobs, EXIT.ok);
+    expect(jobs.json<{ data: Array<{ mode: string; dry_run: boolean }> }>().data.map((job) => [job.mode, job.dry_run])).toEqual([
+      ['skip_existing', true],
+      ['overwrite', false],
+      ['skip_existing', false],
+      ['skip_existing', true],
+    ]);
+    const all = await runner.run(['imports', 'movies', '--all', '--limit', '2', '--json']);
+    expect(all.json<{ total: number }>().total).toBe(4);
+    const table = await runner.run(['imports', 'movies']);
+    expect(table.stdout.split('\n').filter(Boolean).map((line) => line.split('\t').slice(1, 3))).toEqual([
+      ['media-tracker (dry run)', 'completed'],
+      ['media-tracker', 'completed'],
+      ['media-tracker', 'completed'],
+      ['media-tracker (dry run)', 'completed'],
+    ]);
+
+    // A file the source cannot read is refused before any job exists: the API's message, the usage code.
+    writeFileSync(path.join(runner.home, 'broken.json'), '{"format": "something else", "entries": []}');
+    const broken = await runner.run(['import', 'movies', 'media-tracker', path.join(runner.home, 'broken.json')]);
+    expectExit(broken, EXIT.usage);
+    expect(broken.stderr).toMatch(/not a media-tracker export[\s\S]*HTTP 400, \w+, request id \S+/);
+    expectExit(await runner.run(['import', 'movies', 'myspace', file]), EXIT.usage);
+    expectExit(await runner.run(['import', 'movies', 'csv', path.join(runner.home, 'missing.csv')]), EXIT.usage);
+  });
+});
+
+describe('export', () => {
+  it('streams a list to standard output or a file, and every category into a directory', async () => {
+    const { runner, user } = await loggedIn('exporter');
+    const api = await clientFor(cli.url, user);
+    await seedList(api, 'books', 3, `Exported ${Math.random().toString(36).slice(2, 8)}`);
+
+    const stdout = await runner.run(['export', 'books']);
+    expectExit(stdout, EXIT.ok);
+    const file = JSON.parse(stdout.stdout) as { format: string; category: string; entries: Array<{ item: { title: string }; status: string }> };
+    expect(file).toMatchObject({ format: 'media-tracker/list@1', category: 'books' });
+    expect(file.entries).toHaveLength(3);
+
+    const csvPath = path.join(runner.home, 'books.csv');
+    const csv = await runner.run(['export', 'books', '--format', 'csv', '-o', csvPath, '--json']);
+    expectExit(csv, EXIT.ok);
+    expect(csv.json()).toEqual({ files: [{ category: 'books', format: 'csv', path: csvPath, bytes: statSync(csvPath).size }] });
+    expect(readFileSync(csvPath, 'utf8').trimEnd().split('\r\n')).toHaveLength(4); // the header and three rows
+
+    const dir = path.join(runner.home, 'backup');
+    const all = await runner.run(['export', '--all', '-o', dir]);
+    expectExit(all, EXIT.ok);
+    const written = readdirSync(dir).sort();
+    expect(written.map((name) => name.replace(/-list-\d{4}-\d{2}-\d{2}\.json$/, ''))).toEqual(['books', 'movies', 'tvshows']);
+    expect(all.stdout).toContain(`Wrote your books list to ${path.join(dir, written[0] as string)}`);
+    const books = JSON.parse(readFileSync(path.join(dir, written[0] as string), 'utf8')) as typeof file;
+    expect(books.entries.map((entry) => entry.item.title).sort()).toEqual(file.entries.map((entry) => entry.item.title).sort());
+
+    // What mt export writes, mt import reads back: every row matches its entry, and nothing changes.
+    const back = await runner.run(['import', 'books', 'csv', csvPath, '--json']);
+    expectExit(back, EXIT.ok);
+    expect(back.json()).toMatchObject({ status: 'completed', counts: { rows: 3, matched: 3, unchanged: 3, added: 0, failed: 0 } });
+
+    expectExit(await runner.run(['export', '--all']), EXIT.usage);
+    expectExit(await runner.run(['export']), EXIT.usage);
+    expectExit(await runner.run(['export', 'books', '-o', path.join(runner.home, 'no', 'such', 'dir', 'x.json')]), 1);
+  });
+});
+
+describe('statistics and history', () => {
+  it('summarises every category, details one, and shows how an entry changed', async () => {
+    const { runner, user } = await loggedIn('stats');
+    const api = await clientFor(cli.url, user);
+    const [done, going] = await seedList(api, 'movies', 3, `Counted ${Math.random().toString(36).slice(2, 8)}`);
+    await api.updateListEntry('movies', done as string, { status: 'completed', score: 8, progress: 100, finished_at: '2025-03-01' });
+    await api.updateListEntry('movies', going as string, { status: 'watching', score: 6, progress: 30 });
+
+    const one = await runner.run(['stats', 'movies', '--json']);
+    expectExit(one, EXIT.ok);
+    expect(one.json()).toMatchObject({
+      total: 3,
+      by_status: { completed: 1, watching: 1, plan_to_watch: 1, on_hold: 0, dropped: 0 },
+      mean_score: 7,
+      progress_total: 130,
+      completed_by_year: { '2025': 1 },
+    });
+    const text = await runner.run(['stats', 'movies']);
+    expectExit(text, EXIT.ok);
+    expect(text.stdout).toContain('Movies: 3 entries\n');
+    expect(text.stdout).toContain('Mean score: 7.0\n');
+    expect(text.stdout).toContain('Progress: 130 minutes\n');
+    expect(text.stdout).toContain('Completed by year:\n  2025  1\n');
+
+    const all = await runner.run(['stats', '--json']);
+    expectExit(all, EXIT.ok);
+    const rows = all.json<Array<{ category: string; stats: { total: number } }>>();
+    expect(rows.map((row) => [row.category, row.stats.total])).toEqual([
+      ['books', 0],
+      ['movies', 3],
+      ['tvshows', 0],
+    ]);
+    const summary = await runner.run(['stats']);
+    expect(summary.stdout.split('\n')).toContain('movies\t3\t1\t1\t0\t0\t1\t7.0\t130 minutes');
+
+    await api.updateListEntry('movies', going as string, { status: 'completed', score: 9 });
+    const history = await runner.run(['history', 'movies', going as string, '--json']);
+    expectExit(history, EXIT.ok);
+    const events = history.json<Array<{ field: string; from: unknown; to: unknown }>>();
+    expect(events).toEqual(expect.arrayContaining([
+      expect.objectContaining({ field: 'status', from: 'watching', to: 'completed' }),
+      expect.objectContaining({ field: 'score', from: 6, to: 9 }),
+    ]));
+    const historyText = await runner.run(['history', 'movies', going as string]);
+    expect(historyText.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\tscore\t6\t9$/m);
+    expectExit(await runner.run(['history', 'movies', 'nope']), EXIT.usage);
+    expectExit(await runner.run(['history', 'movies', '65f1c0ffee0000000000abcd']), EXIT.notFound);
+  });
+});
+
+describe('sync', () => {
+  it('keeps a local copy equal to the list: a full read first, then only the changes, and a full read again when the position expired', async () => {
+    const { runner, user } = await loggedIn('syncer');
+    const api = await clientFor(cli.url, user);
+    const label = `Synced ${Math.random().toString(36).slice(2, 8)}`;
+    const ids = await seedList(api, 'tvshows', 4, label);
+    const dir = path.join(runner.home, 'copy');
+    const file = path.join(dir, 'tvshows.json');
+    const copy = () => JSON.parse(readFileSync(file, 'utf8')) as { format: string; server: string; next_since: string; entries: ListEntry[] };
+    const listed = async () => {
+      const all = await runner.run(['list', 'tvshows', '--all', '--json']);
+      expectExit(all, EXIT.ok);
+      return all.json<{ data: ListEntry[] }>().data.sort((a, b) => a.item_id.localeCompare(b.item_id));
+    };
+
+    const first = await runner.run(['sync', 'tvshows', dir, '--json']);
+    expectExit(first, EXIT.ok);
+    expect(first.json()).toEqual({ category: 'tvshows', file, read: 'full', restarted: false, upserted: 4, deleted: 0, total: 4 });
+    expect(copy()).toMatchObject({ format: 'media-tracker/sync@1', server: cli.url });
+    expect(copy().entries).toEqual(await listed());
+
+    await seedList(api, 'tvshows', 1, `${label} later`);
+    await api.updateListEntry('tvshows', ids[0] as string, { status: 'completed', score: 7 });
+    await api.removeListEntry('tvshows', ids[1] as string);
+    const second = await runner.run(['sync', 'tvshows', dir]);
+    expectExit(second, EXIT.ok);
+    expect(second.stdout).toBe(`Synced ${file}: 2 added or changed, 1 removed; 4 entries.\n`);
+    expect(copy().entries).toEqual(await listed());
+    expect(readdirSync(dir)).toEqual(['tvshows.json']); // no temporary file left behind
+
+    const quiet = await runner.run(['sync', 'tvshows', dir, '--json']);
+    expect(quiet.json()).toMatchObject({ read: 'changes', upserted: 0, deleted: 0, total: 4 });
+
+    // A position older than the feed keeps removals (the feed's documented encoding, 100 days back): the
+    // whole list is read again, and an entry the copy still had is gone.
+    const stale = copy();
+    stale.next_since = Buffer.from(`f1:1::${Date.now() - 100 * 86_400_000}`).toString('base64url');
+    stale.entries.push({ ...(stale.entries[0] as ListEntry), item_id: '65f1c0ffee0000000000abcd' });
+    writeFileSync(file, JSON.stringify(stale));
+    const expired = await runner.run(['sync', 'tvshows', dir, '--json']);
+    expectExit(expired, EXIT.ok);
+    expect(expired.json()).toMatchObject({ read: 'full', restarted: true, total: 4 });
+    expect(expired.stderr).toContain('reading the whole list again');
+    expect(copy().entries).toEqual(await listed());
+
+    writeFileSync(path.join(runner.home, 'books.json'), '{"not": "a copy"}');
+    const foreign = await runner.run(['sync', 'books', runner.home]);
+    expectExit(foreign, 1);
+    expect(foreign.stderr).toContain('is not a copy made by mt sync');
+  });
+});
+
+describe('moderation', () => {
+  const MODERATOR_SCOPES = 'catalog:write,list:read,list:write,profile:read,catalog:moderate';
+
+  it('lets an admin make a moderator, who merges a duplicate and removes an entry with the list entries on it', async () => {
+    const admin = await loggedIn('admin', { username: ADMIN, scopes: `${MODERATOR_SCOPES},account` });
+    const candidate = await loggedIn('moderator');
+    // Not a moderator yet: the catalog commands are refused with the auth code and the API's message.
+    const entry = (await (await clientFor(cli.url, candidate.user)).createEntry('movies', { title: `Doubled ${Math.random().toString(36).slice(2, 8)}`, year: 1990 })).id;
+    const refused = await candidate.runner.run(['catalog', 'rm', 'movies', entry]);
+    expectExit(refused, EXIT.auth);
+    expect(refused.stderr).toMatch(/catalog:moderate[\s\S]*HTTP 403, forbidden, request id \S+/);
+    const notAdmin = await candidate.runner.run(['role', candidate.user.id, 'moderator', '--password-stdin'], { input: candidate.user.password });
+    expectExit(notAdmin, EXIT.auth);
+
+    const granted = await admin.runner.run(['role', candidate.user.id, 'moderator', '--json']);
+    expectExit(granted, EXIT.ok);
+    expect(granted.json()).toMatchObject({ id: candidate.user.id, username: candidate.user.username, role: 'moderator' });
+    const relogin = await candidate.runner.run(['login', '-u', candidate.user.username, '--password-stdin', '--scopes', MODERATOR_SCOPES], { input: candidate.user.password });
+    expectExit(relogin, EXIT.ok);
+    secrets.add(storedCredential(candidate.runner).token);
+
+    // A duplicate on a user's list is merged into the survivor: the list entry moves with it.
+    const api = await clientFor(cli.url, main.user);
+    const survivor = await api.createEntry('movies', { title: `Survivor ${Math.random().toString(36).slice(2, 8)}`, year: 1991 });
+    await api.addListEntry('movies', { item_id: entry, status: 'completed', score: 7 });
+    const merged = await candidate.runner.run(['catalog', 'merge', 'movies', entry, '--into', survivor.id, '--json']);
+    expectExit(merged, EXIT.ok);
+    expect(merged.json()).toMatchObject({ id: survivor.id, title: survivor.title });
+    expect(await api.getListEntry('movies', survivor.id)).toMatchObject({ status: 'completed', score: 7 });
+    expectExit(await candidate.runner.run(['catalog', 'merge', 'movies', survivor.id, '--into', survivor.id]), EXIT.usage);
+
+    const removed = await candidate.runner.run(['catalog', 'rm', 'movies', survivor.id]);
+    expectExit(removed, EXIT.ok);
+    expect(removed.stdout).toBe(`Removed ${survivor.id} from the movies catalog, and 1 list entry with it.\n`);
+    expectExit(await main.runner.run(['show', 'movies', survivor.id]), EXIT.notFound);
+    expectExit(await candidate.runner.run(['catalog', 'rm', 'movies', survivor.id]), EXIT.notFound);
+
+    const revoked = await admin.runner.run(['role', candidate.user.id, 'user']);
+    expectExit(revoked, EXIT.ok);
+    expect(revoked.stdout).toBe(`${candidate.user.username} is now a user.\n`);
+    const stillToken = await candidate.runner.run(['catalog', 'rm', 'movies', entry]);
+    expectExit(stillToken, EXIT.auth);
+    expectExit(await admin.runner.run(['role', 'someone', 'moderator']), EXIT.usage);
   });
 });
 

@@ -10,10 +10,18 @@ import type {
   Category,
   CreatedToken,
   CreateTokenRequest,
+  EntryRemoval,
+  ExportFormat,
+  ImportJob,
+  ImportJobPage,
+  ImportMode,
   ListEntry,
+  ListChangesPage,
   ListEntryCreate,
+  ListEntryHistory,
   ListEntryPage,
   ListEntryPatch,
+  ListStats,
   ListStatus,
   LoginRequest,
   LoginResponse,
@@ -21,6 +29,7 @@ import type {
   Page,
   RegisterRequest,
   TokenMetadata,
+  AssignableRole,
   User,
 } from './types';
 
@@ -79,6 +88,36 @@ export interface ApiClient {
   /** One bulk request: at most 500 distinct ids (the API's limit; see MAX_BULK_IDS). */
   bulkUpdateStatus(category: string, itemIds: string[], status: ListStatus): Promise<BulkStatusResult>;
   bulkRemoveListEntries(category: string, itemIds: string[]): Promise<BulkDeleteResult>;
+
+  /** One page of the change feed (API.md §10); without `since`, from the start of the retained history. */
+  listChanges(category: string, query?: { since?: string; limit?: number }): Promise<ListChangesPage>;
+  listEntryHistory(category: string, itemId: string): Promise<ListEntryHistory>;
+  listStats(category: string): Promise<ListStats>;
+  /** The export file as it arrives (API.md §12): the body is never read into memory here. */
+  exportList(category: string, format?: ExportFormat): Promise<{ body: ReadableStream<Uint8Array>; contentType: string; fileName: string | undefined }>;
+  /** Uploads a file to import (its content type must be the one the source is written in); the queued job. */
+  startImport(category: string, file: ImportUpload): Promise<ImportJob>;
+  getImport(category: string, id: string): Promise<ImportJob>;
+  listImports(category: string, query?: { page?: number; cursor?: string; limit?: number }): Promise<ImportJobPage>;
+  /** Every import job of the list, newest first, following `next_cursor`. */
+  allImports(category: string, query?: { limit?: number }): AsyncGenerator<ImportJob, void, undefined>;
+  /** Moderators (API.md §13): removes a catalog entry and every list entry pointing at it. */
+  deleteEntry(category: string, id: string): Promise<EntryRemoval>;
+  /** Moderators: folds `id` into `into`; the surviving entry. */
+  mergeEntry(category: string, id: string, into: string): Promise<CatalogEntry>;
+  /** Admins: grants or removes the moderator role. */
+  setUserRole(userId: string, role: AssignableRole): Promise<User>;
+}
+
+/** A file to import: its bytes, their media type, the import's source and options. */
+export interface ImportUpload {
+  body: string | Uint8Array;
+  contentType: 'text/csv' | 'application/json';
+  source: string;
+  mode?: ImportMode;
+  dryRun?: boolean;
+  /** The file's name (Letterboxd's watched.csv and watchlist.csv share a header: the name tells them apart). */
+  fileName?: string;
 }
 
 /** The API's bulk limit (API.md §7). */
@@ -182,6 +221,49 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       unwrap<BulkDeleteResult>(
         categoryHttp.POST('/api/v1/{category}/bulk-delete', { params: { path: category(name) }, body: { item_ids: itemIds } }),
       ),
+
+    listChanges: (name, query = {}) =>
+      unwrap<ListChangesPage>(categoryHttp.GET('/api/v1/{category}/list/changes', { params: { path: category(name), query } })),
+    listEntryHistory: (name, itemId) =>
+      unwrap<ListEntryHistory>(
+        categoryHttp.GET('/api/v1/{category}/list/{item_id}/history', { params: { path: { ...category(name), item_id: itemId } } }),
+      ),
+    listStats: (name) => unwrap<ListStats>(categoryHttp.GET('/api/v1/{category}/list/stats', { params: { path: category(name) } })),
+    exportList: async (name, format = 'json') => {
+      const { data, error, response } = await categoryHttp.GET('/api/v1/{category}/list/export', {
+        params: { path: category(name), query: { format } },
+        parseAs: 'stream',
+      });
+      if (!response.ok || !data) throw ApiError.fromResponse(response, error);
+      const disposition = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
+      return { body: data as ReadableStream<Uint8Array>, contentType: response.headers.get('content-type') ?? '', fileName: disposition?.[1] };
+    },
+    startImport: (name, file) =>
+      unwrap<ImportJob>(
+        categoryHttp.POST('/api/v1/{category}/list/imports', {
+          params: {
+            path: category(name),
+            query: { source: file.source, mode: file.mode, dry_run: file.dryRun, file: file.fileName } as never,
+          },
+          body: file.body as never,
+          // The file goes as it is, in the media type its source is written in.
+          bodySerializer: (body: unknown) => body as string,
+          headers: { 'Content-Type': file.contentType },
+        }),
+      ),
+    getImport: (name, id) =>
+      unwrap<ImportJob>(categoryHttp.GET('/api/v1/{category}/list/imports/{id}', { params: { path: { ...category(name), id } } })),
+    listImports: (name, query = {}) =>
+      unwrap<ImportJobPage>(categoryHttp.GET('/api/v1/{category}/list/imports', { params: { path: category(name), query } })),
+    allImports: (name, query = {}) => allPages((extra) => client.listImports(name, { ...query, ...extra })),
+    deleteEntry: (name, id) =>
+      unwrap<EntryRemoval>(categoryHttp.DELETE('/api/v1/{category}/{id}', { params: { path: { ...category(name), id } } })),
+    mergeEntry: (name, id, into) =>
+      unwrap<CatalogEntry>(
+        categoryHttp.POST('/api/v1/{category}/{id}/merge', { params: { path: { ...category(name), id } }, body: { into } }),
+      ),
+    setUserRole: (userId, role) =>
+      unwrap(http.PUT('/api/v1/auth/users/{id}/role', { params: { path: { id: userId } }, body: { role } })),
   };
   return client;
 }

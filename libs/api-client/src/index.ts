@@ -10,6 +10,7 @@ export {
   type ApiClient,
   type ApiClientOptions,
   type CatalogEntryCreate,
+  type ImportUpload,
   type ListQuery,
   type SearchQuery,
   type TokenProvider,

@@ -30,6 +30,24 @@ export type BulkStatusResult = Schemas['BulkStatusResult'];
 export type BulkDeleteRequest = Schemas['BulkDeleteRequest'];
 export type BulkDeleteResult = Schemas['BulkDeleteResult'];
 
+/** The change feed (API.md §10). */
+export type ListChangesPage = Schemas['ListChangesPage'];
+export type ListChange = ListChangesPage['changes'][number];
+export type ListEntryHistory = Schemas['ListEntryHistory'];
+export type ListEntryHistoryEvent = Schemas['ListEntryHistoryEvent'];
+/** Statistics of a list (API.md §11). */
+export type ListStats = Schemas['ListStats'];
+/** Export and import (API.md §12). */
+export type ExportFormat = 'json' | 'csv';
+export type ImportJob = Schemas['ImportJob'];
+export type ImportJobPage = Schemas['ImportJobPage'];
+export type ImportMode = ImportJob['mode'];
+export type ImportStatus = ImportJob['status'];
+/** Moderation and roles (API.md §13). */
+export type EntryRemoval = Schemas['EntryRemoval'];
+export type Role = User['role'];
+export type AssignableRole = Schemas['RoleRequest']['role'];
+
 /** The page object of every paged endpoint (API.md §5). */
 export interface Page<T> {
   data: T[];

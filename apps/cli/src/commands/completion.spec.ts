@@ -16,14 +16,18 @@ describe('completion candidates', () => {
   const candidates = (words: string[]) => complete(program, words, categories);
 
   it('offers commands, then subcommands', async () => {
-    expect(await candidates([''])).toEqual(['login', 'logout', 'whoami', 'categories', 'search', 'show', 'list', 'add', 'set', 'rm', 'tokens', 'completion']);
+    expect(await candidates([''])).toEqual(['login', 'logout', 'whoami', 'categories', 'search', 'show', 'list', 'add', 'set', 'rm', 'import', 'imports', 'export', 'stats', 'history', 'sync', 'tokens', 'catalog', 'role', 'completion']);
     expect(await candidates(['tokens', 'c'])).toEqual(['create']);
+    expect(await candidates(['catalog', ''])).toEqual(['rm', 'merge']);
+    expect(await candidates(['role', '665f1f0c2a4b7e0012345678', ''])).toEqual(['user', 'moderator']);
   });
 
   it('offers the categories the server has for a <category> argument, and nothing after the last argument', async () => {
     expect(await candidates(['list', 'g'])).toEqual(['games']);
     expect(await candidates(['show', 'movies', ''])).toEqual([]);
     expect(await candidates(['list', 'movies', ''])).toEqual([]);
+    expect(await candidates(['import', 'books', 'g'])).toEqual(['goodreads']);
+    expect(await candidates(['export', 'b'])).toEqual(['books']);
   });
 
   it('offers the options of the command and the global ones, and the choices of an option value', async () => {
@@ -31,6 +35,8 @@ describe('completion candidates', () => {
     expect(await candidates(['add', 'movies', '--j'])).toEqual(['--json']);
     expect(await candidates(['list', 'movies', '--sort', ''])).toEqual(['updated_at', 'created_at', 'title', 'score']);
     expect(await candidates(['--url', 'http://x', 'list', '--status', 'w'])).toEqual(['watching']);
+    expect(await candidates(['import', 'movies', '--mode', ''])).toEqual(['skip_existing', 'overwrite']);
+    expect(await candidates(['export', '--format', ''])).toEqual(['json', 'csv']);
   });
 
   it('skips option values when counting arguments', async () => {

@@ -9,8 +9,7 @@ export interface TestUser {
 }
 
 /** A new user registered over HTTP (the CLI has no register command: accounts are made on the web). */
-export async function registerUser(url: string, prefix = 'user'): Promise<TestUser> {
-  const username = `${prefix}_${randomBytes(4).toString('hex')}`;
+export async function registerUser(url: string, prefix = 'user', username = `${prefix}_${randomBytes(4).toString('hex')}`): Promise<TestUser> {
   const password = `pw-${randomBytes(9).toString('base64url')}`;
   const email = `${username}@example.com`;
   const user = await createApiClient({ baseUrl: url }).register({ username, email, password });
