@@ -1,7 +1,7 @@
 import { errors } from '@mt/errors';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { KeyedMutex } from '@mt/stores';
-import { mongo } from 'mongoose';
+import { toId, type Id } from '../shared/ids';
 import { categoryBasePath, type CategoryDefinition } from '../categories/categories';
 import { externalKey, externalKeysOf } from '../categories/external-ids';
 import type { ListRepository } from '../lists/lists.repository';
@@ -64,14 +64,14 @@ export class CatalogService {
   }
 
   async get(id: string): Promise<EntryResponse> {
-    const doc = await this.entries.findById(new mongo.ObjectId(id));
+    const doc = await this.entries.findById(toId(id));
     if (!doc) throw errors.notFound(`${this.category.id} entry not found`);
     return this.respond(doc);
   }
 
   /** GET of one id: the entry, or where a merged id leads now (API.md §13: 301); 404 for neither. */
   async locate(id: string): Promise<{ entry: EntryResponse } | { location: string }> {
-    const objectId = new mongo.ObjectId(id);
+    const objectId = toId(id);
     const doc = await this.entries.findById(objectId);
     if (doc) return { entry: this.respond(doc) };
     const survivor = await this.redirects.target(objectId);
@@ -81,7 +81,7 @@ export class CatalogService {
 
   /** `moderator`: the caller holds `catalog:moderate` (API.md §13) and may change any entry; else only its own. */
   async update(id: string, patch: EntryFieldsInput, userId: string, moderator = false): Promise<EntryResponse> {
-    const objectId = new mongo.ObjectId(id);
+    const objectId = toId(id);
     const needsCurrent = patchNeedsCurrent(this.category, patch);
     // External ids are recomputed from the entry as read; a concurrent change of them makes the update miss: read again.
     for (let attempt = 1; ; attempt++) {
@@ -196,7 +196,7 @@ export class CatalogService {
     return this.entries.backfillMissing('person_prefixes', (doc) => personPrefixes(this.category, doc.own ?? {}));
   }
 
-  private async externalIdConflict(keys: readonly string[], excludeId?: mongo.ObjectId) {
+  private async externalIdConflict(keys: readonly string[], excludeId?: Id) {
     return externalIdTaken(await this.entries.findExternalKeyHolder(keys, excludeId));
   }
 
@@ -204,13 +204,13 @@ export class CatalogService {
     return toEntryResponse(this.category, doc);
   }
 
-  private async duplicateConflict(key: string, year: number | null, excludeId?: mongo.ObjectId) {
+  private async duplicateConflict(key: string, year: number | null, excludeId?: Id) {
     return duplicateOf(await this.entries.findDuplicate(key, year, excludeId));
   }
 }
 
-const duplicateOf = (existing: mongo.ObjectId | null) =>
+const duplicateOf = (existing: Id | null) =>
   errors.conflict('an entry with this title and year already exists', existing ? { existing_id: existing.toHexString() } : undefined);
 
-const externalIdTaken = (holder: mongo.ObjectId | null) =>
+const externalIdTaken = (holder: Id | null) =>
   errors.conflict('an entry with one of these external ids already exists', holder ? { existing_id: holder.toHexString() } : undefined);

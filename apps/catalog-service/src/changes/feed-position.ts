@@ -1,4 +1,4 @@
-import { mongo } from 'mongoose';
+import { toId, type Id } from '../shared/ids';
 
 /**
  * Where a client stands in its change feed: after every record of sequence numbers below `seq`, and
@@ -8,7 +8,7 @@ import { mongo } from 'mongoose';
  */
 export interface FeedPosition {
   seq: number;
-  itemId: mongo.ObjectId | null;
+  itemId: Id | null;
   at: Date;
 }
 
@@ -29,7 +29,7 @@ export function decodeFeedPosition(text: string): FeedPosition | null {
   if (itemText !== '' && !/^[0-9a-f]{24}$/.test(itemText)) return null;
   return {
     seq: Number(seqText),
-    itemId: itemText ? new mongo.ObjectId(itemText) : null,
+    itemId: itemText ? toId(itemText) : null,
     at: new Date(Number(atText)),
   };
 }

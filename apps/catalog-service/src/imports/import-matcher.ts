@@ -1,5 +1,5 @@
 import type { ImportItem } from '@mt/importers';
-import type { mongo } from 'mongoose';
+import type { Id } from '../shared/ids';
 import { externalIdKeys, type CategoryDefinition } from '../categories/categories';
 import { externalKey } from '../categories/external-ids';
 import { catalogSchemas } from '../catalog/catalog.schemas';
@@ -9,7 +9,7 @@ import { titleKey } from '../search/text-folding';
 
 /** How one row found its catalog entry: an existing one, one to create, or a reason it has none. */
 export type RowMatch =
-  | { kind: 'matched'; id: mongo.ObjectId; titleKey: string }
+  | { kind: 'matched'; id: Id; titleKey: string }
   | { kind: 'create'; doc: EntryDocument }
   | { kind: 'failed'; message: string };
 
@@ -18,7 +18,7 @@ const NO_TITLE = 'no catalog entry has these external ids, and the row has no ti
 
 const titleYearKey = (key: string, year: number | null) => JSON.stringify([key, year]);
 
-type EntryRef = { id: mongo.ObjectId; titleKey: string };
+type EntryRef = { id: Id; titleKey: string };
 
 /**
  * Entries the import creates that later rows must find: within one batch, and across a dry run's batches

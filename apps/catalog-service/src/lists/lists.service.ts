@@ -1,6 +1,6 @@
 import { errors, type ErrorDetail } from '@mt/errors';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
-import { mongo } from 'mongoose';
+import { toId, type Id } from '../shared/ids';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { tombstoneExpiry } from '../changes/feed-retention';
 import type { ListChangesRepository } from '../changes/changes.repository';
@@ -23,7 +23,7 @@ export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | nu
 
 /** One row of an import, matched to its catalog entry. */
 export interface ImportedEntry {
-  item: { id: mongo.ObjectId; titleKey: string };
+  item: { id: Id; titleKey: string };
   fields: NewListEntryFields;
 }
 
@@ -91,11 +91,11 @@ export class ListService {
     }
   }
 
-  private upserted(stamp: ChangeStamp, itemIds: readonly mongo.ObjectId[]): Promise<void> {
+  private upserted(stamp: ChangeStamp, itemIds: readonly Id[]): Promise<void> {
     return this.changes.recordUpserts(stamp.userId, stamp.seq, itemIds, stamp.at, stamp.session);
   }
 
-  private deleted(stamp: ChangeStamp, itemIds: readonly mongo.ObjectId[]): Promise<void> {
+  private deleted(stamp: ChangeStamp, itemIds: readonly Id[]): Promise<void> {
     return this.changes.recordDeletes(stamp.userId, stamp.seq, itemIds, stamp.at, tombstoneExpiry(stamp.at), stamp.session);
   }
 
@@ -104,7 +104,7 @@ export class ListService {
     const status = input.status ?? 'plan_to_watch';
     const dates = withStatusDates({ started_at: input.started_at ?? null, finished_at: input.finished_at ?? null }, status, utcToday(now));
     rejectBadDates(datesProblem(dates));
-    const itemId = new mongo.ObjectId(input.item_id);
+    const itemId = toId(input.item_id);
     // Unknown items are refused without a transaction; the transaction checks again.
     if (!(await this.catalog.summaries([itemId])).has(input.item_id)) throw errors.notFound('catalog entry not found');
     const score = input.score ?? null;
@@ -129,13 +129,13 @@ export class ListService {
   }
 
   async get(userId: string, itemId: string): Promise<ListEntryResponse> {
-    const doc = await this.lists.find(userId, new mongo.ObjectId(itemId));
+    const doc = await this.lists.find(userId, toId(itemId));
     if (!doc) throw errors.notFound(NOT_ON_LIST);
     return this.withItem(doc);
   }
 
   async update(userId: string, itemId: string, patch: ListEntryFieldsInput): Promise<ListEntryResponse> {
-    const objectId = new mongo.ObjectId(itemId);
+    const objectId = toId(itemId);
     for (let attempt = 1; attempt <= PATCH_ATTEMPTS; attempt++) {
       // Inside the transaction the revision cannot move; without transactions (standalone) it can: retried.
       const updated = await this.write(userId, async (session, stamp) => {
@@ -171,7 +171,7 @@ export class ListService {
   }
 
   async remove(userId: string, itemId: string): Promise<{ message: string }> {
-    const objectId = new mongo.ObjectId(itemId);
+    const objectId = toId(itemId);
     await this.write(userId, async (session, stamp) => {
       const removed = await this.lists.delete(userId, objectId, session);
       if (!removed) throw errors.notFound(NOT_ON_LIST);
@@ -240,7 +240,7 @@ export class ListService {
    * transaction is aborted and nothing changes).
    */
   async bulkStatus(userId: string, itemIds: string[], status: ListStatus): Promise<{ updated: number; not_found: string[] }> {
-    const ids = itemIds.map((id) => new mongo.ObjectId(id));
+    const ids = itemIds.map((id) => toId(id));
     const now = this.now();
     const today = utcToday(now);
     return this.write(userId, async (session, stamp) => {
@@ -266,7 +266,7 @@ export class ListService {
   }
 
   async bulkDelete(userId: string, itemIds: string[]): Promise<{ deleted: number; not_found: string[] }> {
-    const ids = itemIds.map((id) => new mongo.ObjectId(id));
+    const ids = itemIds.map((id) => toId(id));
     return this.write(userId, async (session, stamp) => {
       const found = await this.lists.findMany(userId, ids, session);
       const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
@@ -280,7 +280,7 @@ export class ListService {
 
   /** The entry's status, score and progress changes, newest first (404 when it is not on the list). */
   async history(userId: string, itemId: string): Promise<Array<{ at: string; field: string; from: string | number | null; to: string | number | null }>> {
-    const objectId = new mongo.ObjectId(itemId);
+    const objectId = toId(itemId);
     if (!(await this.lists.find(userId, objectId))) throw errors.notFound(NOT_ON_LIST);
     const events = await this.histories.events(userId, objectId);
     return events.map((event) => ({ at: event.at.toISOString(), field: event.field, from: event.from, to: event.to }));
@@ -361,7 +361,7 @@ export class ListService {
    * owner's own writes). Returns how many entries were removed. A fixed number of statements whatever the
    * number of lists (bulk writes): a moderation of a popular entry fits in one transaction.
    */
-  async removeEntriesOfItem(itemId: mongo.ObjectId, session: Session): Promise<number> {
+  async removeEntriesOfItem(itemId: Id, session: Session): Promise<number> {
     const at = this.now();
     const entries = await this.lists.entriesOfItem(itemId, session);
     if (!entries.length) return 0;
@@ -380,7 +380,7 @@ export class ListService {
    * removal of `from` and, when the kept entry is the moved one, the entry of `into`. Bulk statements, as
    * removeEntriesOfItem.
    */
-  async moveEntries(from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
+  async moveEntries(from: Id, into: { id: Id; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
     const at = this.now();
     const fromEntries = await this.lists.entriesOfItem(from, session);
     if (!fromEntries.length) return { moved: 0, removed: 0 };

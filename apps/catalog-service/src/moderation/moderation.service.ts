@@ -1,5 +1,5 @@
 import { errors } from '@mt/errors';
-import { mongo } from 'mongoose';
+import { toId } from '../shared/ids';
 import type { CategoryDefinition } from '../categories/categories';
 import { externalKeysOf } from '../categories/external-ids';
 import type { CatalogRepository } from '../catalog/catalog.repository';
@@ -25,7 +25,7 @@ export class ModerationService {
   ) {}
 
   async remove(id: string): Promise<{ message: string; list_entries_removed: number }> {
-    const objectId = new mongo.ObjectId(id);
+    const objectId = toId(id);
     const removed = await this.transaction(async (session) => {
       // The entry first: a list addition racing this conflicts on it (see CatalogRepository.claimForList).
       if (!(await this.entries.deleteById(objectId, session))) return null;
@@ -43,8 +43,8 @@ export class ModerationService {
    */
   async merge(id: string, into: string): Promise<Record<string, unknown>> {
     if (id === into) throw errors.validation('an entry cannot be merged into itself', [{ path: 'into', message: 'must be another entry than the one in the path' }]);
-    const fromId = new mongo.ObjectId(id);
-    const intoId = new mongo.ObjectId(into);
+    const fromId = toId(id);
+    const intoId = toId(into);
     const survivor = await this.transaction(async (session) => {
       const from = await this.entries.findById(fromId, session);
       if (!from) throw this.notFound();
