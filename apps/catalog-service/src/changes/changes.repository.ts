@@ -36,9 +36,9 @@ export const LIST_CHANGE_INDEXES: mongo.IndexDescription[] = [
   { name: 'tombstone_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
 ];
 
-/** The first window of sequence numbers a narrowed feed read looks at, in multiples of the page size. */
-const FIRST_WINDOW_PAGES = 2;
-/** Each retry looks at a window four times as wide. */
+/** A narrowed feed read first looks at one sequence number: a bulk write or an import batch may hold 500 records. */
+const FIRST_WINDOW_SEQS = 1;
+/** Each retry looks at a window at least this many times as wide. */
 const WIDENING = 4;
 
 export class ListChangesRepository {
@@ -137,15 +137,18 @@ export class ListChangesRepository {
    */
   async page(userId: string, after: ChangePosition | null, maxSeq: number, limit: number): Promise<ListChangeDocument[]> {
     if (!this.narrowBySeq) return this.pageUpTo(userId, after, maxSeq, limit);
-    // Sequence numbers grow by one per write (a bulk write gives all its records one), but compaction keeps
-    // only each item's latest record: a window may hold fewer than a page. Widen it until it holds one, or
-    // reaches maxSeq; every read is an index range, and the last one is the plain read.
-    let window = Math.max(1, limit * FIRST_WINDOW_PAGES);
+    // Sequence numbers grow by one per write, but a bulk write or an import batch gives all its records (up to
+    // 500) one, and compaction keeps only each item's latest record: how many records a window of sequence
+    // numbers holds is known only by reading it. Start with one number and widen by what the last window
+    // held, until the page is full or the window reaches maxSeq; every read is an index range of about a
+    // page, and the last one is the plain read.
+    let window = FIRST_WINDOW_SEQS;
     for (;;) {
       const upTo = Math.min(maxSeq, (after?.seq ?? 0) + window);
       const rows = await this.pageUpTo(userId, after, upTo, limit);
       if (rows.length >= limit || upTo >= maxSeq) return rows;
-      window *= WIDENING;
+      const perSeq = Math.max(rows.length / window, 1 / WIDENING);
+      window = Math.max(window * WIDENING, Math.ceil((2 * (limit - rows.length)) / perSeq));
     }
   }
 
