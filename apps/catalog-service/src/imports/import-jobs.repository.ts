@@ -39,6 +39,8 @@ export interface ImportJobDocument {
   active?: true;
   counts: ImportCounts;
   errors: RowError[];
+  /** Rows applied with a remark (a value dropped or shortened); absent on jobs stored before it existed. */
+  warnings?: RowError[];
   /** Why a failed job stopped (not a row's problem). */
   failure: string | null;
   rows_done: number;
@@ -149,21 +151,24 @@ export class ImportJobsRepository {
     await this.jobs.updateOne({ _id: id, active: { $exists: true }, started_at: null }, { $set: { started_at: now } });
     const job = await this.jobs.findOne({ _id: id, active: { $exists: true } });
     if (job?.dry_run && job.rows_done > 0) {
-      await this.jobs.updateOne({ _id: id, active: { $exists: true } }, { $set: { rows_done: 0, errors: [], counts: { ...zeroCounts(), rows: job.counts.rows } } });
+      await this.jobs.updateOne({ _id: id, active: { $exists: true } }, { $set: { rows_done: 0, errors: [], warnings: [], counts: { ...zeroCounts(), rows: job.counts.rows } } });
     }
     return this.jobs.findOneAndUpdate({ _id: id, active: { $exists: true } }, { $set: { status: 'running' } }, { returnDocument: 'after' });
   }
 
   /**
    * The checkpoint of one batch, in the batch's transaction: from `from` rows done to `to`, adding the
-   * batch's counts and errors. False when the job is not at `from` any more (another worker took it over, or
+   * batch's counts, errors and warnings. False when the job is not at `from` any more (another worker took it over, or
    * it was removed with its account): the caller must abort the batch.
    */
-  async checkpoint(id: mongo.ObjectId, from: number, to: number, delta: Partial<ImportCounts>, rowErrors: RowError[], session: Session): Promise<boolean> {
+  async checkpoint(id: mongo.ObjectId, from: number, to: number, delta: Partial<ImportCounts>, rows: { errors: RowError[]; warnings: RowError[] }, session: Session): Promise<boolean> {
     const inc = Object.fromEntries(Object.entries(delta).filter(([, n]) => n).map(([key, n]) => [`counts.${key}`, n]));
     const update: mongo.UpdateFilter<ImportJobDocument> = { $set: { rows_done: to } };
     if (Object.keys(inc).length) update.$inc = inc;
-    if (rowErrors.length) update.$push = { errors: { $each: rowErrors, $slice: MAX_KEPT_ERRORS } };
+    const push: Record<string, { $each: RowError[]; $slice: number }> = {};
+    if (rows.errors.length) push['errors'] = { $each: rows.errors, $slice: MAX_KEPT_ERRORS };
+    if (rows.warnings.length) push['warnings'] = { $each: rows.warnings, $slice: MAX_KEPT_ERRORS };
+    if (Object.keys(push).length) update.$push = push as mongo.UpdateFilter<ImportJobDocument>['$push'];
     const result = await this.jobs.updateOne({ _id: id, status: 'running', rows_done: from }, update, { session });
     return result.matchedCount === 1;
   }

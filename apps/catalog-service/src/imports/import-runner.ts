@@ -1,6 +1,6 @@
 import { parseImport, type Category, type ImportRow } from '@mt/importers';
 import type { Logger } from '@mt/logging';
-import { mongo } from 'mongoose';
+import { toId } from '../shared/ids';
 import type { CategoryDefinition } from '../categories/categories';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../catalog/catalog.repository';
 import type { ImportOutcome } from '../lists/list-import';
@@ -26,10 +26,11 @@ interface DryRunState {
   planned: PlannedEntries;
 }
 
-/** The counts and errors of one batch, as it is committed with its checkpoint. */
+/** The counts, errors and warnings of one batch, as it is committed with its checkpoint. */
 class BatchTally {
   readonly counts: Partial<ImportCounts> = {};
   readonly errors: RowError[] = [];
+  readonly warnings: RowError[] = [];
   add(key: keyof ImportCounts, n = 1): void {
     this.counts[key] = (this.counts[key] ?? 0) + n;
   }
@@ -59,7 +60,7 @@ export class ImportRunner {
   ) {}
 
   async run(jobId: string): Promise<void> {
-    const id = new mongo.ObjectId(jobId);
+    const id = toId(jobId);
     const job = await this.jobs.start(id, this.now());
     if (!job) return; // finished, or removed with its account
     try {
@@ -77,7 +78,7 @@ export class ImportRunner {
 
   /** After the queue gave up on the job (repeated failures): it ends `failed` with the reason. */
   async fail(jobId: string, reason: string): Promise<void> {
-    const id = new mongo.ObjectId(jobId);
+    const id = toId(jobId);
     await this.jobs.finish(id, 'failed', this.now(), `the import stopped: ${reason}`);
     await this.jobs.deleteUpload(id);
   }
@@ -135,13 +136,14 @@ export class ImportRunner {
       applied.push({ row, entry: { item, fields: row.entry }, match });
     });
     for (const { match } of applied) tally.add(match.kind === 'create' ? 'catalog_created' : 'matched');
+    for (const { row } of applied) for (const message of row.warnings) tally.warnings.push({ row: row.row, message });
     const creations = applied.flatMap(({ match }) => (match.kind === 'create' ? [match.doc] : []));
     tally.errors.sort((a, b) => a.row - b.row); // a failed match may follow a failed parse in the batch
     // Computed afresh on every attempt: a retried transaction must not count its outcomes twice.
     const checkpoint = async (outcomes: ImportOutcome[], session: Session) => {
       const counts = { ...tally.counts };
       for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
-      if (!(await this.jobs.checkpoint(job._id, from, from + rows.length, counts, tally.errors, session))) throw new ImportJobGoneError('job moved on');
+      if (!(await this.jobs.checkpoint(job._id, from, from + rows.length, counts, tally, session))) throw new ImportJobGoneError('job moved on');
     };
 
     if (job.dry_run) {

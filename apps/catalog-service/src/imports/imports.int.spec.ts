@@ -67,6 +67,7 @@ describe.each(['movies', 'tvshows', 'books'] as const)('list import through HTTP
     });
     expect(job.counts['matched']! + job.counts['catalog_created']!).toBe(ok.length);
     expect(job.errors).toEqual(failed.map((row) => ({ row: row.row, message: !row.ok && row.message })));
+    expect(job.warnings).toEqual(ok.flatMap((row) => row.warnings.map((message) => ({ row: row.row, message }))));
     // Every applied row is on the list exactly as parsed: list fields, and the catalog entry's external ids.
     const list = await listByTitle(h.app, category, user);
     expect(list.size).toBe(ok.length);
@@ -109,5 +110,33 @@ describe.each(['movies', 'tvshows', 'books'] as const)('list import through HTTP
     const real = await importAndWait(h.app, user, { category, source: c.source, body, file: c.fileName });
     expect(real.counts).toEqual(dry.counts);
     expect(real.errors).toEqual(dry.errors);
+  });
+});
+
+describe('row warnings of an import', () => {
+  let h: CatalogHarness;
+  beforeAll(async () => {
+    h = await startCatalogHarness({ category: 'books', imports: {} });
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const CSV = [
+    'title,year,authors,external_ids.goodreads,status,score',
+    'Warned Book,1999,Someone,not-a-number,completed,8',
+    'Clean Book,2001,Someone Else,18423,watching,',
+  ].join('\n');
+
+  it('applies a row whose invalid value was dropped and names the row and the value in `warnings`, on a dry run too', async () => {
+    for (const dryRun of [true, false]) {
+      const user = newUserId();
+      const job = await importAndWait(h.app, user, { category: 'books', source: 'csv', body: CSV, dryRun });
+      expect(job).toMatchObject({ status: 'completed', errors: [], counts: expect.objectContaining({ rows: 2, added: 2, failed: 0 }) });
+      expect(job.warnings).toEqual([{ row: 2, message: expect.stringContaining("'not-a-number' is not valid and was dropped") }]);
+    }
+    const user = newUserId();
+    await importAndWait(h.app, user, { category: 'books', source: 'csv', body: CSV });
+    const list = await listByTitle(h.app, 'books', user);
+    expect(list.get('Warned Book')).toMatchObject({ status: 'completed', score: 8 });
+    expect((list.get('Warned Book')!['item'] as { external_ids: Record<string, string> }).external_ids).not.toHaveProperty('goodreads');
   });
 });

@@ -32,6 +32,9 @@ export const ImportJobSchema = z
     errors: z
       .array(z.object({ row: z.number().int().min(1), message: z.string() }))
       .openapi({ description: `Failed rows, in file order (row 1 is the first data row of a JSON file, the header of a CSV file, as a spreadsheet numbers it); at most ${MAX_KEPT_ERRORS}` }),
+    warnings: z
+      .array(z.object({ row: z.number().int().min(1), message: z.string() }))
+      .openapi({ description: `Rows imported with a remark, in file order (numbered as \`errors\`): a value that was not valid and was dropped (an external id, a year), a list cut to its maximum, notes shortened to 2000 characters; the row itself was applied. At most ${MAX_KEPT_ERRORS}` }),
     failure: z.string().nullable().openapi({ description: 'Why a `failed` job stopped (not a row problem); null otherwise' }),
     created_at: timestampSchema(),
     started_at: timestampSchema().nullable(),

@@ -1,7 +1,7 @@
 import { errors } from '@mt/errors';
 import { parseImport, type Category } from '@mt/importers';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
-import { mongo } from 'mongoose';
+import { newId, toId, type Id } from '../shared/ids';
 import type { CategoryDefinition } from '../categories/categories';
 import { DEFAULT_LIMIT, pageWindow, toPage, type Page } from '../shared/common.schemas';
 import { ActiveImportExistsError, zeroCounts, type ImportJobDocument, type ImportJobsRepository } from './import-jobs.repository';
@@ -28,6 +28,7 @@ export function toJobResponse(category: string, job: ImportJobDocument) {
     status: job.status,
     counts: { ...zeroCounts(), ...job.counts },
     errors: job.errors,
+    warnings: job.warnings ?? [],
     failure: job.failure,
     created_at: job.created_at.toISOString(),
     started_at: job.started_at?.toISOString() ?? null,
@@ -53,7 +54,7 @@ export class ImportsService {
     if (!this.queue) throw errors.serviceUnavailable('imports are not available on this instance');
     // Early, to spare the upload; the unique index decides below.
     if (await this.jobs.hasActive(userId)) throw errors.conflict(ACTIVE);
-    const id = new mongo.ObjectId();
+    const id = newId();
     const rows = await this.storeValidated(id, query, body);
     const now = this.now();
     const job: ImportJobDocument = {
@@ -68,6 +69,7 @@ export class ImportsService {
       active: true,
       counts: { ...zeroCounts(), rows },
       errors: [],
+      warnings: [],
       failure: null,
       rows_done: 0,
       created_at: now,
@@ -93,7 +95,7 @@ export class ImportsService {
   }
 
   /** Reads the upload through the parser once while storing it; returns its number of rows. */
-  private async storeValidated(id: mongo.ObjectId, query: ImportStartQuery, body: AsyncIterable<Uint8Array | string>): Promise<number> {
+  private async storeValidated(id: Id, query: ImportStartQuery, body: AsyncIterable<Uint8Array | string>): Promise<number> {
     const copy = new UploadCopy((n, data) => this.jobs.storeChunk(id, n, data, this.now()));
     let rows = 0;
     try {
@@ -110,7 +112,7 @@ export class ImportsService {
   }
 
   async get(userId: string, id: string): Promise<ImportJobResponse> {
-    const job = await this.jobs.findOfUser(userId, new mongo.ObjectId(id));
+    const job = await this.jobs.findOfUser(userId, toId(id));
     if (!job) throw errors.notFound('import not found');
     return toJobResponse(this.category.id, job);
   }
@@ -121,7 +123,7 @@ export class ImportsService {
     const total = await this.jobs.countOfUser(userId);
     const limit = query.limit ?? DEFAULT_LIMIT;
     let window = pageWindow(query.page, limit);
-    let after: { createdAt: Date; id: mongo.ObjectId } | null = null;
+    let after: { createdAt: Date; id: Id } | null = null;
     let walk: { snapshotAt: number } = { snapshotAt: this.now().getTime() };
     if (query.cursor !== undefined) {
       const resumed = resumeWalk(this.cursors, query.cursor, bound, this.now().getTime());
@@ -131,7 +133,7 @@ export class ImportsService {
         if (typeof position?.t !== 'number' || typeof position.i !== 'string' || !/^[0-9a-f]{24}$/.test(position.i) || typeof position.n !== 'number') {
           throw errors.validation('invalid cursor', [{ path: 'cursor', message: 'belongs to another query; start again with cursor=start' }]);
         }
-        after = { createdAt: new Date(position.t), id: new mongo.ObjectId(position.i) };
+        after = { createdAt: new Date(position.t), id: toId(position.i) };
         window = { page: Math.floor(position.n / limit) + 1, limit, skip: position.n };
       } else window = { page: 1, limit, skip: 0 };
     }

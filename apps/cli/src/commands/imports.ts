@@ -140,7 +140,7 @@ class ProgressBar {
 const statusStyle = (output: Output, status: ImportJob['status']) =>
   status === 'completed' ? output.style.green : status === 'failed' ? output.style.red : output.style.yellow;
 
-/** The text report of a finished job: what it did, the counts, the rows that failed. */
+/** The text report of a finished job: what it did, the counts, the rows that failed, the rows applied with a remark. */
 export function describeJob(output: Output, job: ImportJob): string {
   const { style } = output;
   const how = [job.source, job.mode, job.dry_run ? 'dry run: nothing was changed' : undefined].filter(Boolean).join(', ');
@@ -154,6 +154,11 @@ export function describeJob(output: Output, job: ImportJob): string {
     lines.push('Rows that failed:');
     for (const error of job.errors.slice(0, SHOWN_ERRORS)) lines.push(`  row ${error.row}: ${error.message}`);
     if (job.errors.length > SHOWN_ERRORS) lines.push(style.dim(`  … ${job.errors.length - SHOWN_ERRORS} more (--json lists them all)`));
+  }
+  if (job.warnings.length) {
+    lines.push('Rows imported with a remark:');
+    for (const warning of job.warnings.slice(0, SHOWN_ERRORS)) lines.push(`  row ${warning.row}: ${warning.message}`);
+    if (job.warnings.length > SHOWN_ERRORS) lines.push(style.dim(`  … ${job.warnings.length - SHOWN_ERRORS} more (--json lists them all)`));
   }
   return lines.join('\n');
 }

@@ -2099,6 +2099,11 @@ export interface components {
                 row: number;
                 message: string;
             }[];
+            /** @description Rows imported with a remark, in file order (numbered as `errors`): a value that was not valid and was dropped (an external id, a year), a list cut to its maximum, notes shortened to 2000 characters; the row itself was applied. At most 1000 */
+            warnings: {
+                row: number;
+                message: string;
+            }[];
             /** @description Why a `failed` job stopped (not a row problem); null otherwise */
             failure: string | null;
             /**
