@@ -32,4 +32,10 @@ export interface CategoryPaths {
   '/api/v1/{category}/list/{item_id}': GenericPathItem<'/list/{item_id}'>;
   '/api/v1/{category}/bulk-status': GenericPathItem<'/bulk-status'>;
   '/api/v1/{category}/bulk-delete': GenericPathItem<'/bulk-delete'>;
+  '/api/v1/{category}/{id}/merge': GenericPathItem<'/{id}/merge'>;
+  '/api/v1/{category}/list/stats': GenericPathItem<'/list/stats'>;
+  '/api/v1/{category}/list/export': GenericPathItem<'/list/export'>;
+  '/api/v1/{category}/list/imports': GenericPathItem<'/list/imports'>;
+  '/api/v1/{category}/list/imports/{id}': GenericPathItem<'/list/imports/{id}'>;
+  '/api/v1/{category}/list/{item_id}/history': GenericPathItem<'/list/{item_id}/history'>;
 }
