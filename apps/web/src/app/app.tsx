@@ -19,6 +19,7 @@ const ListScreen = lazy(() => import('../screens/list/list-screen').then((m) => 
 const AddEntryScreen = lazy(() => import('../screens/catalog/add-entry-screen').then((m) => ({ default: m.AddEntryScreen })));
 const AccountScreen = lazy(() => import('../screens/account/account-screen').then((m) => ({ default: m.AccountScreen })));
 const ImportScreen = lazy(() => import('../screens/import/import-screen').then((m) => ({ default: m.ImportScreen })));
+const StatsScreen = lazy(() => import('../screens/stats/stats-screen').then((m) => ({ default: m.StatsScreen })));
 const TokensScreen = lazy(() => import('../screens/account/tokens-screen').then((m) => ({ default: m.TokensScreen })));
 
 /** `/`: your list of the first category when signed in, else its catalog. */
@@ -66,6 +67,7 @@ const SignedInTokens = signedIn(TokensScreen);
 const SignedInList = signedIn(ListScreen);
 const SignedInAddEntry = signedIn(AddEntryScreen);
 const SignedInImport = signedIn(ImportScreen);
+const SignedInStats = signedIn(StatsScreen);
 
 export function Routes() {
   return (
@@ -79,6 +81,7 @@ export function Routes() {
         <Route path="/:category/list" component={SignedInList} />
         <Route path="/:category/new" component={SignedInAddEntry} />
         <Route path="/:category/import" component={SignedInImport} />
+        <Route path="/:category/stats" component={SignedInStats} />
         <Route path="/:category/:id" component={EntryScreen} />
         <Route path="/:category" component={SearchScreen} />
         <Route>
