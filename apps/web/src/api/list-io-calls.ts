@@ -1,4 +1,4 @@
-import { ApiError, type Schemas } from '@mt/api-client';
+import { ApiError, type CatalogEntry, type Schemas } from '@mt/api-client';
 import type { WebApi } from './web-api';
 
 export type ImportJob = Schemas['ImportJob'];
@@ -105,4 +105,16 @@ export function getStats(api: WebApi, category: string, signal?: AbortSignal): P
 
 export function getHistory(api: WebApi, category: string, itemId: string, signal?: AbortSignal): Promise<HistoryEvent[]> {
   return unwrap(api.categoryHttp.GET('/api/v1/{category}/list/{item_id}/history', { params: { path: { category, item_id: itemId } }, signal }));
+}
+
+export type EntryRemoval = Schemas['EntryRemoval'];
+
+/** DELETE /{category}/{id} (moderators): the entry and every list entry pointing at it. */
+export function deleteCatalogEntry(api: WebApi, category: string, id: string): Promise<EntryRemoval> {
+  return unwrap(api.categoryHttp.DELETE('/api/v1/{category}/{id}', { params: { path: { category, id } } }));
+}
+
+/** POST /{category}/{id}/merge (moderators): folds `id` into `into`; answers the surviving entry. */
+export function mergeCatalogEntry(api: WebApi, category: string, id: string, into: string): Promise<CatalogEntry> {
+  return unwrap(api.categoryHttp.POST('/api/v1/{category}/{id}/merge', { params: { path: { category, id } }, body: { into } }));
 }
