@@ -1,5 +1,5 @@
 import type { Category, ListStatus } from '@mt/api-client';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { describeError, isAbort, type DescribedError } from '../../api/describe-error';
 import { getHistory, type HistoryEvent } from '../../api/list-io-calls';
 import { useApi } from '../../app/services';
@@ -28,8 +28,10 @@ export function describeChange(event: HistoryEvent, category: Category): string 
 const formatTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The status, score and progress changes of one list entry, newest first (API.md §10). */
-export function EntryHistory({ category, itemId, version }: { category: Category; itemId: string; version: string }) {
+export function EntryHistory({ category, itemId, version, level = 2 }: { category: Category; itemId: string; version: string; level?: 2 | 3 }) {
   const api = useApi();
+  const headingId = useId();
+  const Heading = level === 2 ? 'h2' : 'h3';
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
   useEffect(() => {
     const controller = new AbortController();
@@ -42,8 +44,8 @@ export function EntryHistory({ category, itemId, version }: { category: Category
   }, [api, category.id, itemId, version]);
 
   return (
-    <section className="history" aria-labelledby="history-title">
-      <h2 id="history-title">History</h2>
+    <section className="history" aria-labelledby={headingId}>
+      <Heading id={headingId}>History</Heading>
       {loaded.state === 'loading' && <Loading rows={2} label="Loading the history…" />}
       {loaded.state === 'error' && <FormError error={loaded.error.message} requestId={loaded.error.requestId} />}
       {loaded.state === 'done' && loaded.events.length === 0 && <p className="note">No changes recorded yet.</p>}
