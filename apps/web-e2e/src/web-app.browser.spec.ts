@@ -1,11 +1,16 @@
 import type { ApiClient } from '@mt/api-client';
 import type { Browser, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { closeOpenPages, launchBrowser, openPage, type WatchedPage } from './support/browser';
 import { startWebStack, type WebStack } from './support/web-stack';
 import { expectCount, expectText, hidden, textOf, until, visible } from './support/wait';
 
 const FIRST_LOAD_BUDGET = 150 * 1024;
+/** Admins by configuration (API.md §13): one per width, so each run moderates on its own. */
+const MODERATORS = { 390: 'webmod390', 1280: 'webmod1280' } as const;
+const IMPORT_FIXTURE = path.join(__dirname, 'fixtures', 'movies-with-a-bad-row.csv');
 const XSS = '<img src=x onerror="window.__xss=1"></script><script>window.__xss=2</script>';
 
 let web: WebStack;
@@ -39,7 +44,7 @@ async function expectCleanPage(w: WatchedPage) {
 }
 
 beforeAll(async () => {
-  [web, browser] = await Promise.all([startWebStack('app'), launchBrowser()]);
+  [web, browser] = await Promise.all([startWebStack('app', { env: { ADMIN_USERNAMES: Object.values(MODERATORS).join(',') } }), launchBrowser()]);
   const seeder = await registerAndLogin(web.client(), 'seeder');
   const api = web.client(seeder.token);
   for (const [title, year] of [
@@ -226,6 +231,101 @@ describe.each([390, 1280])('the web app at %i px wide', (width) => {
     await expectCleanPage(w);
     await w.close();
   }, 300_000);
+});
+
+describe.each([390, 1280] as const)('the list tools at %i px wide', (width) => {
+  it('imports a CSV with a bad row, downloads the export, shows statistics and history, and lets a moderator delete and merge', async () => {
+    const api = web.client();
+    const username = MODERATORS[width];
+    const password = 'a moderator password';
+    await api.register({ username, email: `${username}@example.com`, password });
+    const seeder = web.client((await registerAndLogin(api, `seed${width}`)).token);
+    const duplicate = await seeder.createEntry('movies', { title: `Heat (copy ${width})`, year: 1995 });
+    const obsolete = await seeder.createEntry('movies', { title: `Obsolete ${width}`, year: 2000 });
+    await seeder.addListEntry('movies', { item_id: obsolete.id, status: 'dropped' });
+
+    const w = await openPage(browser, { width, name: `list-tools-${width}` });
+    const { page } = w;
+    await page.goto(`${web.url}/login?next=%2Fmovies%2Fimport`);
+    await page.getByLabel('Username or email').fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Import and export movies' }));
+
+    // Import: a dry run first (nothing changes, the bad row is named), then for real.
+    await page.getByLabel('From', { exact: true }).selectOption('csv');
+    await page.getByLabel('File', { exact: true }).setInputFiles(IMPORT_FIXTURE);
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await visible(page.getByText('Dry run finished: nothing was changed. 1 row would fail.'));
+    const failures = page.getByRole('table', { name: 'The row that failed' });
+    await expectText(failures.getByRole('rowheader'), '4');
+    const me = web.client(await sessionToken(page));
+    expect((await me.listEntries('movies')).total).toBe(0);
+    await expectAccessible(w, 'dry-run report');
+    await w.screenshot('import-dry-run');
+    await page.getByRole('button', { name: 'Import it now' }).click();
+    await visible(page.getByText('Import finished: 2 added, 0 updated, 1 failed.'));
+    await visible(page.getByRole('table', { name: 'The row that failed' }));
+    expect(Object.fromEntries((await me.listEntries('movies')).data.map((e) => [e.item.title, [e.status, e.score]]))).toEqual({
+      Heat: ['completed', 9],
+      'Blade Runner': ['completed', 8],
+    });
+    await visible(page.getByRole('cell', { name: /3 rows: 2 added/ }));
+    await expectAccessible(w, 'import finished');
+    await w.screenshot('import-finished');
+
+    // Export: the CSV the browser saves is the list.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^movies-list-\d{4}-\d{2}-\d{2}\.csv$/);
+    const saved = readFileSync((await download.path())!, 'utf8');
+    expect(saved.split('\r\n')[0]).toMatch(/^item_id,title,year,/);
+    expect(saved).toContain('Blade Runner');
+    expect(saved).toContain('Heat');
+
+    // Statistics.
+    await page.getByRole('link', { name: 'Statistics' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Statistics of my movies' }));
+    const scores = page.getByRole('img', { name: /^Scores given:/ });
+    await until(async () => expect(await scores.getAttribute('aria-label')).toBe('Scores given: 2 entries scored, mean 8.5; 8: 1, 9: 1'));
+    expect(await page.getByRole('img', { name: /per year:/ }).getAttribute('aria-label')).toMatch(/: 2023: 1, 2024: 1$/);
+    await expectAccessible(w, 'statistics');
+    await w.screenshot('statistics');
+
+    // History of a list entry, on its page. (Moves within the app from here: a page load would make axe-core
+    // be injected again, seconds on a busy machine.)
+    await page.getByRole('link', { name: 'My list', exact: true }).click();
+    await page.locator('.list-row__title a', { hasText: 'Heat' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await visible(history.getByRole('listitem'));
+    expect(await history.getByRole('listitem').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('Score set to 9')]));
+
+    // Moderation: merge the copy into Heat (found by searching), then its old address leads to Heat.
+    await page.getByRole('link', { name: 'Browse' }).click();
+    await page.getByLabel('Search movies').fill(`copy ${width}`);
+    await page.locator('.cards .card__title', { hasText: `Heat (copy ${width})` }).click();
+    await page.getByLabel(/The movie to keep/).fill('heat');
+    await page.getByRole('list', { name: 'Matching entries' }).getByRole('button', { name: 'Merge into “Heat” (1995)' }).click();
+    const mergeDialog = page.getByRole('dialog', { name: `Merge “Heat (copy ${width})” into “Heat”?` });
+    await expectAccessible(w, 'merge confirmation');
+    await w.screenshot('merge-confirmation');
+    await mergeDialog.getByRole('button', { name: 'Merge' }).click();
+    await page.waitForURL(`${web.url}/movies/${movies['Heat']}`);
+    await visible(page.getByText(`“Heat (copy ${width})” merged into “Heat”.`));
+    await page.goto(`${web.url}/movies/${duplicate.id}`);
+    await page.waitForURL(`${web.url}/movies/${movies['Heat']}`);
+    await visible(page.getByRole('heading', { level: 1, name: 'Heat (1995)' }));
+
+    // Delete an entry that is on someone's list: the notice counts it.
+    await page.goto(`${web.url}/movies/${obsolete.id}`);
+    await page.getByRole('button', { name: 'Delete this movie' }).click();
+    await page.getByRole('dialog', { name: `Delete “Obsolete ${width}”?` }).getByRole('button', { name: 'Delete for everyone' }).click();
+    await visible(page.getByText(`“Obsolete ${width}” deleted from the catalog, with 1 list entry.`));
+    await page.waitForURL(`${web.url}/movies`);
+    await expect(seeder.getEntry('movies', obsolete.id)).rejects.toMatchObject({ status: 404 });
+
+    await expectCleanPage(w);
+    await w.close();
+  }, 240_000);
 });
 
 it('shows a stored XSS attempt in titles and notes as text, and runs none of it', async () => {

@@ -14,7 +14,7 @@ export interface WebStack {
 }
 
 /** The whole stack as `npm start` runs it, serving the built web app at `/`, in its own databases. */
-export async function startWebStack(name: string): Promise<WebStack> {
+export async function startWebStack(name: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<WebStack> {
   const root = findWorkspaceRoot();
   if (!existsSync(path.join(root, 'dist/apps/web/index.html'))) throw new Error('dist/apps/web is missing: run `npx nx build web` first');
   const redisKeyPrefix = testRedisPrefix(`web-${name}`);
@@ -34,7 +34,7 @@ export async function startWebStack(name: string): Promise<WebStack> {
     redisKeyPrefix,
     mongoDbNames: { auth: authDb, catalog: catalogDb },
     // Rate limits as shipped; a generated signing key per stack.
-    env: { JWT_KEY_DIR: keyDir },
+    env: { ...options.env, JWT_KEY_DIR: keyDir },
     onLog: (line) => {
       logs.push(line);
       if (process.env['E2E_VERBOSE'] === '1') process.stdout.write(`[${line.process}] ${line.text}\n`);

@@ -22,3 +22,12 @@ export function scopesOf(doc: OpenApiLike): string[] {
   const scope = doc.components?.schemas?.['Scope'] as { enum?: unknown[] } | undefined;
   return (scope?.enum ?? []).filter((s): s is string => typeof s === 'string');
 }
+
+/** The import sources the API documents for a category (`source` of POST …/list/imports), in its order. */
+export function importSourcesOf(doc: OpenApiLike, category: string): string[] {
+  const operation = doc.paths?.[`/api/v1/${category}/list/imports`]?.['post'] as
+    | { parameters?: Array<{ name?: string; in?: string; schema?: { enum?: unknown[] } }> }
+    | undefined;
+  const source = operation?.parameters?.find((p) => p.name === 'source' && p.in === 'query');
+  return (source?.schema?.enum ?? []).filter((s): s is string => typeof s === 'string');
+}

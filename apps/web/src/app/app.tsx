@@ -18,6 +18,8 @@ import { ServicesProvider, useSession, type Services } from './services';
 const ListScreen = lazy(() => import('../screens/list/list-screen').then((m) => ({ default: m.ListScreen })));
 const AddEntryScreen = lazy(() => import('../screens/catalog/add-entry-screen').then((m) => ({ default: m.AddEntryScreen })));
 const AccountScreen = lazy(() => import('../screens/account/account-screen').then((m) => ({ default: m.AccountScreen })));
+const ImportScreen = lazy(() => import('../screens/import/import-screen').then((m) => ({ default: m.ImportScreen })));
+const StatsScreen = lazy(() => import('../screens/stats/stats-screen').then((m) => ({ default: m.StatsScreen })));
 const TokensScreen = lazy(() => import('../screens/account/tokens-screen').then((m) => ({ default: m.TokensScreen })));
 
 /** `/`: your list of the first category when signed in, else its catalog. */
@@ -64,6 +66,8 @@ const SignedInAccount = signedIn(AccountScreen);
 const SignedInTokens = signedIn(TokensScreen);
 const SignedInList = signedIn(ListScreen);
 const SignedInAddEntry = signedIn(AddEntryScreen);
+const SignedInImport = signedIn(ImportScreen);
+const SignedInStats = signedIn(StatsScreen);
 
 export function Routes() {
   return (
@@ -76,6 +80,8 @@ export function Routes() {
         <Route path="/tokens" component={SignedInTokens} />
         <Route path="/:category/list" component={SignedInList} />
         <Route path="/:category/new" component={SignedInAddEntry} />
+        <Route path="/:category/import" component={SignedInImport} />
+        <Route path="/:category/stats" component={SignedInStats} />
         <Route path="/:category/:id" component={EntryScreen} />
         <Route path="/:category" component={SearchScreen} />
         <Route>

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { useSession } from '../app/services';
 import { entryNoun } from './labels';
 
-/** Browse · My list · Add: the three places of one category. */
+/** Browse · My list · Add · Statistics · Import & export: the places of one category. */
 export function CategoryNav({ category }: { category: Category }) {
   const [location] = useLocation();
   const session = useSession();
@@ -11,7 +11,13 @@ export function CategoryNav({ category }: { category: Category }) {
   const links = [
     { href: base, label: 'Browse' },
     { href: `${base}/list`, label: 'My list' },
-    ...(session ? [{ href: `${base}/new`, label: `Add a ${entryNoun(category)}` }] : []),
+    ...(session
+      ? [
+          { href: `${base}/new`, label: `Add a ${entryNoun(category)}` },
+          { href: `${base}/stats`, label: 'Statistics' },
+          { href: `${base}/import`, label: 'Import & export' },
+        ]
+      : []),
   ];
   return (
     <nav aria-label={`${category.display_name} sections`} className="subnav">

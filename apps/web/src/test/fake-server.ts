@@ -6,7 +6,9 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** Parsed JSON, or the text of any other body (an uploaded CSV). */
   body: unknown;
+  contentType: string | null;
   authorization: string | null;
   signal: AbortSignal;
 }
@@ -18,6 +20,16 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
 
 export const apiError = (status: number, code: string, error: string, extra: Record<string, unknown> = {}) =>
   json(status, { error, status, code, timestamp: new Date().toISOString(), request_id: `req-${status}`, ...extra });
+
+/** JSON bodies parsed; anything else (an uploaded CSV, a file that claims to be JSON but is not) as its text. */
+function parseBody(text: string, contentType: string | null): unknown {
+  if (!contentType?.includes('json')) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
 
 export class FakeServer {
   readonly requests: RecordedRequest[] = [];
@@ -37,7 +49,8 @@ export class FakeServer {
       method: request.method,
       path: url.pathname,
       query: url.searchParams,
-      body: text ? JSON.parse(text) : undefined,
+      body: text ? parseBody(text, request.headers.get('content-type')) : undefined,
+      contentType: request.headers.get('content-type'),
       authorization: request.headers.get('authorization'),
       signal: request.signal,
     };

@@ -1,6 +1,6 @@
 import { isApiError, type CatalogEntry, type ListEntry, type ListStatus } from '@mt/api-client';
-import { useEffect, useState } from 'react';
-import { Link, useParams } from 'wouter';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, useLocation, useParams } from 'wouter';
 import { describeError, type DescribedError } from '../../api/describe-error';
 import { useSubmit } from '../../api/use-submit';
 import { loginPath } from '../../app/navigation';
@@ -14,6 +14,12 @@ import { Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
 import { externalIds, ownFields } from './entry-fields';
 
+// Loaded when shown (signed in, on the list / a moderator): the public entry page stays in the small first load.
+const EntryHistory = lazy(() => import('./entry-history').then((m) => ({ default: m.EntryHistory })));
+const ModerationPanel = lazy(() => import('./moderation-panel').then((m) => ({ default: m.ModerationPanel })));
+
+const MODERATING_ROLES = new Set(['moderator', 'admin']);
+
 type Loaded<T> = { state: 'loading' } | { state: 'done'; value: T } | { state: 'error'; error: DescribedError };
 
 export function EntryScreen() {
@@ -22,10 +28,14 @@ export function EntryScreen() {
   const api = useApi();
   const session = useSession();
   const [entry, setEntry] = useState<Loaded<CatalogEntry>>({ state: 'loading' });
+  /** The id the shown entry was asked for: after a navigation the previous entry is still there for a moment. */
+  const [askedFor, setAskedFor] = useState(id);
   /** The person's list entry for it: null when it is not on their list. */
   const [listEntry, setListEntry] = useState<Loaded<ListEntry | null>>({ state: 'loading' });
   const [status, setStatus] = useState<ListStatus>('plan_to_watch');
   const signedIn = Boolean(session);
+  const moderator = MODERATING_ROLES.has(session?.user.role ?? '');
+  const [, navigate] = useLocation();
   const categoryKnown = Boolean(category);
 
   useEffect(() => {
@@ -33,7 +43,11 @@ export function EntryScreen() {
     let current = true;
     setEntry({ state: 'loading' });
     api.getEntry(categoryId, id).then(
-      (value) => current && setEntry({ state: 'done', value }),
+      (value) => {
+        if (!current) return;
+        setAskedFor(id);
+        setEntry({ state: 'done', value });
+      },
       (error: unknown) => current && setEntry({ state: 'error', error: describeError(error) }),
     );
     return () => {
@@ -64,6 +78,12 @@ export function EntryScreen() {
       else throw error;
     }
   });
+
+  // A merged id answers 301 to the survivor, which fetch follows: show the survivor's own address.
+  const survivorId = entry.state === 'done' && askedFor === id && entry.value.id !== id ? entry.value.id : undefined;
+  useEffect(() => {
+    if (survivorId) navigate(`/${categoryId}/${survivorId}`, { replace: true });
+  }, [survivorId, categoryId, navigate]);
 
   if (!category) return <NotFoundScreen what="category" loadingCategories />;
   if (entry.state === 'loading') return <Loading label="Loading the entry…" rows={4} />;
@@ -149,6 +169,12 @@ export function EntryScreen() {
         ))}
       </dl>
       {item.description && <p className="entry__description">{item.description}</p>}
+      <Suspense fallback={<Loading rows={2} />}>
+        {signedIn && listEntry.state === 'done' && listEntry.value && (
+          <EntryHistory category={category} itemId={item.id} version={listEntry.value.updated_at} />
+        )}
+        {moderator && <ModerationPanel category={category} entry={item} />}
+      </Suspense>
     </article>
   );
 }

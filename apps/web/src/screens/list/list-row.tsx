@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { describeError } from '../../api/describe-error';
 import { progressUnit, STATUSES, statusLabel } from '../../categories/labels';
+import { EntryHistory } from '../catalog/entry-history';
 import { RowEditor } from './row-editor';
 
 /** One entry of the list: select it, change its status right there, or open every field under it. */
@@ -98,6 +99,7 @@ export function ListRow(props: {
       {editing && (
         <div id={`editor-${entry.item_id}`}>
           <RowEditor category={category} entry={entry} onSave={props.onPatch} onClose={() => setEditing(false)} />
+          <EntryHistory category={category} itemId={entry.item_id} version={entry.updated_at} level={3} />
         </div>
       )}
     </li>

@@ -37,6 +37,9 @@ function listServer() {
       for (const id of item_ids) entries.delete(id);
       return json(200, { deleted: item_ids.length, not_found: [] });
     })
+    .on('GET', /^\/api\/v1\/movies\/list\/([0-9a-f]{24})\/history$/, (_request, [, id]) =>
+      json(200, id === C ? [{ at: '2026-01-02T10:00:00.000Z', field: 'status', from: 'watching', to: 'completed' }] : []),
+    )
     .on('POST', '/api/v1/movies/list', (request) => {
       const body = request.body as { item_id: string };
       entries.set(body.item_id, { ...listEntry(body.item_id, body.item_id === A ? 'Alien' : 'Heat'), ...body });
@@ -48,6 +51,18 @@ function listServer() {
 const statuses = (entries: Map<string, { status: string }>) => Object.fromEntries([...entries].map(([id, e]) => [id, e.status]));
 
 describe('my list', () => {
+  it("shows an entry's history under its editor", async () => {
+    const { server } = listServer();
+    renderApp(server, '/movies/list');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit Zodiac' }));
+    const history = await screen.findByRole('region', { name: 'History' });
+    expect((await within(history).findByRole('listitem')).lastElementChild?.textContent).toBe('Status: In progress → Completed');
+    await user.click(screen.getByRole('button', { name: 'Edit Heat' }));
+    await waitFor(() => expect(screen.getAllByRole('region', { name: 'History' })).toHaveLength(2));
+    expect(await screen.findByText('No changes recorded yet.')).toBeTruthy();
+  });
+
   it('changes one status in its row, then undoes it', async () => {
     const { server, entries } = listServer();
     renderApp(server, '/movies/list');
