@@ -58,27 +58,40 @@ export function ImportReport({ job, headingId }: { job: ImportJob; headingId: st
           </div>
         ))}
       </dl>
-      {job.errors.length > 0 && (
-        <table className="data-table">
-          <caption>
-            {job.errors.length === 1 ? 'The row that failed' : `Rows that failed (${job.errors.length}${job.counts.failed > job.errors.length ? ` of ${job.counts.failed}` : ''})`}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {job.errors.map((error, at) => (
-              <tr key={`${error.row}-${at}`}>
-                <th scope="row">{error.row}</th>
-                <td>{error.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <RowTable
+        rows={job.errors}
+        caption={job.errors.length === 1 ? 'The row that failed' : `Rows that failed (${job.errors.length}${job.counts.failed > job.errors.length ? ` of ${job.counts.failed}` : ''})`}
+        column="Why"
+      />
+      <RowTable
+        rows={job.warnings}
+        caption={job.warnings.length === 1 ? 'The row imported with a remark' : `Rows imported with a remark (${job.warnings.length})`}
+        column="Remark"
+      />
     </section>
+  );
+}
+
+/** Rows of the file with a message each (failed rows, or rows applied with a remark); nothing when there are none. */
+function RowTable({ rows, caption, column }: { rows: ReadonlyArray<{ row: number; message: string }>; caption: string; column: string }) {
+  if (rows.length === 0) return null;
+  return (
+    <table className="data-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Row</th>
+          <th scope="col">{column}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((item, at) => (
+          <tr key={`${item.row}-${at}`}>
+            <th scope="row">{item.row}</th>
+            <td>{item.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -24,6 +24,7 @@ const job = (extra: Record<string, unknown> = {}) => ({
   status: 'queued',
   counts: { rows: 2, matched: 0, catalog_created: 0, added: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 },
   errors: [],
+  warnings: [],
   failure: null,
   created_at: '2026-11-20T10:00:00.000Z',
   started_at: null,
@@ -37,6 +38,7 @@ const finished = (dryRun: boolean) =>
     status: 'completed',
     counts: { rows: 2, matched: 1, catalog_created: 0, added: 1, updated: 0, unchanged: 0, skipped: 0, failed: 1 },
     errors: [{ row: 3, message: 'a row needs a title or an external id' }],
+    warnings: [{ row: 2, message: "year '19799' is not valid and was dropped" }],
   });
 
 /** An import API whose job runs once (running, then finished) each time it is started. */
@@ -66,7 +68,7 @@ async function chooseFile(user: ReturnType<typeof userEvent.setup>, name = 'mine
 }
 
 describe('import', () => {
-  it('offers the sources the API documents, dry-runs the file, shows its failed rows, then imports it on confirmation', async () => {
+  it('offers the sources the API documents, dry-runs the file, shows its failed rows and its rows with a remark, then imports it on confirmation', async () => {
     const server = importServer();
     renderApp(server, '/movies/import');
     const user = userEvent.setup();
@@ -84,6 +86,9 @@ describe('import', () => {
     const failures = screen.getByRole('table', { name: 'The row that failed' });
     expect(within(failures).getByRole('rowheader').textContent).toBe('3');
     expect(within(failures).getByText('a row needs a title or an external id')).toBeTruthy();
+    const remarks = screen.getByRole('table', { name: 'The row imported with a remark' });
+    expect(within(remarks).getByRole('rowheader').textContent).toBe('2');
+    expect(within(remarks).getByText("year '19799' is not valid and was dropped")).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Import it now' }));
     await screen.findByText('Import finished: 1 added, 0 updated, 1 failed.');
