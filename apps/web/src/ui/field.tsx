@@ -51,3 +51,15 @@ export function FormError({ error, requestId }: { error?: string; requestId?: st
     </div>
   );
 }
+
+/** A read that failed, in words, with a way to try it again. */
+export function LoadError({ error, onRetry }: { error: { message: string; requestId?: string }; onRetry: () => void }) {
+  return (
+    <div className="inline-error">
+      <FormError error={error.message} requestId={error.requestId} />
+      <button type="button" className="button" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  );
+}

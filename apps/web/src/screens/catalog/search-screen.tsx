@@ -8,7 +8,7 @@ import { useApi, useSession } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
 import { entryNoun } from '../../categories/labels';
-import { FormError } from '../../ui/field';
+import { LoadError } from '../../ui/field';
 import { Pager } from '../../ui/pager';
 import { EmptyState, Loading } from '../../ui/status';
 import { useDebounced } from '../../ui/use-debounced';
@@ -81,12 +81,7 @@ export function SearchScreen() {
       </form>
       <div className="results" aria-busy={busy}>
         {results.state === 'error' && (
-          <div className="inline-error">
-            <FormError error={results.error.message} requestId={results.error.requestId} />
-            <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
-              Try again
-            </button>
-          </div>
+          <LoadError error={results.error} onRetry={() => setAttempt((n) => n + 1)} />
         )}
         {!page && busy && <Loading label={`Searching ${category.display_name.toLowerCase()}…`} rows={6} />}
         {page && page.total === 0 && (

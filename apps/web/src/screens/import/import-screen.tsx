@@ -8,7 +8,7 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { Field, FormError } from '../../ui/field';
+import { Field, FormError, LoadError } from '../../ui/field';
 import { EmptyState, Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
 import { ImportReport } from './import-report';
@@ -245,12 +245,7 @@ function PastImports({ pastJobs, onRetry }: { pastJobs: { page?: ImportJobPage; 
     <section aria-labelledby="past-title" className="stack">
       <h2 id="past-title">Past imports</h2>
       {error && (
-        <div className="inline-error">
-          <FormError error={error.message} requestId={error.requestId} />
-          <button type="button" className="button" onClick={onRetry}>
-            Try again
-          </button>
-        </div>
+        <LoadError error={error} onRetry={onRetry} />
       )}
       {!page && !error && <Loading rows={2} label="Loading past imports…" />}
       {page && page.data.length === 0 && <EmptyState title="No imports yet." />}

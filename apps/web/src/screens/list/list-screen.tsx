@@ -10,7 +10,7 @@ import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
 import { STATUSES, statusLabel } from '../../categories/labels';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { FormError } from '../../ui/field';
+import { LoadError } from '../../ui/field';
 import { Pager } from '../../ui/pager';
 import { EmptyState, Loading } from '../../ui/status';
 import { Tabs } from '../../ui/tabs';
@@ -217,12 +217,7 @@ export function ListScreen() {
           </label>
         </div>
         {loaded.state === 'error' && (
-          <div className="inline-error">
-            <FormError error={loaded.error.message} requestId={loaded.error.requestId} />
-            <button type="button" className="button" onClick={reload}>
-              Try again
-            </button>
-          </div>
+          <LoadError error={loaded.error} onRetry={reload} />
         )}
         {!page && busy && <Loading label="Loading your list…" rows={6} />}
         {page && page.total === 0 && (

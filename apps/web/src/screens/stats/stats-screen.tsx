@@ -9,7 +9,7 @@ import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
 import { progressUnit, STATUSES, statusLabel } from '../../categories/labels';
 import { BarChart, type Bar } from '../../ui/bar-chart';
-import { FormError } from '../../ui/field';
+import { LoadError } from '../../ui/field';
 import { EmptyState, Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
 
@@ -76,12 +76,7 @@ export function StatsScreen() {
       <CategoryNav category={category} />
       {loaded.state === 'loading' && <Loading rows={5} label="Loading your statistics…" />}
       {loaded.state === 'error' && (
-        <div className="inline-error">
-          <FormError error={loaded.error.message} requestId={loaded.error.requestId} />
-          <button type="button" className="button" onClick={reload}>
-            Try again
-          </button>
-        </div>
+        <LoadError error={loaded.error} onRetry={reload} />
       )}
       {loaded.state === 'done' && loaded.stats.total === 0 && (
         <EmptyState title={`Your ${name} list is empty: nothing to count yet.`}>
