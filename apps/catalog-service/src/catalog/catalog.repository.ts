@@ -5,7 +5,7 @@ import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { RangeHints, SortKeyRow } from '../shared/range-hints';
 import type { EntryChange, EntryDocument } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
-import { afterPositionFilter, type ListingPosition } from './listing-cursor';
+import { afterPositionFilter, cursorKeyValue, type ListingPosition } from './listing-cursor';
 import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
 
 /**
@@ -408,12 +408,23 @@ export class CatalogRepository {
     const sort = sortSpec(segment.field, segment.direction);
     const expected = depth ? Math.min(limit, depth.segmentTotal - depth.depth) : 0;
     if (!depth || expected <= 0) return this.entries.find(filter).sort(sort).limit(limit).toArray();
-    // As findSegment: on servers that sort every match, a range of the sort key that probably holds the rows.
-    const rank = (this.hints.rankFor(depth.depth + expected) * depth.entries) / Math.max(1, depth.segmentTotal);
-    return this.hints.readNarrowed(segment.field, segment.direction, rank, depth.entries, expected, (bound) => {
-      const bounded = bound === undefined ? filter : withRange(filter, rangeFilter(segment.field, segment.direction, bound));
-      return this.entries.find(bounded).sort(sort).limit(limit).toArray();
-    });
+    // As findSegment: on servers that sort every match, a range of the sort key that probably holds the rows —
+    // counted from the cursor's key when it is a single value (the rows after it), else from the segment's start.
+    const from = start && segment.field !== 'year' ? cursorKeyValue(segment.field, start.key) : undefined;
+    const rows = from === undefined ? depth.depth + expected : expected;
+    const rank = (this.hints.rankFor(rows) * depth.entries) / Math.max(1, depth.segmentTotal);
+    return this.hints.readNarrowed(
+      segment.field,
+      segment.direction,
+      rank,
+      depth.entries,
+      expected,
+      (bound) => {
+        const bounded = bound === undefined ? filter : withRange(filter, rangeFilter(segment.field, segment.direction, bound));
+        return this.entries.find(bounded).sort(sort).limit(limit).toArray();
+      },
+      from,
+    );
   }
 
   loadSortKeySample(size: number): Promise<SortKeyRow<SortField>[]> {

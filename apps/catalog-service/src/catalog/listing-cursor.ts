@@ -42,6 +42,11 @@ export function readPosition(after: CursorPosition, segments: number): ListingPo
 }
 
 /** Rows strictly after `position` in the segment's order (sort key, then id, in the segment's direction). */
+/** The stored value of a cursor's single-valued sort key (a title key, or a date kept as epoch ms). */
+export function cursorKeyValue(field: Exclude<SortField, 'year'>, key: ListingPosition['key']): string | Date {
+  return field === 'title_key' ? (key as string) : new Date(key as number);
+}
+
 export function afterPositionFilter(field: SortField, direction: Direction, key: ListingPosition['key'], id: unknown): EntryFilter {
   const beyond = direction === 1 ? '$gt' : '$lt';
   if (field === 'year') {
@@ -52,6 +57,6 @@ export function afterPositionFilter(field: SortField, direction: Direction, key:
       $or: [{ year_missing: 0, year: { [beyond]: year } }, { year_missing: 0, year, _id: { [beyond]: id } }, { year_missing: 1 }],
     } as EntryFilter;
   }
-  const value = field === 'title_key' ? key : new Date(key as number);
+  const value = cursorKeyValue(field, key);
   return { $or: [{ [field]: { [beyond]: value } }, { [field]: value, _id: { [beyond]: id } }] } as EntryFilter;
 }

@@ -36,6 +36,19 @@ describe('RangeHints', () => {
     expect(h.bound('title_key', 1, 5000, 10_000)).toBeUndefined();
   });
 
+  it('counts the rank from a cursor key when given: a bound about a page past the key, at any depth', async () => {
+    const h = hints(10_000, rows(100));
+    await h.refresh();
+    // 60 sampled rows come before t0060; 1 000 entries more are 10 sampled rows further.
+    expect(h.bound('title_key', 1, 1000, 10_000, 't0060')).toBe('t0070');
+    // Between sampled values: counted from the first value not before the key.
+    expect(h.bound('title_key', 1, 1000, 10_000, 't0060x')).toBe('t0071');
+    expect(h.bound('title_key', -1, 1000, 10_000, 't0060')).toBe('t0050');
+    expect(h.bound('created_at', 1, 1000, 10_000, new Date(1_000_080))).toEqual(new Date(1_000_090));
+    // Deeper than half the collection is fine after a key; past the last sampled value there is no bound.
+    expect(h.bound('title_key', 1, 1000, 10_000, 't0095')).toBeUndefined();
+  });
+
   it('leaves missing years out of the sampled years', async () => {
     const h = hints(10_000, rows(100));
     await h.refresh();

@@ -47,6 +47,20 @@ const compare = (a: SortValue, b: SortValue): number => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
+/** How many of the ascending sampled `values` come before `from` in `direction`. */
+function sampledBefore(values: readonly SortValue[], from: SortValue, direction: Direction): number {
+  let low = 0;
+  let high = values.length;
+  // The first index whose value is >= from (ascending), or > from (descending, counted from the end).
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const order = compare(values[middle]!, from);
+    if (order < 0 || (direction === -1 && order === 0)) low = middle + 1;
+    else high = middle;
+  }
+  return direction === 1 ? low : values.length - low;
+}
+
 /**
  * Range hints for sorted reads, for servers that sort every match instead of walking an index in order.
  *
@@ -89,21 +103,26 @@ export class RangeHints<F extends string> {
   }
 
   /**
-   * A bound such that about `rank` rows of the whole collection lie before it in `direction`, or undefined
-   * when no useful hint exists (small collection, no sample yet, rank beyond the sample).
+   * A bound such that about `rank` rows of the whole collection lie before it in `direction` (after `from`,
+   * a cursor's key, when given), or undefined when no useful hint exists (small collection, no sample yet,
+   * rank beyond the sample). From the start of the order, a bound past half the rows saves little (an offset
+   * read skips them anyway); after a cursor's key, a bound about a page further always does.
    */
-  bound(field: F, direction: Direction, rank: number, entries: number): SortValue | undefined {
+  bound(field: F, direction: Direction, rank: number, entries: number, from?: SortValue): SortValue | undefined {
     const sample = this.sample;
-    if (!sample || entries < this.minEntries || rank >= entries / 2) return undefined;
+    if (!sample || entries < this.minEntries) return undefined;
+    if (from === undefined && rank >= entries / 2) return undefined;
     const values = sample.sorted[field];
-    const index = Math.max(MIN_SAMPLE_INDEX, Math.ceil((rank * sample.size) / entries));
+    const before = from === undefined ? 0 : sampledBefore(values, from, direction);
+    const index = before + Math.max(MIN_SAMPLE_INDEX, Math.ceil((rank * sample.size) / entries));
     if (index >= values.length) return undefined;
     return direction === 1 ? values[index] : values[values.length - 1 - index];
   }
 
   /**
    * Reads with a bound aimed at `rank` (undefined: no useful hint), widening while the rows fall short of
-   * `expected`, finally without a bound: the rows are the same either way, only the work differs.
+   * `expected`, finally without a bound: the rows are the same either way, only the work differs. `from`:
+   * the read starts after this key (a cursor page), and `rank` counts rows from there.
    */
   async readNarrowed<T>(
     field: F,
@@ -112,9 +131,10 @@ export class RangeHints<F extends string> {
     entries: number,
     expected: number,
     read: (bound: SortValue | undefined) => Promise<T[]>,
+    from?: SortValue,
   ): Promise<T[]> {
     for (let aim = rank; ; aim *= WIDENING) {
-      const bound = this.bound(field, direction, aim, entries);
+      const bound = this.bound(field, direction, aim, entries, from);
       const rows = await read(bound);
       if (bound === undefined || rows.length >= expected) return rows;
     }
