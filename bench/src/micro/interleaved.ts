@@ -42,7 +42,12 @@ export async function compareInterleaved(
   }
   return samples.map(({ contender, wall, cpu }) => {
     const wallMicrosPerOp = median(wall);
-    return { name: contender.name, opsPerSecond: 1e6 / wallMicrosPerOp, wallMicrosPerOp, cpuMicrosPerOp: median(cpu) };
+    return {
+      name: contender.name,
+      opsPerSecond: 1e6 / wallMicrosPerOp,
+      wallMicrosPerOp,
+      cpuMicrosPerOp: median(cpu),
+    };
   });
 }
 
@@ -51,6 +56,8 @@ export function printResults(title: string, results: readonly ContenderResult[])
   console.log('| contender | ops/s (median) | wall µs/op | CPU µs/op |');
   console.log('| :-- | --: | --: | --: |');
   for (const r of results) {
-    console.log(`| ${r.name} | ${Math.round(r.opsPerSecond).toLocaleString('en')} | ${r.wallMicrosPerOp.toFixed(2)} | ${r.cpuMicrosPerOp.toFixed(2)} |`);
+    console.log(
+      `| ${r.name} | ${Math.round(r.opsPerSecond).toLocaleString('en')} | ${r.wallMicrosPerOp.toFixed(2)} | ${r.cpuMicrosPerOp.toFixed(2)} |`,
+    );
   }
 }

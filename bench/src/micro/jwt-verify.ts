@@ -29,7 +29,8 @@ const token = jwt.sign({ sub: 'u1', jti: 't1', iat_ms: Date.now(), cutoff_ms: 0 
 const logger = createLogger({ service: 'bench', level: 'warn' });
 const handWritten = createJwksClient({ fetchJwks: async () => jwks, logger });
 const remote = createRemoteJWKSet(new URL('http://auth.invalid/.well-known/jwks.json'), {
-  [customFetch]: async () => new Response(JSON.stringify(jwks), { headers: { 'content-type': 'application/json' } }),
+  [customFetch]: async () =>
+    new Response(JSON.stringify(jwks), { headers: { 'content-type': 'application/json' } }),
 });
 const options = { algorithms: [JWT_ALGORITHM] as jwt.Algorithm[], issuer, audience };
 
@@ -45,8 +46,19 @@ async function jsonwebtokenWith(getKey: (kid: string) => Promise<KeyObject | und
 async function main() {
   // Each contender verifies once first: the token must pass all four ways.
   const contenders = [
-    { name: 'jsonwebtoken + hand-written JWKS client (today)', op: () => jsonwebtokenWith((k) => handWritten.getKey(k)) },
-    { name: 'jose jwtVerify + hand-written JWKS client', op: () => jwtVerify(token, (header: { kid?: string }) => handWritten.getKey(header.kid ?? '') as Promise<KeyObject>, options) },
+    {
+      name: 'jsonwebtoken + hand-written JWKS client (today)',
+      op: () => jsonwebtokenWith((k) => handWritten.getKey(k)),
+    },
+    {
+      name: 'jose jwtVerify + hand-written JWKS client',
+      op: () =>
+        jwtVerify(
+          token,
+          (header: { kid?: string }) => handWritten.getKey(header.kid ?? '') as Promise<KeyObject>,
+          options,
+        ),
+    },
     { name: 'jose jwtVerify + jose createRemoteJWKSet', op: () => jwtVerify(token, remote, options) },
     {
       name: 'jsonwebtoken + jose createRemoteJWKSet',
@@ -56,7 +68,10 @@ async function main() {
   for (const { op } of contenders) await op();
   const rounds = Number(process.env['ROUNDS'] ?? 15);
   const opsPerRound = Number(process.env['OPS'] ?? 1000);
-  printResults(`ES256 JWT verification, ${rounds} interleaved rounds × ${opsPerRound}`, await compareInterleaved(contenders, { rounds, opsPerRound }));
+  printResults(
+    `ES256 JWT verification, ${rounds} interleaved rounds × ${opsPerRound}`,
+    await compareInterleaved(contenders, { rounds, opsPerRound }),
+  );
 }
 
 void main();
