@@ -17,3 +17,4 @@ export { withStatusDates } from '../../apps/catalog-service/src/lists/list-dates
 export { ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_TIME_COST } from '../../apps/auth-service/src/config';
 export { PasswordHasher } from '../../apps/auth-service/src/users/password-hasher';
 export { UsersRepository } from '../../apps/auth-service/src/users/users.repository';
+export { createJwksClient } from '../../apps/gateway/src/authn/jwks-client';

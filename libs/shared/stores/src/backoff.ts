@@ -1,4 +1,10 @@
-/** Exponential backoff with full jitter, capped. attempt starts at 1. */
+/**
+ * Exponential backoff with full jitter, capped. attempt starts at 1. Hand-written rather than p-retry (issue 13,
+ * bench/README.md "Libraries judged"): p-retry only multiplies its delay by a random 1–2 (never below the base,
+ * so writers that collided retry nearly in step), has no hook for another delay, ends an aborted loop by
+ * throwing, and retries only thrown errors, so its users (which also retry on refused statuses, reset on
+ * success and log at most every few seconds) would not get shorter.
+ */
 export const backoffDelay = (attempt: number, baseMs = 200, capMs = 5000): number =>
   Math.round(Math.random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
 

@@ -1,4 +1,4 @@
-import { sleep } from './backoff';
+import { backoffDelay, sleep } from './backoff';
 
 /** MongoDB's WriteConflict. */
 const WRITE_CONFLICT = 112;
@@ -60,7 +60,7 @@ export async function retryTransient<T>(
     } catch (error) {
       if (!isTransientConflict(error)) throw error;
       if (attempt >= policy.attempts) throw new TransactionContentionError(`still conflicting after ${attempt} attempts`, { cause: error });
-      await sleep(Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)));
+      await sleep(backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs));
     }
   }
 }
