@@ -67,15 +67,11 @@ export default [
     // Known exceptions, each with its reason:
     // - Jest global setup/teardown run before the module mapper exists: they import projects by relative path.
     // - docs-checks compiles the endpoint declarations it checks the docs against (no stack needed).
-    // - Two gateway suites run another app in-process through its own harness (the real registry's expiry,
-    //   the real auth service's signing and revocation); to be replaced by processes started with @mt/stack.
     files: [
       '**/test/global-setup.ts',
       '**/test/global-teardown.ts',
       'libs/testing/src/global-setup.ts',
       'tools/docs-checks/src/**/*.ts',
-      'apps/gateway/test/discovery-stack.ts',
-      'apps/gateway/src/real-auth-service.int.spec.ts',
     ],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },

@@ -1,38 +1,40 @@
-// One end-to-end check against the real auth service (its own test harness: MongoDB + Redis), so the
-// gateway's verification is proven against what the auth service really signs, caches and revokes.
-// Everything else in the gateway's tests uses a small stand-in auth server.
+// One end-to-end check against the real auth service (the built app as its own process, on its own
+// MongoDB database and Redis namespace), so the gateway's verification is proven against what the auth
+// service really signs, caches and revokes. Everything else in the gateway's tests uses a small stand-in
+// auth server.
 import request from 'supertest';
-import { newUserData, startAuthHarness, type AuthHarness } from '../../auth-service/test/auth-harness';
-import { TEST_SECRET as AUTH_TEST_SECRET } from '../../auth-service/test/identity-headers';
 import { startTestGateway, type TestGateway } from '../test/gateway';
-import { startHttpServer, type RunningServer } from '../test/servers';
+import { TEST_SECRET } from '../test/keys';
+import { startAuthProcess, type ServiceUnderTest } from '../test/service-processes';
 import { StaticRouteTable } from '../test/static-route-table';
 import { startEchoUpstream, type EchoBody, type EchoUpstream } from '../test/upstreams';
 
+let users = 0;
+/** Registration data of a user no other run has. */
+function newUserData(label: string) {
+  users += 1;
+  const suffix = `${process.pid.toString(36)}${Date.now().toString(36)}${users}`;
+  return { username: `${label}_${suffix}`.slice(0, 32), email: `${label}.${suffix}@example.com`, password: `pass-${suffix}-secret` };
+}
+
 describe('gateway in front of the real auth service', () => {
-  let auth: AuthHarness;
-  let authServer: RunningServer;
+  let auth: ServiceUnderTest;
   let movies: EchoUpstream;
   let gateway: TestGateway;
 
   beforeAll(async () => {
-    auth = await startAuthHarness();
-    [authServer, movies] = await Promise.all([startHttpServer(auth.app), startEchoUpstream('movies-1', AUTH_TEST_SECRET)]);
+    auth = await startAuthProcess({ secret: TEST_SECRET });
+    movies = await startEchoUpstream('movies-1', TEST_SECRET);
     const routeTable = new StaticRouteTable().setInstances('movies', [{ id: 'm1', url: movies.url }]);
     // Same Redis namespace: the auth service writes the cut-offs and evicts the PAT cache entries there.
-    gateway = await startTestGateway({
-      routeTable,
-      authUrl: authServer.url,
-      prefix: auth.prefix,
-      env: { INTERNAL_SECRET: AUTH_TEST_SECRET },
-    });
-  }, 60_000);
+    gateway = await startTestGateway({ routeTable, authUrl: auth.url, prefix: auth.prefix });
+  }, 90_000);
 
   afterAll(async () => {
     await gateway?.close();
-    await Promise.all([authServer?.close(), movies?.close()]);
-    await auth?.close();
-  });
+    await movies?.close();
+    await auth?.stop();
+  }, 30_000);
 
   it('logs in, uses and revokes a PAT, and cuts off old JWTs on a password change', async () => {
     const user = newUserData('gw');

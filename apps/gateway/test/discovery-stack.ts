@@ -1,8 +1,8 @@
-// The gateway's discovery over real parts: the real gateway app (createApp) following a real registry
-// through a real route table (real Redis), a small real auth service (JWKS, introspection), and
-// catalog-like upstream instances that serve endpoint declarations of their own and register them
-// through the registry client, as a service does. No other app's code: the registrations come from
-// fixture endpoint groups.
+// The gateway's discovery over real parts: the real gateway app (createApp) following the real registry
+// (the built registry-service as its own process, with its own expiry sweep) through a real route table
+// (real Redis), a small real auth service (JWKS, introspection), and catalog-like upstream instances that
+// serve endpoint declarations of their own and register them through the registry client, as a service
+// does. No other app's code: the registrations come from fixture endpoint groups.
 import { z, type OpenApiFragment } from '@mt/contracts';
 import { defineEndpoint, endpointRouter, PUBLIC, reply, scope, type EndpointGroup } from '@mt/endpoints';
 import { errorMiddleware } from '@mt/errors';
@@ -12,12 +12,12 @@ import { createRegistryClient, createRouteTable, serviceRegistration, type Regis
 import { silentLogger, testRedisUrl } from '@mt/testing';
 import { categoryRecord } from '@mt/registry-testing';
 import express from 'express';
-import { startRegistry, type RunningRegistry } from '../../registry-service/test/registry-harness';
 import { catalogFragment } from './catalog-fragment';
 import { startTestGateway, type TestGateway } from './gateway';
 import { createSigningKey, signJwt, TEST_SECRET, type SigningKey } from './keys';
 import { authRoutes } from './manifests';
 import { startHttpServer, type RunningServer } from './servers';
+import { startRegistryProcess, type ServiceUnderTest } from './service-processes';
 import { startFakeAuthService, type FakeAuthService } from './upstreams';
 
 export interface SeenRequest {
@@ -31,7 +31,8 @@ export interface DiscoveryStack {
   gateway: TestGateway;
   app: TestGateway['app'];
   url: string;
-  registry: RunningRegistry;
+  /** The registry-service process (its URL takes internal calls with TEST_SECRET). */
+  registry: ServiceUnderTest;
   routeTable: RouteTable;
   auth: FakeAuthService;
   /** A JWT the gateway accepts (signed with the fake auth service's key). */
@@ -116,8 +117,19 @@ async function startUpstream(group: EndpointGroup): Promise<RunningServer> {
 }
 
 export async function startDiscoveryStack(options: DiscoveryStackOptions): Promise<DiscoveryStack> {
+  const registry = await startRegistryProcess({ prefix: options.prefix, ttlMs: options.ttlMs, sweepIntervalMs: options.sweepIntervalMs, secret: TEST_SECRET });
+  try {
+    return await assemble(options, registry);
+  } catch (error) {
+    // A process outlives the test file: it must not be left running when the rest fails to start.
+    await registry.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Everything in-process around the registry process. */
+async function assemble(options: DiscoveryStackOptions, registry: ServiceUnderTest): Promise<DiscoveryStack> {
   const logger = options.logger ?? silentLogger();
-  const registry = await startRegistry({ prefix: options.prefix, ttlMs: options.ttlMs, sweepIntervalMs: options.sweepIntervalMs, secret: TEST_SECRET });
   const key: SigningKey = createSigningKey('discovery-key');
   const auth = await startFakeAuthService([key]);
 

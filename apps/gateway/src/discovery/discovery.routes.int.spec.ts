@@ -64,7 +64,7 @@ describe('discovery routes over a real registry, route table and Redis', () => {
 
     it('drops a category whose only instance stops beating within the TTL plus one sweep', async () => {
       // An instance that registers once and dies without deregistering.
-      await request(stack.registry.app).put(INTERNAL_PATHS.registryInstance('crashing-1')).set(INTERNAL_SECRET_HEADER, TEST_SECRET)
+      await request(stack.registry.url).put(INTERNAL_PATHS.registryInstance('crashing-1')).set(INTERNAL_SECRET_HEADER, TEST_SECRET)
         .send(sampleRegistration('tvshows', 'http://127.0.0.1:9')).expect(201);
       const registeredAt = Date.now();
       await waitFor(async () => (await categoryIds()).includes('tvshows'), 2000);
