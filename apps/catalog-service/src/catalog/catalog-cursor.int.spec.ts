@@ -106,4 +106,27 @@ describe('catalog cursor pages (API.md §9)', () => {
     expect(seen).not.toContain(ahead.id);
     expect(seen).toHaveLength(29);
   });
+  it('fills each page past a run of entries changed since the walk began (more than a page of them), in every order', async () => {
+    for (const sort of ['title', 'year', 'created_at']) {
+      const first = await get(`sort=${sort}&cursor=start&limit=5`);
+      const seen: string[] = ids(first);
+      const all = (await get(`sort=${sort}&limit=100`)).body.data as Array<{ id: string }>;
+      // Twelve consecutive entries ahead of the cursor change (their notes-free fields stay: only updated_at moves).
+      const changed = all.slice(8, 20).map((entry) => entry.id);
+      for (const id of changed) expect((await request(h.app).patch(`/api/v1/movies/${id}`).set(asUser(USER)).send({ genres: ['Changed'] })).status).toBe(200);
+      let cursor: string | null = first.body.next_cursor;
+      const sizes: number[] = [];
+      while (cursor !== null) {
+        const res = await get(`sort=${sort}&limit=5&cursor=${cursor}`);
+        expect(res.status).toBe(200);
+        sizes.push(res.body.data.length);
+        seen.push(...ids(res));
+        cursor = res.body.next_cursor;
+      }
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.filter((id) => changed.includes(id))).toEqual([]);
+      expect(seen).toHaveLength(all.length - changed.length);
+      expect(sizes.slice(0, -1).every((size) => size === 5)).toBe(true);
+    }
+  });
 });

@@ -14,7 +14,7 @@ export interface ListingPosition {
 }
 
 /** The sort key of a row as a cursor stores it (JSON: dates as epoch ms; year as [year_missing, year]). */
-function sortKeyOf(doc: EntryDocument, field: SortField): ListingPosition['key'] {
+export function sortKeyOf(doc: EntryDocument, field: SortField): ListingPosition['key'] {
   switch (field) {
     case 'title_key':
       return doc.title_key;
