@@ -5,5 +5,5 @@ const { reportersFor } = require('./jest.preset.cjs');
 module.exports = {
   ...require('./jest.stores.preset.cjs'),
   testMatch: ['<rootDir>/**/*.int.spec.ts'],
-  reporters: reportersFor('test:integration'),
+  reporters: reportersFor('test:integration', 'integration'),
 };

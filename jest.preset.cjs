@@ -13,8 +13,11 @@ const moduleNameMapper = Object.fromEntries(
   ]),
 );
 
-/** The default reporter, plus the per-run summary file .ci/run counts (tools/jest/summary-reporter.cjs). */
-const reportersFor = (target) => ['default', [path.join(__dirname, 'tools/jest/summary-reporter.cjs'), { target }]];
+/**
+ * The default reporter, plus the per-run summary file .ci/run counts (tools/jest/summary-reporter.cjs):
+ * `target` names the file, `kind` (unit, integration, whole-stack) is what the CI summary calls the run.
+ */
+const reportersFor = (target, kind) => ['default', [path.join(__dirname, 'tools/jest/summary-reporter.cjs'), { target, kind }]];
 
 module.exports = {
   testEnvironment: 'node',
@@ -27,8 +30,9 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
-  reporters: reportersFor('test'),
+  reporters: reportersFor('test', 'unit'),
   testTimeout: 30000,
   clearMocks: true,
 };
-module.exports.reportersFor = reportersFor;
+// For the other presets; not enumerable, so a config spreading this preset does not carry it to Jest.
+Object.defineProperty(module.exports, 'reportersFor', { value: reportersFor, enumerable: false });

@@ -9,4 +9,5 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: path.join(__dirname, 'libs/testing/src/global-setup.ts'),
   globalTeardown: path.join(__dirname, 'libs/testing/src/global-teardown.ts'),
+  reporters: reportersFor('test', 'whole-stack'),
 };

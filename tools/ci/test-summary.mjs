@@ -7,7 +7,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const MAX_FAILURES_SHOWN = 10;
-const TARGET_LABELS = { test: 'unit', 'test:integration': 'integration' };
 
 const [dir, ...runs] = process.argv.slice(2);
 if (!dir) {
@@ -24,14 +23,14 @@ for (const run of runs) {
   const [project, target] = [run.slice(0, dot), run.slice(dot + 1)];
   const rows = byProject.get(project) ?? { parts: [], failing: [] };
   byProject.set(project, rows);
-  const label = TARGET_LABELS[target] ?? target;
   const file = path.join(dir, `${run}.json`);
   if (!existsSync(file)) {
     failed += 1;
-    rows.parts.push(`${label}: no results, it did not run (see its output above)`);
+    rows.parts.push(`${target}: no results, it did not run (see its output above)`);
     continue;
   }
   const result = JSON.parse(readFileSync(file, 'utf8'));
+  const label = result.kind ?? target; // unit, integration or whole-stack
   passed += result.passed;
   failed += result.failed + result.brokenSuites;
   const broken = result.brokenSuites ? `, ${result.brokenSuites} test file(s) could not run` : '';

@@ -18,6 +18,7 @@ class SummaryReporter {
   constructor(globalConfig, options = {}) {
     this.globalConfig = globalConfig;
     this.target = options.target ?? 'test';
+    this.kind = options.kind ?? 'unit';
     this.dir = path.join(__dirname, '../../tmp/test-results');
   }
 
@@ -27,6 +28,7 @@ class SummaryReporter {
     const summary = {
       project: displayName,
       target: this.target,
+      kind: this.kind,
       passed: results.numPassedTests,
       failed: results.numFailedTests,
       pending: results.numPendingTests + results.numTodoTests,

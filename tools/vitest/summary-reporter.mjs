@@ -52,6 +52,7 @@ export default class SummaryReporter {
     const summary = {
       project: this.project,
       target: 'test',
+      kind: 'unit',
       passed,
       failed,
       pending,
