@@ -3,3 +3,4 @@ export * from './http-app';
 export * from './metrics-app';
 export * from './run-service';
 export * from './client-errors';
+export * from './app-prototypes';

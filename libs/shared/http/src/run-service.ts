@@ -3,6 +3,7 @@ import type { Lifecycle } from '@mt/probes';
 import type { Express } from 'express';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { appPrototypes } from './app-prototypes';
 import { clientErrorHandler } from './client-errors';
 
 export interface ServiceRuntime {
@@ -61,6 +62,7 @@ export function createServiceServer(app: Express, requestTimeoutMs = DEFAULT_REQ
       headersTimeout: requestTimeoutMs,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
       connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeoutMs / 10))),
+      ...appPrototypes(app),
     },
     app,
   );
