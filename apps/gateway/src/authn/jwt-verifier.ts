@@ -3,6 +3,8 @@ import type { Identity } from '@mt/identity';
 import type { Logger } from '@mt/logging';
 import { isRole, scopesForRole, type Role } from '@mt/tokens';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
+import type { KeyObject } from 'node:crypto';
 import { AuthenticationUnavailableError, invalidCredential, type AuthOutcome } from './auth-outcome';
 import type { AuthServiceClient } from './auth-service.client';
 import type { JwksClient } from './jwks-client';
@@ -15,7 +17,12 @@ export interface JwtVerifierOptions {
   issuer: string;
   audience: string;
   logger: Logger;
+  /** Clock of the verified-JWT cache's expiry check (jsonwebtoken reads Date.now itself). */
+  now?: () => number;
 }
+
+/** Verified JWTs remembered (LRU): a login JWT is ~600 bytes, so the cache holds at most a few MB. */
+export const VERIFIED_JWT_CACHE_SIZE = 10_000;
 
 interface AccessClaims {
   sub: string;
@@ -24,6 +31,15 @@ interface AccessClaims {
   cutoffMs: number;
   /** JWT_ROLE_CLAIM; `user` when absent (JWTs minted before roles existed). */
   role: Role;
+  /** `exp` in ms. */
+  expiresAtMs: number;
+}
+
+/** A JWT whose signature, issuer and audience were verified with `key`: only expiry and revocation remain. */
+interface VerifiedJwt {
+  kid: string;
+  key: KeyObject;
+  claims: AccessClaims;
 }
 
 function readClaims(payload: unknown): AccessClaims | undefined {
@@ -36,7 +52,7 @@ function readClaims(payload: unknown): AccessClaims | undefined {
   if (typeof cutoffMs !== 'number' || !Number.isSafeInteger(cutoffMs) || cutoffMs < 0) return undefined;
   // jsonwebtoken checks `exp` only when present: a token without one would never expire.
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
-  return { sub, jti, cutoffMs, role: role ?? 'user' };
+  return { sub, jti, cutoffMs, role: role ?? 'user', expiresAtMs: exp * 1000 };
 }
 
 /**
@@ -48,7 +64,14 @@ function readClaims(payload: unknown): AccessClaims | undefined {
  * when Redis cannot answer. jsonwebtoken, not jose's `jwtVerify`: jose costs about twice the CPU per ES256
  * verification here (161–164 against 83–104 µs, bench/README.md "Libraries judged").
  */
-export function createJwtVerifier({ jwks, cutoffs, authService, issuer, audience, logger }: JwtVerifierOptions) {
+export function createJwtVerifier(options: JwtVerifierOptions) {
+  const { jwks, cutoffs, authService, issuer, audience, logger, now = Date.now } = options;
+  // An ES256 verification costs ~90 µs of CPU, a client sends the same JWT with every request: its verified
+  // claims are remembered while the key that verified them is still the one published for its kid (a refreshed
+  // JWKS makes new key objects, so a rotation or removal re-verifies). Expiry and the user's cut-off are
+  // checked on every use, as for a JWT seen for the first time.
+  const verified = new LRUCache<string, VerifiedJwt>({ max: VERIFIED_JWT_CACHE_SIZE });
+
   async function currentCutoff(userId: string): Promise<UserCutoff> {
     try {
       return await cutoffs.find(userId);
@@ -66,30 +89,50 @@ export function createJwtVerifier({ jwks, cutoffs, authService, issuer, audience
     return undefined;
   }
 
+  async function accept(claims: AccessClaims): Promise<AuthOutcome> {
+    if (now() >= claims.expiresAtMs) return invalidCredential('expired', 'token expired');
+    const revoked = await revocationOf(claims);
+    if (revoked) return invalidCredential(`JWT revoked: ${revoked}`);
+    const identity: Identity = { userId: claims.sub, authType: 'jwt', scopes: scopesForRole(claims.role), tokenId: claims.jti };
+    return { kind: 'authenticated', identity };
+  }
+
+  /** The claims of a JWT verified before, when the key that verified it is still published; else undefined. */
+  async function remembered(token: string): Promise<AccessClaims | undefined> {
+    const known = verified.get(token);
+    if (!known) return undefined;
+    if ((await jwks.getKey(known.kid)) === known.key) return known.claims;
+    verified.delete(token);
+    return undefined;
+  }
+
+  async function verifyToken(token: string): Promise<AuthOutcome> {
+    const known = await remembered(token);
+    if (known) return accept(known);
+    const decoded = jwt.decode(token, { complete: true });
+    if (!decoded || typeof decoded.payload === 'string') return invalidCredential('not a JWT');
+    if (decoded.header.alg !== JWT_ALGORITHM) return invalidCredential(`algorithm ${decoded.header.alg} refused`);
+    const kid = decoded.header.kid;
+    if (typeof kid !== 'string' || kid === '') return invalidCredential('JWT without key id');
+    const key = await jwks.getKey(kid);
+    if (!key) return invalidCredential('unknown key id');
+    let payload: unknown;
+    try {
+      payload = jwt.verify(token, key, { algorithms: [JWT_ALGORITHM], issuer, audience });
+    } catch (error) {
+      if (error instanceof jwt.TokenExpiredError) return invalidCredential('expired', 'token expired');
+      return invalidCredential(`JWT rejected: ${(error as Error).message}`);
+    }
+    const claims = readClaims(payload);
+    if (!claims) return invalidCredential(`JWT lacks sub, jti, iat_ms, ${JWT_CUTOFF_CLAIM} or exp`);
+    verified.set(token, { kid, key, claims });
+    return accept(claims);
+  }
+
   return {
     async verify(token: string): Promise<AuthOutcome> {
-      const decoded = jwt.decode(token, { complete: true });
-      if (!decoded || typeof decoded.payload === 'string') return invalidCredential('not a JWT');
-      if (decoded.header.alg !== JWT_ALGORITHM) return invalidCredential(`algorithm ${decoded.header.alg} refused`);
-      const kid = decoded.header.kid;
-      if (typeof kid !== 'string' || kid === '') return invalidCredential('JWT without key id');
-
       try {
-        const key = await jwks.getKey(kid);
-        if (!key) return invalidCredential('unknown key id');
-        let payload: unknown;
-        try {
-          payload = jwt.verify(token, key, { algorithms: [JWT_ALGORITHM], issuer, audience });
-        } catch (error) {
-          if (error instanceof jwt.TokenExpiredError) return invalidCredential('expired', 'token expired');
-          return invalidCredential(`JWT rejected: ${(error as Error).message}`);
-        }
-        const claims = readClaims(payload);
-        if (!claims) return invalidCredential(`JWT lacks sub, jti, iat_ms, ${JWT_CUTOFF_CLAIM} or exp`);
-        const revoked = await revocationOf(claims);
-        if (revoked) return invalidCredential(`JWT revoked: ${revoked}`);
-        const identity: Identity = { userId: claims.sub, authType: 'jwt', scopes: scopesForRole(claims.role), tokenId: claims.jti };
-        return { kind: 'authenticated', identity };
+        return await verifyToken(token);
       } catch (error) {
         if (error instanceof AuthenticationUnavailableError) return { kind: 'undecidable', reason: error.message };
         throw error;
