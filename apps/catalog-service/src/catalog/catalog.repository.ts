@@ -5,7 +5,7 @@ import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { RangeHints, SortKeyRow } from '../shared/range-hints';
 import type { EntryChange, EntryDocument } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
-import { afterPositionFilter, cursorKeyValue, sortKeyOf, type ListingPosition } from './listing-cursor';
+import { afterPositionFilter, cursorKeyValue, sortKeyOf, type CursorRead } from './listing-cursor';
 import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
 
 /**
@@ -390,43 +390,32 @@ export class CatalogRepository {
   }
 
   /**
-   * Cursor pages: up to `limit` rows of one ordered segment after `start` (from its beginning when null),
-   * leaving out rows changed after `changedUpTo` (they may have moved behind the cursor: seen at most once).
-   * An index-ordered range read; its cost does not grow with the depth of the page. With `depth` (rows of the
-   * segment before `start`), narrowed by range hints where the server sorts every match, like findSegment.
+   * Cursor pages: the rows of one `CursorRead` (rows changed after `changedUpTo` are left out: they may have
+   * moved behind the cursor, so each is seen at most once). An index-ordered range read; its cost does not grow
+   * with the depth of the page. With `depth`, narrowed by range hints where the server sorts every match, like
+   * findSegment.
    *
    * Unless the order is by `updated_at` itself, the `changedUpTo` condition is applied to the rows read, not put
    * in the query: a range on a second indexed field can lead a planner to that field's index (the test server
    * then reads every row changed before the walk began, ~100 000 at the end of a large catalog, to return 50).
    */
-  async findAfter(
-    segment: OrderedSegment,
-    start: Pick<ListingPosition, 'key' | 'id'> | null,
-    changedUpTo: Date | null,
-    limit: number,
-    depth?: { depth: number; segmentTotal: number; entries: number },
-  ): Promise<EntryDocument[]> {
-    if (!changedUpTo || segment.field === 'updated_at') return this.readAfter(segment, start, changedUpTo, limit, depth);
+  async findAfter(read: CursorRead): Promise<EntryDocument[]> {
+    const { segment, changedUpTo, limit } = read;
+    if (!changedUpTo || segment.field === 'updated_at') return this.readAfter(read);
     const rows: EntryDocument[] = [];
-    let from = start;
-    let read = depth;
+    let from = read.start;
+    let depth = read.depth;
     for (;;) {
-      const batch = await this.readAfter(segment, from, null, limit, read);
+      const batch = await this.readAfter({ segment, start: from, changedUpTo: null, limit, depth });
       rows.push(...batch.filter((doc) => doc.updated_at <= changedUpTo));
       const last = batch[batch.length - 1];
       if (rows.length >= limit || batch.length < limit || !last) return rows.slice(0, limit);
       from = { key: sortKeyOf(last, segment.field), id: last._id.toHexString() };
-      read = read && { ...read, depth: read.depth + batch.length };
+      depth = depth && { ...depth, depth: depth.depth + batch.length };
     }
   }
 
-  private readAfter(
-    segment: OrderedSegment,
-    start: Pick<ListingPosition, 'key' | 'id'> | null,
-    changedUpTo: Date | null,
-    limit: number,
-    depth?: { depth: number; segmentTotal: number; entries: number },
-  ): Promise<EntryDocument[]> {
+  private readAfter({ segment, start, changedUpTo, limit, depth }: CursorRead): Promise<EntryDocument[]> {
     let filter = segment.filter;
     if (start) filter = withRange(filter, afterPositionFilter(segment.field, segment.direction, start.key, new mongo.ObjectId(start.id)));
     if (changedUpTo) filter = withRange(filter, { updated_at: { $lte: changedUpTo } });

@@ -13,6 +13,19 @@ export interface ListingPosition {
   served: number;
 }
 
+/**
+ * One cursor page's read of one ordered segment: up to `limit` rows after `start` (from the segment's
+ * beginning when null), leaving out rows changed after `changedUpTo` (null: none left out). `depth`: rows of
+ * the segment before `start`, with the totals range hints aim by.
+ */
+export interface CursorRead {
+  segment: OrderedSegment;
+  start: Pick<ListingPosition, 'key' | 'id'> | null;
+  changedUpTo: Date | null;
+  limit: number;
+  depth?: { depth: number; segmentTotal: number; entries: number };
+}
+
 /** The sort key of a row as a cursor stores it (JSON: dates as epoch ms; year as [year_missing, year]). */
 export function sortKeyOf(doc: EntryDocument, field: SortField): ListingPosition['key'] {
   switch (field) {
