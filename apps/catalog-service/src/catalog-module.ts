@@ -3,6 +3,7 @@ import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
 import type { CategoryDefinition } from './categories/categories';
 import { CatalogRepository } from './catalog/catalog.repository';
+import { changedSinceWalkInCode } from './catalog/changed-since-walk';
 import { CatalogService } from './catalog/catalog.service';
 import { SORT_KEY_FIELDS, type SortField } from './catalog/listing-plan';
 import { ListChangesRepository } from './changes/changes.repository';
@@ -95,7 +96,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, importJobs, atomic, now),
 
-    /** Detects transactions, ensures every index, reconciles the entry counter, starts range hints where the server needs them. */
+    /** Detects transactions, ensures every index, reconciles the entry counter, chooses the sorting server's adapters (range hints, ...) where the server needs them. */
     async prepare(): Promise<void> {
       await atomic.detect();
       await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
@@ -107,8 +108,9 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
       // Range hints only where the server needs them: MongoDB walks the sort indexes in order by itself.
       if (await sortsInsteadOfWalkingIndexes(db.collection(COLLECTIONS.entries))) {
-        logger.info('the database sorts matches instead of walking indexes in order: sorted reads use range hints');
+        logger.info('the database sorts matches instead of walking indexes in order: sorted reads use range hints, cursor pages filter changed rows in code');
         hints.start();
+        catalogRepository.changedSinceWalk = changedSinceWalkInCode;
         listHints.start();
         listChanges.narrowBySeq = true;
       }

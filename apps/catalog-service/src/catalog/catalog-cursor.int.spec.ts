@@ -2,6 +2,7 @@ import request from 'supertest';
 import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-harness';
 import { asUser } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
+import { changedSinceWalkInCode, changedSinceWalkInQuery } from './changed-since-walk';
 
 const USER = 'a'.repeat(24);
 const BASE = Date.UTC(2026, 0, 1);
@@ -106,7 +107,9 @@ describe('catalog cursor pages (API.md §9)', () => {
     expect(seen).not.toContain(ahead.id);
     expect(seen).toHaveLength(29);
   });
-  it('fills each page past a run of entries changed since the walk began (more than a page of them), in every order', async () => {
+
+  /** Pages through each order after twelve consecutive entries ahead of the cursor changed: none of them is served, every page is full. */
+  async function walkPastChangedRun() {
     for (const sort of ['title', 'year', 'created_at']) {
       const first = await get(`sort=${sort}&cursor=start&limit=5`);
       const seen: string[] = ids(first);
@@ -128,5 +131,27 @@ describe('catalog cursor pages (API.md §9)', () => {
       expect(seen).toHaveLength(all.length - changed.length);
       expect(sizes.slice(0, -1).every((size) => size === 5)).toBe(true);
     }
+  }
+
+  it('fills each page past a run of entries changed since the walk began (more than a page of them), in every order', async () => {
+    await walkPastChangedRun();
+  });
+
+  it('does the same with the condition in the query (the path chosen on MongoDB), on this server too', async () => {
+    const chosen = h.module.catalogRepository.changedSinceWalk;
+    h.module.catalogRepository.changedSinceWalk = changedSinceWalkInQuery;
+    try {
+      await walkPastChangedRun();
+    } finally {
+      h.module.catalogRepository.changedSinceWalk = chosen;
+    }
+  });
+
+  it('filters changed entries in code on a server that sorts every match (DocumentDB), in the query elsewhere, chosen with the other adapters', async () => {
+    // The start-up probe's answer, read as the probe's own spec does (on this empty-at-start database it says yes exactly for DocumentDB).
+    const info = await h.module.connection.db!.admin().command({ buildInfo: 1 });
+    const sorts = ((info['storageEngines'] as string[] | undefined) ?? []).includes('documentdb');
+    expect(h.module.catalogRepository.changedSinceWalk).toBe(sorts ? changedSinceWalkInCode : changedSinceWalkInQuery);
+    expect(h.module.listChanges.narrowBySeq).toBe(sorts);
   });
 });

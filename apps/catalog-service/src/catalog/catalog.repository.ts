@@ -5,8 +5,9 @@ import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { RangeHints, SortKeyRow } from '../shared/range-hints';
 import type { EntryChange, EntryDocument } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
-import { afterPositionFilter, cursorKeyValue, sortKeyOf, type ListingPosition } from './listing-cursor';
-import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
+import { changedSinceWalkInQuery, type ChangedSinceWalk } from './changed-since-walk';
+import { cursorKeyValue, cursorReadFilter, type CursorRead } from './listing-cursor';
+import { rangeFilter, sortSpec, withRange, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
 
 /**
  * `count`: the number of catalog entries (an O(1) total for unfiltered listings); `version`: increases
@@ -83,13 +84,13 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
   { name: 'created_by', key: { created_by: 1 } },
 ];
 
-/** Both conditions; a plain merge unless they constrain the same field (e.g. a year filter and a year range). */
-function withRange(filter: EntryFilter, range: EntryFilter): EntryFilter {
-  return Object.keys(range).some((key) => key in filter) ? { $and: [filter, range] } : { ...filter, ...range };
-}
-
 export class CatalogRepository {
   private readonly countCache = new MatchCountCache();
+  /**
+   * How cursor pages leave out rows changed since their walk began: by a condition of the query, unless the
+   * module, having probed the server, sets the adapter for servers that sort every match (changed-since-walk.ts).
+   */
+  changedSinceWalk: ChangedSinceWalk = changedSinceWalkInQuery;
 
   constructor(
     private readonly db: CatalogDatabase,
@@ -390,46 +391,18 @@ export class CatalogRepository {
   }
 
   /**
-   * Cursor pages: up to `limit` rows of one ordered segment after `start` (from its beginning when null),
-   * leaving out rows changed after `changedUpTo` (they may have moved behind the cursor: seen at most once).
-   * An index-ordered range read; its cost does not grow with the depth of the page. With `depth` (rows of the
-   * segment before `start`), narrowed by range hints where the server sorts every match, like findSegment.
-   *
-   * Unless the order is by `updated_at` itself, the `changedUpTo` condition is applied to the rows read, not put
-   * in the query: a range on a second indexed field can lead a planner to that field's index (the test server
-   * then reads every row changed before the walk began, ~100 000 at the end of a large catalog, to return 50).
+   * Cursor pages: the rows of one `CursorRead` (rows changed after `changedUpTo` are left out: they may have
+   * moved behind the cursor, so each is seen at most once; how, see `changedSinceWalk`). Index-ordered range
+   * reads; their cost does not grow with the depth of the page. With `depth`, narrowed by range hints where the
+   * server sorts every match, like findSegment.
    */
-  async findAfter(
-    segment: OrderedSegment,
-    start: Pick<ListingPosition, 'key' | 'id'> | null,
-    changedUpTo: Date | null,
-    limit: number,
-    depth?: { depth: number; segmentTotal: number; entries: number },
-  ): Promise<EntryDocument[]> {
-    if (!changedUpTo || segment.field === 'updated_at') return this.readAfter(segment, start, changedUpTo, limit, depth);
-    const rows: EntryDocument[] = [];
-    let from = start;
-    let read = depth;
-    for (;;) {
-      const batch = await this.readAfter(segment, from, null, limit, read);
-      rows.push(...batch.filter((doc) => doc.updated_at <= changedUpTo));
-      const last = batch[batch.length - 1];
-      if (rows.length >= limit || batch.length < limit || !last) return rows.slice(0, limit);
-      from = { key: sortKeyOf(last, segment.field), id: last._id.toHexString() };
-      read = read && { ...read, depth: read.depth + batch.length };
-    }
+  findAfter(read: CursorRead): Promise<EntryDocument[]> {
+    return this.changedSinceWalk(read, (part) => this.readAfter(part));
   }
 
-  private readAfter(
-    segment: OrderedSegment,
-    start: Pick<ListingPosition, 'key' | 'id'> | null,
-    changedUpTo: Date | null,
-    limit: number,
-    depth?: { depth: number; segmentTotal: number; entries: number },
-  ): Promise<EntryDocument[]> {
-    let filter = segment.filter;
-    if (start) filter = withRange(filter, afterPositionFilter(segment.field, segment.direction, start.key, new mongo.ObjectId(start.id)));
-    if (changedUpTo) filter = withRange(filter, { updated_at: { $lte: changedUpTo } });
+  private readAfter(read: CursorRead): Promise<EntryDocument[]> {
+    const { segment, start, limit, depth } = read;
+    const filter = cursorReadFilter(read);
     const sort = sortSpec(segment.field, segment.direction);
     const expected = depth ? Math.min(limit, depth.segmentTotal - depth.depth) : 0;
     if (!depth || expected <= 0) return this.entries.find(filter).sort(sort).limit(limit).toArray();

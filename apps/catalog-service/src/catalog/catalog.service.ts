@@ -154,7 +154,7 @@ export class CatalogService {
       const start = position && index === position.segment ? position : null;
       // Rows of this segment before the cursor: what was served, less the earlier segments (range hints aim past them).
       const depth = start ? Math.max(0, start.served - totals.slice(0, index).reduce((sum, n) => sum + n, 0)) : 0;
-      const found = await this.entries.findAfter(segment, start, changedUpTo, limit + 1 - rows.length, { depth, segmentTotal: totals[index] ?? 0, entries });
+      const found = await this.entries.findAfter({ segment, start, changedUpTo, limit: limit + 1 - rows.length, depth: { depth, segmentTotal: totals[index] ?? 0, entries } });
       rows.push(...found.map((doc) => ({ doc, segment: index })));
     }
     const page = rows.slice(0, limit);

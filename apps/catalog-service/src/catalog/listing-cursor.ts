@@ -1,6 +1,7 @@
 import type { CursorPosition } from '@mt/pagination';
+import { toId } from '../shared/ids';
 import type { EntryDocument } from './entry.document';
-import type { Direction, EntryFilter, OrderedSegment, SortField } from './listing-plan';
+import { withRange, type Direction, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
 
 /**
  * Where a cursor page resumes: after the row with sort key `key` and id `id` in segment `segment` of the
@@ -11,6 +12,19 @@ export interface ListingPosition {
   key: string | number | [number, number | null];
   id: string;
   served: number;
+}
+
+/**
+ * One cursor page's read of one ordered segment: up to `limit` rows after `start` (from the segment's
+ * beginning when null), leaving out rows changed after `changedUpTo` (null: none left out). `depth`: rows of
+ * the segment before `start`, with the totals range hints aim by.
+ */
+export interface CursorRead {
+  segment: OrderedSegment;
+  start: Pick<ListingPosition, 'key' | 'id'> | null;
+  changedUpTo: Date | null;
+  limit: number;
+  depth?: { depth: number; segmentTotal: number; entries: number };
 }
 
 /** The sort key of a row as a cursor stores it (JSON: dates as epoch ms; year as [year_missing, year]). */
@@ -59,4 +73,12 @@ export function afterPositionFilter(field: SortField, direction: Direction, key:
   }
   const value = cursorKeyValue(field, key);
   return { $or: [{ [field]: { [beyond]: value } }, { [field]: value, _id: { [beyond]: id } }] } as EntryFilter;
+}
+
+/** The filter of one query of a cursor read: the segment's matches after `start`, and unchanged since `changedUpTo` when it is set. */
+export function cursorReadFilter({ segment, start, changedUpTo }: CursorRead): EntryFilter {
+  let filter = segment.filter;
+  if (start) filter = withRange(filter, afterPositionFilter(segment.field, segment.direction, start.key, toId(start.id)));
+  if (changedUpTo) filter = withRange(filter, { updated_at: { $lte: changedUpTo } });
+  return filter;
 }

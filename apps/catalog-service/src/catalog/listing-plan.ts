@@ -79,6 +79,11 @@ export function rangeFilter(field: SortField, direction: Direction, bound: SortV
   return { [field]: range } as EntryFilter;
 }
 
+/** Both conditions; a plain merge unless they constrain the same field (e.g. a year filter and a year range). */
+export function withRange(filter: EntryFilter, range: EntryFilter): EntryFilter {
+  return Object.keys(range).some((key) => key in filter) ? { $and: [filter, range] } : { ...filter, ...range };
+}
+
 /** How many rows of each segment fall in the window [skip, skip + limit), given each segment's size. */
 export function windowPerSegment(window: PageWindow, segmentTotals: readonly number[]): Array<{ skip: number; limit: number }> {
   let offset = 0;
