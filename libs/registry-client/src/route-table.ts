@@ -52,7 +52,11 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
   let emptySince: number | undefined;
   let confirmTimer: NodeJS.Timeout | undefined;
 
-  function apply(snapshot: RouteTableSnapshot): void {
+  /** The ETag of the table in use: an unchanged table then costs a 304, not a parse of every manifest. */
+  let currentEtag: string | undefined;
+
+  /** Takes the registry's table; false while a table without any live instance awaits confirmation. */
+  function apply(snapshot: RouteTableSnapshot): boolean {
     isLoaded = true;
     if (instanceCount(snapshot) === 0 && instanceCount(current) > 0) {
       const now = Date.now();
@@ -64,18 +68,19 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
           void refresh();
         }, emptyConfirmMs - (now - emptySince) + 10);
         confirmTimer.unref();
-        return;
+        return false;
       }
     }
     emptySince = undefined;
     const json = JSON.stringify(snapshot);
-    if (json === serialized) return;
+    if (json === serialized) return true;
     current = snapshot;
     serialized = json;
     byService = new Map(snapshot.services.map((service) => [service.service, service]));
     categoryList = snapshot.services.filter((s) => s.category && s.instances.length > 0).map((s) => s.category as CategoryRecord);
     version += 1;
     log.info({ services: snapshot.services.map((s) => ({ service: s.service, instances: s.instances.length })) }, 'route table changed');
+    return true;
   }
 
   function noteReachable(reachable: boolean, reason?: string): void {
@@ -90,15 +95,20 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
 
   async function load(): Promise<boolean> {
     try {
-      const { status, body } = await callRegistry(registryUrl, internalSecret, INTERNAL_PATHS.registryRoutes, {
+      const { status, body, etag } = await callRegistry(registryUrl, internalSecret, INTERNAL_PATHS.registryRoutes, {
         method: 'GET',
         timeoutMs: requestTimeoutMs,
         signal: abort.signal,
+        ifNoneMatch: currentEtag,
       });
+      if (status === 304 && currentEtag !== undefined) {
+        noteReachable(true);
+        return true;
+      }
       if (status !== 200) throw new Error(`registry answered ${status}`);
       const parsed = RouteTableSchema.safeParse(body);
       if (!parsed.success) throw new Error('registry answered an invalid route table');
-      apply(parsed.data);
+      currentEtag = apply(parsed.data) ? etag : undefined;
       noteReachable(true);
       return true;
     } catch (error) {

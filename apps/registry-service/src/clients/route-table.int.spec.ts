@@ -172,4 +172,35 @@ describe('route table (gateway side) against a real registry and Redis', () => {
     await expect(routes.refresh()).resolves.toBe(true);
     expect(routes.version()).toBe(version);
   });
+
+  it('answers a read of an unchanged table with 304 and no body, and a changed one in full with a new ETag', async () => {
+    await register('movies-1', 'movies').expect(201);
+    const read = (etag?: string) => {
+      const call = request(registry.app).get(INTERNAL_PATHS.registryRoutes).set(INTERNAL_SECRET_HEADER, TEST_SECRET);
+      return etag ? call.set('If-None-Match', etag) : call;
+    };
+    const first = await read().expect(200);
+    const etag = first.headers['etag'] as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const unchanged = await read(etag).expect(304);
+    expect(unchanged.text ?? '').toBe('');
+    await register('books-1', 'books').expect(201);
+    const changed = await read(etag).expect(200);
+    expect(changed.headers['etag']).not.toBe(etag);
+    expect(changed.body.services.map((s: { service: string }) => s.service)).toEqual(expect.arrayContaining(['books', 'movies']));
+  });
+
+  it('follows a change made after refreshes that found the table unchanged', async () => {
+    await register('movies-1', 'movies').expect(201);
+    const routes = table();
+    await routes.start();
+    const version = routes.version();
+    await expect(routes.refresh()).resolves.toBe(true);
+    await expect(routes.refresh()).resolves.toBe(true);
+    expect(routes.version()).toBe(version);
+    await register('books-1', 'books').expect(201);
+    await expect(routes.refresh()).resolves.toBe(true);
+    expect(live(routes)).toEqual(expect.arrayContaining(['books', 'movies']));
+    expect(routes.version()).toBe(version + 1);
+  });
 });
