@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { CategoryDefinition } from '../categories/categories';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { toEntryResponse } from '../catalog/entry.document';
-import type { ListEntryDocument, ListRepository } from '../lists/lists.repository';
+import type { ExportedListEntry, ListRepository } from '../lists/lists.repository';
 import type { ExportFormat } from './exports.schemas';
 import { listFieldsOf } from '../lists/list-import';
 
@@ -54,8 +54,8 @@ export class ListExportService {
   }
 
   private async *entries(userId: string): AsyncGenerator<ExportEntry> {
-    for await (const group of inGroups(this.lists.streamOfUser(userId), JOIN_BATCH)) {
-      const items = await this.catalog.findByIds(group.map((entry) => entry.item_id));
+    for await (const group of inGroups(this.lists.streamForExport(userId), JOIN_BATCH)) {
+      const items = await this.catalog.responsesByIds(group.map((entry) => entry.item_id));
       for (const entry of group) {
         const item = items.get(entry.item_id.toHexString());
         // An item removed by moderation after the list was read is gone from the list too.
@@ -65,6 +65,6 @@ export class ListExportService {
   }
 }
 
-function exportEntry(entry: ListEntryDocument, item: ExportItem): ExportEntry {
+function exportEntry(entry: ExportedListEntry, item: ExportItem): ExportEntry {
   return { item, ...listFieldsOf(entry), created_at: entry.created_at.toISOString(), updated_at: entry.updated_at.toISOString() };
 }
