@@ -3,7 +3,7 @@ import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { RangeHints, SortKeyRow } from '../shared/range-hints';
-import { ENTRY_RESPONSE_PROJECTION, type EntryChange, type EntryDocument, type EntryResponseSource } from './entry.document';
+import type { EntryChange, EntryDocument } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
 import { afterPositionFilter, cursorKeyValue, sortKeyOf, type ListingPosition } from './listing-cursor';
 import { rangeFilter, sortSpec, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
@@ -208,19 +208,6 @@ export class CatalogRepository {
     }
     if (updated) await this.bumpCounter({ version: 1 }, session);
     return updated;
-  }
-
-  /**
-   * What responses show of the entries among `ids` (export: the full catalog entry of each list entry), in
-   * one round trip: the batch size is the number of ids (the server's default first batch is 101 documents,
-   * a second round trip for the rest); absent ids are left out.
-   */
-  async responsesByIds(ids: readonly mongo.ObjectId[]): Promise<Map<string, EntryResponseSource>> {
-    if (!ids.length) return new Map();
-    const rows = await this.entries
-      .find<EntryResponseSource>({ _id: { $in: [...ids] } }, { projection: ENTRY_RESPONSE_PROJECTION, batchSize: ids.length })
-      .toArray();
-    return new Map(rows.map((row) => [row._id.toHexString(), row]));
   }
 
   /** Import matching: the entries holding any of these `key:value` pairs (index-served), with what matching needs. */
