@@ -316,7 +316,7 @@ async function main(): Promise<void> {
         const importer = required(users.all[2], 'a third user');
         const importerSession = await loginAndCreatePat(gatewayUrl, importer.username, importer.password);
         log('imports: 10 000-row Letterboxd diary, then its export');
-        results.imports = await measureImportExport(gatewayUrl, importerSession.jwt, data.docs.slice(0, imported), catalog.pid, log);
+        results.imports = await measureImportExport(gatewayUrl, importerSession.jwt, data.docs.slice(0, imported), catalog.pid, log, options.repeats);
       }
     } finally {
       await seeder.close();

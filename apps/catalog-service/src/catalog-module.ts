@@ -91,7 +91,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     importJobs,
     importRunner,
     imports: new ImportsService(category, importJobs, importQueue, cursors, now),
-    listExport: new ListExportService(category, listRepository, catalogRepository, now),
+    listExport: new ListExportService(category, listRepository, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, importJobs, atomic, now),

@@ -207,7 +207,7 @@ function sections(results: BenchResults): Section[] {
   if (results.imports) {
     const { import: run, export: exports } = results.imports;
     other.push([`import of ${run.rows} Letterboxd rows (${run.matching_existing} matching)`, `${run.seconds} s, ${n0(run.rows_per_s)} rows/s, catalog RSS +${run.catalog_rss_growth_mb} MB`]);
-    for (const exported of exports) other.push([`export of ${exported.entries} entries (${exported.format})`, `${exported.seconds} s, ${n0(exported.entries_per_s)} entries/s, catalog RSS +${exported.catalog_rss_growth_mb} MB`]);
+    for (const exported of exports) other.push([`export of ${exported.entries} entries (${exported.format}, median of ${exported.runs_entries_per_s.length})`, `${exported.seconds} s, ${n0(exported.entries_per_s)} entries/s (runs: ${exported.runs_entries_per_s.map(n0).join(', ')}; load ${exported.load_avg_1m.join(', ')}), catalog RSS +${exported.catalog_rss_growth_mb} MB`]);
   }
   if (bulk)
     other.push([

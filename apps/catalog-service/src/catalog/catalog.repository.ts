@@ -211,13 +211,6 @@ export class CatalogRepository {
     return updated;
   }
 
-  /** The whole entries among `ids` (export: the full catalog entry of each list entry); absent ids are left out. */
-  async findByIds(ids: readonly mongo.ObjectId[]): Promise<Map<string, EntryDocument>> {
-    if (!ids.length) return new Map();
-    const rows = await this.entries.find({ _id: { $in: [...ids] } }).toArray();
-    return new Map(rows.map((row) => [row._id.toHexString(), row]));
-  }
-
   /** Import matching: the entries holding any of these `key:value` pairs (index-served), with what matching needs. */
   findByExternalKeys(keys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'external_keys'>>> {
     if (!keys.length) return Promise.resolve([]);

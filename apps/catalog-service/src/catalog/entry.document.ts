@@ -139,8 +139,29 @@ export function entryPatchChange(category: CategoryDefinition, patch: EntryField
   return { set, unset, expect: { updatedAt: current.updated_at, externalKeys: current.external_keys ?? null } };
 }
 
+/** The stored fields a response is made of (`toEntryResponse`): the entry without its derived keys. */
+export type EntryResponseSource = Pick<
+  EntryDocument,
+  '_id' | 'title' | 'year' | 'description' | 'genres' | 'own' | 'external_ids' | 'created_by' | 'created_at' | 'updated_at'
+>;
+
+/**
+ * Reads only what a response shows: the derived keys (title prefixes above all) are most of a stored entry's
+ * bytes. An exclusion, so a field added to responses later is never silently left out.
+ */
+export const ENTRY_RESPONSE_PROJECTION: Readonly<Record<Exclude<keyof EntryDocument, keyof EntryResponseSource>, 0>> = {
+  title_key: 0,
+  title_words: 0,
+  title_prefixes: 0,
+  year_missing: 0,
+  genre_keys: 0,
+  person_prefixes: 0,
+  external_keys: 0,
+  list_claims: 0,
+};
+
 /** What clients see (API.md §5): common fields, then the category's own fields in definition order. */
-export function toEntryResponse(category: CategoryDefinition, doc: EntryDocument): Record<string, unknown> {
+export function toEntryResponse(category: CategoryDefinition, doc: EntryResponseSource): Record<string, unknown> {
   const response: Record<string, unknown> = {
     id: doc._id.toHexString(),
     title: doc.title,

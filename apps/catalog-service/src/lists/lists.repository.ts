@@ -1,5 +1,6 @@
 import { mongo } from 'mongoose';
 import type { Session } from '../shared/atomic';
+import { ENTRY_RESPONSE_PROJECTION, type EntryResponseSource } from '../catalog/entry.document';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { ListPosition } from './list-cursor';
@@ -30,6 +31,25 @@ export interface ListEntryDocument {
 }
 
 export type ListEntryFilter = mongo.Filter<ListEntryDocument>;
+
+/** What the export writes of a list entry, with its catalog entry (none when it was removed meanwhile). */
+export type ExportedListEntry = Pick<
+  ListEntryDocument,
+  'item_id' | 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at' | 'created_at' | 'updated_at'
+> & { item: [EntryResponseSource] | [] };
+
+const EXPORTED_LIST_ENTRY_PROJECTION: Readonly<Record<Exclude<keyof ExportedListEntry, 'item'> | '_id', 0 | 1>> = {
+  _id: 0,
+  item_id: 1,
+  status: 1,
+  score: 1,
+  progress: 1,
+  notes: 1,
+  started_at: 1,
+  finished_at: 1,
+  created_at: 1,
+  updated_at: 1,
+};
 
 /** What a service decides about a new entry; the repository derives the rest of the document. */
 export type NewListEntryFields = Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at'>;
@@ -306,11 +326,29 @@ export class ListRepository {
   }
 
   /**
-   * Every entry of the user in creation order (index `user_created`), read through a cursor in batches of
-   * `batchSize`: the caller pulls as fast as it consumes, so memory does not grow with the list (export).
+   * Every entry of the user in creation order (index `user_created`), only the fields the export writes,
+   * each joined to what responses show of its catalog entry (`item`: empty when the entry is gone), in one
+   * aggregation: the server joins, so a batch of `batchSize` joined rows is one round trip. Read through a
+   * cursor: the caller pulls as fast as it consumes, so memory does not grow with the list.
    */
-  streamOfUser(userId: string, batchSize = 500): AsyncIterable<ListEntryDocument> {
-    return this.entries.find({ user_id: userId }).sort({ created_at: 1, item_id: 1 }).batchSize(batchSize);
+  streamForExport(userId: string, batchSize = 500): AsyncIterable<ExportedListEntry> {
+    return this.entries.aggregate<ExportedListEntry>(
+      [
+        { $match: { user_id: userId } },
+        { $sort: { created_at: 1, item_id: 1 } },
+        { $project: EXPORTED_LIST_ENTRY_PROJECTION },
+        {
+          $lookup: {
+            from: COLLECTIONS.entries,
+            localField: 'item_id',
+            foreignField: '_id',
+            as: 'item',
+            pipeline: [{ $project: ENTRY_RESPONSE_PROJECTION }],
+          },
+        },
+      ],
+      { batchSize },
+    );
   }
 
   /** The user's whole entries among `itemIds`, read in the caller's transaction (the import compares them). */
