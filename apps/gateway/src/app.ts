@@ -1,5 +1,5 @@
 import { endpointRouter, routeManifest } from '@mt/endpoints';
-import { createHttpApp, finishHttpApp } from '@mt/http';
+import { createHttpApp, finishHttpApp, inSequence } from '@mt/http';
 import type { Logger } from '@mt/logging';
 import type { Metrics } from '@mt/metrics';
 import type { Lifecycle } from '@mt/probes';
@@ -30,7 +30,6 @@ import { bodyLimit } from './security/body-limit.middleware';
 import { corsMiddleware } from './security/cors';
 import { securityHeaders } from './security/security-headers';
 import { webApp } from './web/web-app';
-import { inSequence } from './request-pipeline';
 import { gatewayState } from './request-state';
 
 export interface GatewayDeps {
@@ -103,13 +102,13 @@ export function createApp(deps: GatewayDeps): Express {
   });
   app.set('trust proxy', config.TRUST_PROXY);
 
-  // Before the API's route decision: pages and assets are neither rate-limited nor authenticated.
-  app.use(webApp({ dir: deps.webDir ?? config.WEB_DIR }));
   const gatewayEndpoints = endpointRouter([discovery]);
   // Every API request takes these steps in this order: one middleware instead of one express layer each
   // (the hot path of every proxied request, issue 21).
   app.use(
     inSequence([
+      // Before the API's route decision: pages and assets are neither rate-limited nor authenticated.
+      webApp({ dir: deps.webDir ?? config.WEB_DIR }),
       resolveRouteMiddleware(resolver, routeTable),
       authenticateMiddleware(authenticator, logger),
       rateLimitMiddleware(rateLimiter, logger),

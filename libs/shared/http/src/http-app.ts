@@ -11,6 +11,7 @@ import {
   type ProbeOptions,
 } from '@mt/probes';
 import express, { type Express, type RequestHandler } from 'express';
+import { inSequence } from './in-sequence';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -51,13 +52,18 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(requestContextMiddleware(options.logger, { accessLog: options.accessLog }));
-  app.use(metricsMiddleware(options.metrics));
-  for (const middleware of options.before ?? []) app.use(middleware);
   // Only probe paths walk the probe router (a router's layers are matched one by one on every request).
   const probes = createProbeRouter(options.probes);
-  app.use((req, res, next) => (isProbePath(req.path) ? probes(req, res, next) : next()));
-  app.use(rejectUntilStarted(options.probes.lifecycle));
+  // Every request takes these steps: one express layer for all of them (bench/README.md, issue 21).
+  app.use(
+    inSequence([
+      requestContextMiddleware(options.logger, { accessLog: options.accessLog }),
+      metricsMiddleware(options.metrics),
+      ...(options.before ?? []),
+      (req, res, next) => (isProbePath(req.path) ? probes(req, res, next) : next()),
+      rejectUntilStarted(options.probes.lifecycle),
+    ]),
+  );
   return app;
 }
 

@@ -4,3 +4,4 @@ export * from './metrics-app';
 export * from './run-service';
 export * from './client-errors';
 export * from './app-prototypes';
+export * from './in-sequence';

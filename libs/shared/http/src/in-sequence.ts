@@ -2,8 +2,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
  * Runs middlewares one after the other as ONE express middleware. Express's router walks a layer per
- * mounted middleware on every request (path matching, parameter processing, a `next` of its own); the
- * gateway's API steps always run in the same order on the same requests, so they need none of that.
+ * mounted middleware on every request (path matching, parameter processing, a `next` of its own); steps
+ * that always run in the same order on every request (the services' common front, the gateway's API
+ * steps) need none of that.
  * An error (passed to `next`, thrown, or a rejected promise) leaves the sequence for express's error
  * handling; after the last step the request continues with express's next middleware.
  */

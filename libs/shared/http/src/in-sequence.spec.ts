@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { inSequence } from './request-pipeline';
+import { inSequence } from './in-sequence';
 
 const req = {} as Request;
 const res = {} as Response;
