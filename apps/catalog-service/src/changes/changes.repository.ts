@@ -64,14 +64,20 @@ export class ListChangesRepository {
   }
 
   /**
-   * The same records as `recordUpserts`, written as one delete and one insert instead of one upsert per item:
-   * the import's batches of hundreds of items (an upsert each costs a round of index work per item on the store).
+   * The same records as `recordUpserts`, written in bulk statements instead of one upsert per item (each
+   * costs a round of index work per item on the store): the import's batches and bulk-status, hundreds of
+   * items. One `updateMany` moves the items' existing records; items without one (never recorded, or
+   * tombstones already expired) are found by one read, only when there are some, and inserted at once.
    */
   async recordManyUpserts(userId: string, seq: number, itemIds: readonly mongo.ObjectId[], at: Date, session: Session): Promise<void> {
     if (!itemIds.length) return;
-    await this.changes.deleteMany({ user_id: userId, item_id: { $in: [...itemIds] } }, { session });
+    const filter = { user_id: userId, item_id: { $in: [...itemIds] } };
+    const { matchedCount } = await this.changes.updateMany(filter, { $set: { seq, type: 'upsert', changed_at: at }, $unset: { expires_at: '' } }, { session });
+    if (matchedCount === itemIds.length) return;
+    const recorded = matchedCount === 0 ? new Set<string>() : new Set((await this.changes.find(filter, { projection: { _id: 0, item_id: 1 }, session }).toArray()).map((doc) => doc.item_id.toHexString()));
+    const missing = itemIds.filter((itemId) => !recorded.has(itemId.toHexString()));
     await this.changes.insertMany(
-      itemIds.map((itemId) => ({ user_id: userId, item_id: itemId, seq, type: 'upsert' as const, changed_at: at })),
+      missing.map((itemId) => ({ user_id: userId, item_id: itemId, seq, type: 'upsert' as const, changed_at: at })),
       { session, ordered: false },
     );
   }

@@ -60,6 +60,35 @@ export class ListHistoryRepository {
   }
 
   /**
+   * The same result as `append`, for a write that gives many entries the same events (bulk-status: one
+   * status change per status being left): one `updateMany` per distinct list of events instead of an upsert
+   * per entry (each costs a round of index work on the store), and, only when some entries have no
+   * history document yet (entries older than the history), one read and one insert for those.
+   */
+  async appendMany(userId: string, appends: readonly HistoryAppend[], session: Session): Promise<void> {
+    const groups = new Map<string, { events: HistoryEvent[]; itemIds: mongo.ObjectId[] }>();
+    for (const { itemId, events } of appends) {
+      if (!events.length) continue;
+      const key = JSON.stringify(events.map((event) => [event.at.getTime(), event.field, event.from, event.to]));
+      const group = groups.get(key) ?? { events, itemIds: [] };
+      group.itemIds.push(itemId);
+      groups.set(key, group);
+    }
+    const missing: HistoryAppend[] = [];
+    for (const { events, itemIds } of groups.values()) {
+      const filter = { user_id: userId, item_id: { $in: itemIds } };
+      const result = await this.history.updateMany(filter, { $push: { events: { $each: [...events].reverse(), $position: 0, $slice: MAX_HISTORY_PER_ENTRY } } }, { session });
+      if (result.matchedCount === itemIds.length) continue;
+      const existing = new Set((await this.history.find(filter, { projection: { _id: 0, item_id: 1 }, session }).toArray()).map((doc) => doc.item_id.toHexString()));
+      for (const itemId of itemIds) if (!existing.has(itemId.toHexString())) missing.push({ itemId, events });
+    }
+    if (missing.length) {
+      const docs = missing.map(({ itemId, events }) => ({ user_id: userId, item_id: itemId, events: [...events].reverse().slice(0, MAX_HISTORY_PER_ENTRY) }));
+      await this.history.insertMany(docs, { session, ordered: false });
+    }
+  }
+
+  /**
    * The first events of entries that were just added (the import): any older history of those items is
    * replaced (a re-added entry starts afresh), in one delete and one insert rather than an upsert per item.
    */

@@ -254,7 +254,8 @@ export class ListRepository {
     return this.entries
       .find(
         { user_id: userId, item_id: { $in: [...itemIds] } },
-        { projection: { _id: 0, item_id: 1, started_at: 1, finished_at: 1, status: 1, score: 1, progress: 1 }, session },
+        // One batch: the default first batch (101) would cost a getMore for a bulk request of 500 ids.
+        { projection: { _id: 0, item_id: 1, started_at: 1, finished_at: 1, status: 1, score: 1, progress: 1 }, batchSize: Math.max(itemIds.length, 1), session },
       )
       .toArray();
   }

@@ -256,9 +256,10 @@ export class ListService {
         if (problem) problems.push({ path: problem.path, message: `${id}: ${problem.message} once ${status}` });
       });
       if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
-      await this.upserted(stamp, found.map((entry) => entry.item_id));
+      // Up to 500 entries: bulk statements (as import batches), not a statement per entry.
+      await this.changes.recordManyUpserts(userId, stamp.seq, found.map((entry) => entry.item_id), stamp.at, session);
       const moves = found.map((entry) => ({ itemId: entry.item_id, events: historyEvents(entry, { ...entry, status }, now) }));
-      await this.histories.append(userId, moves, session);
+      await this.histories.appendMany(userId, moves, session);
       const finishedToday = (entry: (typeof found)[number]) => (status === 'completed' ? (entry.finished_at ?? today) : entry.finished_at);
       await this.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, { ...entry, status, finished_at: finishedToday(entry) }))), session);
       return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
