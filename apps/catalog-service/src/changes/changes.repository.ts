@@ -76,6 +76,8 @@ export class ListChangesRepository {
     if (matchedCount === itemIds.length) return;
     const recorded = matchedCount === 0 ? new Set<string>() : new Set((await this.changes.find(filter, { projection: { _id: 0, item_id: 1 }, session }).toArray()).map((doc) => doc.item_id.toHexString()));
     const missing = itemIds.filter((itemId) => !recorded.has(itemId.toHexString()));
+    // The driver refuses an empty insert (an item named twice is matched once, so none may be missing).
+    if (!missing.length) return;
     await this.changes.insertMany(
       missing.map((itemId) => ({ user_id: userId, item_id: itemId, seq, type: 'upsert' as const, changed_at: at })),
       { session, ordered: false },
