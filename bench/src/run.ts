@@ -8,6 +8,7 @@ import mongoose from 'mongoose';
 import { benchImdbId, choosePrefixes, generateMovies } from './data/movies';
 import { cpuMeter } from './load/cpu';
 import { HttpClient } from './load/http-client';
+import { describeMachine, probeMachine } from './machine/probe';
 import { readOptions, SCENARIOS, type BenchOptions } from './options';
 import { renderConsole, renderMarkdown } from './report/render';
 import type { BenchResults } from './report/results';
@@ -120,6 +121,8 @@ async function main(): Promise<void> {
   const files = resultFiles(rootDir, options);
   const profileDir = path.join(rootDir, 'tmp', 'bench', 'profiles');
   if (options.profileApps.length) mkdirSync(profileDir, { recursive: true });
+  // First, while nothing of the bench runs yet (the stores may be processes started just below).
+  const machine = probeMachine();
 
   const stores: ProvidedStore[] = [];
   const [mongo, redis] = await Promise.all([provideMongo(process.env), provideRedis(process.env)]);
@@ -136,6 +139,7 @@ async function main(): Promise<void> {
         cpu_model: cpus()[0]?.model.trim() ?? 'unknown',
         memory_gb: round(totalmem() / 2 ** 30, 1),
         load_average: { start: round(loadavg()[0] ?? 0, 2) },
+        machine,
         mongo: await describeMongo(mongo.url),
         redis: await describeRedis(redis.url),
         settings: {
@@ -165,7 +169,7 @@ async function main(): Promise<void> {
       targets: [],
     };
     log(
-      `benchmark: ${results.meta.cpus} × ${results.meta.cpu_model}, node ${process.version}, load average ${results.meta.load_average.start}`,
+      `benchmark: ${results.meta.cpus} × ${results.meta.cpu_model}, node ${process.version}, load average ${results.meta.load_average.start}; ${describeMachine(machine)}`,
     );
     log(
       `  MongoDB ${mongo.url} (${results.meta.mongo.server} ${results.meta.mongo.version}), Redis ${redis.url} (${results.meta.redis})`,

@@ -1,3 +1,5 @@
+import { figures, formatNumber, formatSpread } from '../../tools/figures.mjs';
+import { describeMachine } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { ThroughputStats } from '../scenarios/compare';
 import type { BenchResults } from './results';
@@ -234,6 +236,7 @@ function sections(results: BenchResults): Section[] {
       rows: names.map((name) => [name, n0(rss.idle_before_seeding?.[name]), n0(rss.idle_after_load?.[name])]),
     });
   }
+  out.push(noiseSection(results));
   out.push({
     title: 'Targets',
     header: ['target', 'goal', 'measured', 'verdict'],
@@ -245,6 +248,23 @@ function sections(results: BenchResults): Section[] {
     ]),
   });
   return out;
+}
+
+/** Every named figure with its repetitions and spread, so a reader can tell a change between two runs from noise. */
+function noiseSection(results: BenchResults): Section {
+  return {
+    title: 'Run-to-run noise',
+    header: ['figure', 'median', 'repetitions', 'spread'],
+    rows: figures(results).flatMap(({ label, unit, readings: [reading] }) =>
+      reading
+        ? [[label, `${formatNumber(reading.value)} ${unit}`, reading.runs?.map(formatNumber).join(', ') ?? '—', formatSpread(reading)]]
+        : [],
+    ),
+    notes: [
+      'spread = (max − min) ÷ median of the repetitions. A difference between two runs smaller than the larger of their spreads is within noise: `node bench/tools/compare.mjs <older.json> <newer.json>` judges two result files this way.',
+      'Ratios and added latencies are taken from the same repetition (the compared variants take turns): their repetitions are the per-repetition pairs.',
+    ],
+  };
 }
 
 export function renderConsole(results: BenchResults): string {
@@ -272,7 +292,7 @@ export function renderMarkdown(results: BenchResults): string {
     '# Benchmark results',
     '',
     `Run ${meta.started_at} (${meta.duration_s?.toFixed(0) ?? '?'} s) with \`npm run bench\`${meta.quick ? ' --quick (smoke run, not representative)' : ''}. ` +
-      `Node ${meta.node}, ${meta.cpus} × ${meta.cpu_model}, ${meta.memory_gb} GB; load average ${meta.load_average.start.toFixed(2)} at the start, ${meta.load_average.end?.toFixed(2) ?? '?'} at the end. ` +
+      `Node ${meta.node}, ${meta.cpus} × ${meta.cpu_model}, ${meta.memory_gb} GB; load average ${meta.load_average.start.toFixed(2)} at the start, ${meta.load_average.end?.toFixed(2) ?? '?'} at the end; ${describeMachine(meta.machine)}. ` +
       `MongoDB: ${meta.mongo.server} ${meta.mongo.version}; Redis ${meta.redis}.`,
     '',
     `Data: ${dataset.sizes.join(' → ')} movies (${dataset.vocabulary_words}-word Zipf vocabulary with accents), ${dataset.users.total} users ` +

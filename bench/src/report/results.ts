@@ -1,3 +1,4 @@
+import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
@@ -21,6 +22,8 @@ export interface BenchResults {
     memory_gb: number;
     /** 1-minute load average when the run started and ended: other work on the machine skews absolute numbers. */
     load_average: { start: number; end?: number };
+    /** Page fault, syscall and CPU costs measured before the stack started: runs on machines that differ here do not compare. */
+    machine: MachineProbe;
     mongo: { server: string; version: string };
     redis: string;
     settings: Record<string, unknown>;

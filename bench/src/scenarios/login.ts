@@ -23,7 +23,7 @@ export interface LoginResults {
   /** /livez sampled every 20 ms (one at a time per service) while idle, and during the storm. */
   livez_idle: Record<string, ProbeStats>;
   livez_during: Record<string, ProbeStats>;
-  runs: Array<{ logins_per_s: number; livez: Record<string, ProbeStats> }>;
+  runs: Array<{ logins_per_s: number; login_p50: number; login_p99: number; livez: Record<string, ProbeStats> }>;
 }
 
 function probeStats(latencies: number[]): ProbeStats {
@@ -74,7 +74,6 @@ export async function measureLoginStorm(
   const bodies = users.map((user) => JSON.stringify({ username: user.username, password: user.password }));
   const idle = await sampleWhile(probes, () => new Promise((resolve) => setTimeout(resolve, 3000)));
   const runs: LoginResults['runs'] = [];
-  const loginLatencies: { p50: number; p99: number }[] = [];
   for (let rep = 0; rep < options.repeats; rep++) {
     const { value: result, stats } = await sampleWhile(probes, () =>
       runLoad({
@@ -86,8 +85,12 @@ export async function measureLoginStorm(
       }),
     );
     requireClean('login storm', result);
-    runs.push({ logins_per_s: round(result.rps, 1), livez: stats });
-    loginLatencies.push({ p50: result.latency.p50, p99: result.latency.p99 });
+    runs.push({
+      logins_per_s: round(result.rps, 1),
+      login_p50: round(result.latency.p50, 1),
+      login_p99: round(result.latency.p99, 1),
+      livez: stats,
+    });
     log(
       `    run ${rep + 1}: ${result.rps.toFixed(1)} logins/s (p50 ${result.latency.p50.toFixed(0)} ms); /livez p99 ` +
         Object.entries(stats)
@@ -113,8 +116,8 @@ export async function measureLoginStorm(
     concurrency: options.loginConcurrency,
     users: users.length,
     logins_per_s: round(median(runs.map((run) => run.logins_per_s)), 1),
-    login_p50: round(median(loginLatencies.map((l) => l.p50)), 1),
-    login_p99: round(median(loginLatencies.map((l) => l.p99)), 1),
+    login_p50: round(median(runs.map((run) => run.login_p50)), 1),
+    login_p99: round(median(runs.map((run) => run.login_p99)), 1),
     livez_idle: idle.stats,
     livez_during: during,
     runs,
