@@ -198,6 +198,21 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
     segments.mockRestore();
   });
 
+  it('reads page rows without the search keys, by offset and by cursor', async () => {
+    const find = jest.spyOn(h.module.catalogRepository, 'findSegment');
+    const after = jest.spyOn(h.module.catalogRepository, 'findAfter');
+    expect((await list({ q: 'matr', limit: 2 })).status).toBe(200);
+    expect((await request(h.app).get('/api/v1/movies?sort=year&limit=2&cursor=start')).status).toBe(200);
+    const rows = (await Promise.all([...find.mock.results, ...after.mock.results].map((result) => result.value as Promise<object[]>))).flat();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(Object.keys(row)).toEqual(expect.arrayContaining(['title', 'title_key', 'year_missing', 'updated_at']));
+      for (const key of ['title_words', 'title_prefixes', 'person_prefixes', 'genre_keys', 'external_keys']) expect(row).not.toHaveProperty(key);
+    }
+    find.mockRestore();
+    after.mockRestore();
+  });
+
   it('responds with schema-valid pages', async () => {
     const res = await list({ limit: 100 });
     expect(() => schemas.EntryPage.parse(res.body)).not.toThrow();

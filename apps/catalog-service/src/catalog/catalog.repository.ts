@@ -3,7 +3,7 @@ import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
 import type { RangeHints, SortKeyRow } from '../shared/range-hints';
-import type { EntryChange, EntryDocument } from './entry.document';
+import { ENTRY_LISTING_PROJECTION, type EntryChange, type EntryDocument, type EntryListingRow } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
 import { changedSinceWalkInQuery, type ChangedSinceWalk } from './changed-since-walk';
 import { cursorKeyValue, cursorReadFilter, type CursorRead } from './listing-cursor';
@@ -370,7 +370,7 @@ export class CatalogRepository {
     window: { skip: number; limit: number },
     segmentTotal: number,
     entries: number,
-  ): Promise<EntryDocument[]> {
+  ): Promise<EntryListingRow[]> {
     const { skip, limit } = window;
     const expected = Math.min(limit, segmentTotal - skip);
     if (expected <= 0) return [];
@@ -379,7 +379,7 @@ export class CatalogRepository {
     const rank = (this.hints.rankFor(skip + expected) * entries) / Math.max(1, segmentTotal);
     return this.hints.readNarrowed(segment.field, segment.direction, rank, entries, expected, (bound) => {
       const filter = bound === undefined ? segment.filter : withRange(segment.filter, rangeFilter(segment.field, segment.direction, bound));
-      return this.entries.find(filter).sort(sort).skip(skip).limit(limit).toArray();
+      return this.listingRows(filter).sort(sort).skip(skip).limit(limit).toArray();
     });
   }
 
@@ -389,16 +389,16 @@ export class CatalogRepository {
    * reads; their cost does not grow with the depth of the page. With `depth`, narrowed by range hints where the
    * server sorts every match, like findSegment.
    */
-  findAfter(read: CursorRead): Promise<EntryDocument[]> {
+  findAfter(read: CursorRead): Promise<EntryListingRow[]> {
     return this.changedSinceWalk(read, (part) => this.readAfter(part));
   }
 
-  private readAfter(read: CursorRead): Promise<EntryDocument[]> {
+  private readAfter(read: CursorRead): Promise<EntryListingRow[]> {
     const { segment, start, limit, depth } = read;
     const filter = cursorReadFilter(read);
     const sort = sortSpec(segment.field, segment.direction);
     const expected = depth ? Math.min(limit, depth.segmentTotal - depth.depth) : 0;
-    if (!depth || expected <= 0) return this.entries.find(filter).sort(sort).limit(limit).toArray();
+    if (!depth || expected <= 0) return this.listingRows(filter).sort(sort).limit(limit).toArray();
     // As findSegment: on servers that sort every match, a range of the sort key that probably holds the rows —
     // counted from the cursor's key when it is a single value (the rows after it), else from the segment's start.
     const from = start && segment.field !== 'year' ? cursorKeyValue(segment.field, start.key) : undefined;
@@ -412,10 +412,14 @@ export class CatalogRepository {
       expected,
       (bound) => {
         const bounded = bound === undefined ? filter : withRange(filter, rangeFilter(segment.field, segment.direction, bound));
-        return this.entries.find(bounded).sort(sort).limit(limit).toArray();
+        return this.listingRows(bounded).sort(sort).limit(limit).toArray();
       },
       from,
     );
+  }
+
+  private listingRows(filter: EntryFilter) {
+    return this.entries.find<EntryListingRow>(filter, { projection: ENTRY_LISTING_PROJECTION });
   }
 
   loadSortKeySample(size: number): Promise<SortKeyRow<SortField>[]> {

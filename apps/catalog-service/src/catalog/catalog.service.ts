@@ -11,7 +11,7 @@ import type { AtomicRunner } from '../shared/atomic';
 import { DEFAULT_LIMIT, toPage, type Page } from '../shared/common.schemas';
 import type { CatalogListQuery, EntryFieldsInput } from './catalog.schemas';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from './catalog.repository';
-import { entryPatchChange, newEntryDocument, patchNeedsCurrent, personPrefixes, storedExternalIds, toEntryResponse, type EntryDocument } from './entry.document';
+import { entryPatchChange, newEntryDocument, patchNeedsCurrent, personPrefixes, storedExternalIds, toEntryResponse, type EntryDocument, type EntryListingRow, type EntryResponseSource } from './entry.document';
 import { positionAfter, readPosition } from './listing-cursor';
 import { planListing, windowPerSegment, type ListingPlan } from './listing-plan';
 
@@ -122,7 +122,7 @@ export class CatalogService {
     if (query.cursor !== undefined) return this.listByCursor(query, query.cursor, plan, totals, state.entries);
     if (plan.window.skip >= total) return { ...toPage([], plan.window, total), next_cursor: null };
     const windows = windowPerSegment(plan.window, totals);
-    const rows: EntryDocument[] = [];
+    const rows: EntryListingRow[] = [];
     let lastSegment = 0;
     for (const [index, segment] of plan.segments.entries()) {
       const window = windows[index] ?? { skip: 0, limit: 0 };
@@ -148,7 +148,7 @@ export class CatalogService {
     if (walk.after !== null && !position) throw errors.validation('invalid cursor', [{ path: 'cursor', message: 'belongs to another query; start again with cursor=start' }]);
     // Pages after the first leave out rows changed since the first was read: such a row may have moved behind the cursor.
     const changedUpTo = position ? new Date(walk.snapshotAt) : null;
-    const rows: Array<{ doc: EntryDocument; segment: number }> = [];
+    const rows: Array<{ doc: EntryListingRow; segment: number }> = [];
     for (let index = position?.segment ?? 0; index < plan.segments.length && rows.length <= limit; index++) {
       const segment = plan.segments[index]!;
       const start = position && index === position.segment ? position : null;
@@ -200,7 +200,7 @@ export class CatalogService {
     return externalIdTaken(await this.entries.findExternalKeyHolder(keys, excludeId));
   }
 
-  private respond(doc: EntryDocument): EntryResponse {
+  private respond(doc: EntryResponseSource): EntryResponse {
     return toEntryResponse(this.category, doc);
   }
 

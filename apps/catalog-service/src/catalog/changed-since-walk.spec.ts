@@ -1,6 +1,6 @@
 import { newId } from '../shared/ids';
 import { changedSinceWalkInCode, changedSinceWalkInQuery, type ChangedSinceWalk, type CursorQuery } from './changed-since-walk';
-import type { EntryDocument } from './entry.document';
+import type { EntryListingRow } from './entry.document';
 import { cursorReadFilter, type CursorRead } from './listing-cursor';
 import type { EntryFilter, OrderedSegment } from './listing-plan';
 
@@ -13,7 +13,7 @@ const ROWS = Array.from({ length: 20 }, (_, i) => ({
   _id: newId(),
   title_key: `title ${String(i).padStart(2, '0')}`,
   updated_at: i >= 3 && i <= 10 ? AFTER : BEFORE,
-})) as unknown as EntryDocument[];
+})) as unknown as EntryListingRow[];
 
 const BY_TITLE: OrderedSegment = { filter: {}, field: 'title_key', direction: 1 };
 
@@ -34,7 +34,7 @@ function recordingQuery() {
   return { filters, query };
 }
 
-const titles = (rows: EntryDocument[]) => rows.map((row) => row.title_key);
+const titles = (rows: EntryListingRow[]) => rows.map((row) => row.title_key);
 const unchangedTitles = ROWS.filter((row) => row.updated_at <= WALK_BEGAN).map((row) => row.title_key);
 
 async function page(path: ChangedSinceWalk, read: Partial<CursorRead> = {}) {

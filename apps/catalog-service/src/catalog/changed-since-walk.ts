@@ -1,14 +1,14 @@
-import type { EntryDocument } from './entry.document';
+import type { EntryListingRow } from './entry.document';
 import { sortKeyOf, type CursorRead } from './listing-cursor';
 
 /** One index-ordered query of a cursor read; its filter is `cursorReadFilter(read)` (`changedUpTo`, when set, a condition of it). */
-export type CursorQuery = (read: CursorRead) => Promise<EntryDocument[]>;
+export type CursorQuery = (read: CursorRead) => Promise<EntryListingRow[]>;
 
 /**
  * How a cursor page leaves out the rows changed since its walk began (`read.changedUpTo`). Chosen once at
  * start-up by the server probe that also switches on range hints (catalog-module.ts).
  */
-export type ChangedSinceWalk = (read: CursorRead, query: CursorQuery) => Promise<EntryDocument[]>;
+export type ChangedSinceWalk = (read: CursorRead, query: CursorQuery) => Promise<EntryListingRow[]>;
 
 /** The default (MongoDB): `updated_at <= changedUpTo` is a condition of the one query, which still walks the sort index. */
 export const changedSinceWalkInQuery: ChangedSinceWalk = (read, query) => query(read);
@@ -25,7 +25,7 @@ export const changedSinceWalkInCode: ChangedSinceWalk = async (read, query) => {
   const { segment, changedUpTo, limit } = read;
   // Ordered by updated_at itself, the condition is a range of the index walked anyway: it stays in the query.
   if (!changedUpTo || segment.field === 'updated_at') return query(read);
-  const rows: EntryDocument[] = [];
+  const rows: EntryListingRow[] = [];
   let start = read.start;
   let depth = read.depth;
   for (;;) {

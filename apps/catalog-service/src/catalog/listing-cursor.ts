@@ -1,6 +1,6 @@
 import type { CursorPosition } from '@mt/pagination';
 import { toId } from '../shared/ids';
-import type { EntryDocument } from './entry.document';
+import type { EntryListingRow } from './entry.document';
 import { withRange, type Direction, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
 
 /**
@@ -28,7 +28,7 @@ export interface CursorRead {
 }
 
 /** The sort key of a row as a cursor stores it (JSON: dates as epoch ms; year as [year_missing, year]). */
-export function sortKeyOf(doc: EntryDocument, field: SortField): ListingPosition['key'] {
+export function sortKeyOf(doc: EntryListingRow, field: SortField): ListingPosition['key'] {
   switch (field) {
     case 'title_key':
       return doc.title_key;
@@ -41,7 +41,7 @@ export function sortKeyOf(doc: EntryDocument, field: SortField): ListingPosition
   }
 }
 
-export function positionAfter(doc: EntryDocument, segmentIndex: number, segment: OrderedSegment, served: number): CursorPosition {
+export function positionAfter(doc: EntryListingRow, segmentIndex: number, segment: OrderedSegment, served: number): CursorPosition {
   return { s: segmentIndex, k: sortKeyOf(doc, segment.field), i: doc._id.toHexString(), n: served };
 }
 
