@@ -105,20 +105,6 @@ export const AUTH_GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=4194304:glibc.ma
 const authMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
   env['GLIBC_TUNABLES'] ? {} : { GLIBC_TUNABLES: AUTH_GLIBC_TUNABLES };
 
-/**
- * V8 options of every service: a young generation of at most 2 × 4 MiB instead of V8's 2 × 16 MiB. A service
- * grows it to the maximum during start-up and never gives it back; with 4 MiB each keeps ~20–30 MB less
- * resident when idle, and the catalog's RSS after the bench load was 122–124 MB instead of 203–231 MB; the
- * gateway's CPU per proxied request moved by +1 to +14 % (3 paired runs, within their noise). The images and the
- * Kubernetes manifests set the same (a deploy check keeps them equal). An operator's NODE_OPTIONS is kept, and
- * this flag added unless it sets its own.
- */
-export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=4';
-const withServiceNodeOptions = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-  const own = env['NODE_OPTIONS'] ?? '';
-  return own.includes('--max-semi-space-size') ? env : { ...env, NODE_OPTIONS: `${own} ${SERVICE_NODE_OPTIONS}`.trim() };
-};
-
 const tailOf = (service: ServiceProcess, lines = 8): string => {
   const tail = service.recentOutput().slice(-lines);
   return tail.length ? `; last output:\n    ${tail.join('\n    ')}` : '';
@@ -219,7 +205,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   // Variables that belong to one service must not leak from the launcher's environment into another.
   for (const name of ['PORT', 'HOST', 'CATEGORY', 'ADVERTISED_URL', 'MONGO_DB_NAME']) delete commonEnv[name];
-  const envFor = (app: AppName, own: NodeJS.ProcessEnv) => withServiceNodeOptions({ ...commonEnv, ...own, ...options.appEnv?.[app] });
+  const envFor = (app: AppName, own: NodeJS.ProcessEnv) => ({ ...commonEnv, ...own, ...options.appEnv?.[app] });
 
   const processes: ServiceProcess[] = [];
   let stopping = false;

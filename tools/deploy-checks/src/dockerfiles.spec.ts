@@ -15,13 +15,6 @@ describe('app Dockerfiles', () => {
     ]);
   });
 
-  it("rejects an auth image without the launcher's malloc settings for argon2", () => {
-    const auth = readRepoFile('apps', 'auth-service', 'Dockerfile');
-    const mutated = auth.replace(':glibc.malloc.hugetlb=1', '');
-    expect(mutated).not.toBe(auth);
-    expect(lintDockerfile(mutated, { app: 'auth-service', port: 3001 })).toEqual([expect.stringContaining('ENV GLIBC_TUNABLES=')]);
-  });
-
   it('prepares the JWT key directory for the auth-keys volume, owned by the runtime user', () => {
     const runtime = parseDockerfile(readRepoFile('apps', 'auth-service', 'Dockerfile')).at(-1)!;
     const text = runtime.instructions.map((i) => `${i.keyword} ${i.args}`).join('\n');
@@ -64,7 +57,6 @@ describe('the Dockerfile lint catches what matters', () => {
     ],
     ['dev dependencies in the image', /npm ci --omit=dev/, 'npm ci', '`npm ci --omit=dev`'],
     ['the wrong port', /EXPOSE 8080/, 'EXPOSE 3000', 'EXPOSE 8080 expected'],
-    ["V8's default young generation (not the launcher's)", / \\\n {4}NODE_OPTIONS=--max-semi-space-size=4/, '', 'ENV NODE_OPTIONS=--max-semi-space-size=4 expected'],
     [
       'a shell-form CMD (no SIGTERM for node)',
       /CMD \["node", "--enable-source-maps", "main.js"\]/,
