@@ -44,7 +44,7 @@ export function createAuthModule({ config, logger, connection, redis, keys, rela
     loginFailures: new LoginFailuresRepository(redis, prefixKeys),
     lastUsed: new LastUsedThrottleRepository(redis, prefixKeys),
   };
-  const hasher = new PasswordHasher({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
+  const hasher = new PasswordHasher({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST, concurrency: config.ARGON2_CONCURRENCY });
   const signer = new JwtSigner(keys, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
   const eraser = new AccountEraser(repositories.users, repositories.tokens, repositories.outbox);
   const relay = new OutboxRelay({

@@ -1,5 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError } from '@mt/config';
-import { loadAuthConfig } from './config';
+import { defaultHashConcurrency, loadAuthConfig } from './config';
 
 describe('auth config', () => {
   it('has the documented defaults', () => {
@@ -15,6 +16,7 @@ describe('auth config', () => {
       JWT_TTL_SECONDS: 3600,
       ARGON2_MEMORY_KIB: 19456,
       ARGON2_TIME_COST: 2,
+      ARGON2_CONCURRENCY: Math.max(1, availableParallelism() - 1),
       OUTBOX_RELAY_INTERVAL_MS: 1000,
     });
   });
@@ -32,5 +34,9 @@ describe('auth config', () => {
 
   it('refuses both the inline key and the key file at once', () => {
     expect(() => loadAuthConfig({ INTERNAL_SECRET: 'x'.repeat(32), JWT_PRIVATE_KEY: 'a', JWT_PRIVATE_KEY_FILE: 'b' })).toThrow(/JWT_PRIVATE_KEY: set JWT_PRIVATE_KEY or JWT_PRIVATE_KEY_FILE/);
+  });
+
+  it('hashes on every core but one by default, and on one core with one', () => {
+    expect([1, 2, 4, 16].map((cores) => defaultHashConcurrency(cores))).toEqual([1, 1, 3, 15]);
   });
 });

@@ -1,9 +1,15 @@
 import { baseEnvShape, envInt, internalSecretShape, loadConfig, mongoEnvShape, redisEnvShape, registrationEnvShape, withRegistrationDefaults } from '@mt/config';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /** OWASP's minimum for argon2id (m = 19 MiB, t = 2, p = 1); configuration may only go stronger. */
 export const ARGON2_MIN_MEMORY_KIB = 19_456;
 export const ARGON2_MIN_TIME_COST = 2;
+
+/** Every core but one, at least one (see ARGON2_CONCURRENCY). */
+export function defaultHashConcurrency(cores = availableParallelism()): number {
+  return Math.max(1, cores - 1);
+}
 
 export const authConfigSchema = z.object({
   ...baseEnvShape(3001),
@@ -25,6 +31,11 @@ export const authConfigSchema = z.object({
   JWT_TTL_SECONDS: envInt(3600, 60, 86_400),
   ARGON2_MEMORY_KIB: envInt(ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_MEMORY_KIB, 4_194_304),
   ARGON2_TIME_COST: envInt(ARGON2_MIN_TIME_COST, ARGON2_MIN_TIME_COST, 20),
+  /**
+   * Hashes computed at once; also bounded by libuv's thread pool (UV_THREADPOOL_SIZE, 4). By default every
+   * core but one: that one stays for the event loop (probes, token checks) during a login storm.
+   */
+  ARGON2_CONCURRENCY: envInt(defaultHashConcurrency(), 1, 256),
   /**
    * Usernames (comma-separated, case-insensitive) that are admins (API.md §13): they get the role when they
    * register or log in. Empty: no admin, so no one can grant roles.

@@ -2,6 +2,7 @@
  * A static Dockerfile lint for the app images (no Docker engine runs in CI): the parts of the image
  * contract that matter in production, checked from the text.
  */
+import { AUTH_GLIBC_TUNABLES } from '@mt/stack';
 
 export interface Instruction {
   keyword: string;
@@ -155,6 +156,9 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
     problems.push(`ENV PORT=${port} expected in the final stage`);
   if (!/\bNODE_ENV=production\b/.test(env))
     problems.push('ENV NODE_ENV=production expected in the final stage');
+  // The launcher's malloc settings for argon2, so that the image hashes as `npm start` does.
+  if (app === 'auth-service' && !env.includes(`GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES}`))
+    problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the final stage (libs/stack AUTH_GLIBC_TUNABLES)`);
 
   const cmd = commandText(finalOf('CMD')[0]?.args ?? '');
   if (!/^node\b.*\bmain\.js$/.test(cmd))

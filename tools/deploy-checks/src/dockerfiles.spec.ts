@@ -15,6 +15,13 @@ describe('app Dockerfiles', () => {
     ]);
   });
 
+  it("rejects an auth image without the launcher's malloc settings for argon2", () => {
+    const auth = readRepoFile('apps', 'auth-service', 'Dockerfile');
+    const mutated = auth.replace(':glibc.malloc.hugetlb=1', '');
+    expect(mutated).not.toBe(auth);
+    expect(lintDockerfile(mutated, { app: 'auth-service', port: 3001 })).toEqual([expect.stringContaining('ENV GLIBC_TUNABLES=')]);
+  });
+
   it('prepares the JWT key directory for the auth-keys volume, owned by the runtime user', () => {
     const runtime = parseDockerfile(readRepoFile('apps', 'auth-service', 'Dockerfile')).at(-1)!;
     const text = runtime.instructions.map((i) => `${i.keyword} ${i.args}`).join('\n');

@@ -31,4 +31,11 @@ describe('password hasher', () => {
     expect(stronger.needsRehash(await hasher.hash('pw-pw-pw-pw'))).toBe(true);
     expect(hasher.needsRehash(await hasher.hash('pw-pw-pw-pw'))).toBe(false);
   });
+
+  it('verifies every one of many concurrent logins right when only one hash runs at a time', async () => {
+    const single = new PasswordHasher({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST, concurrency: 1 });
+    const hash = await single.hash('queued password');
+    const answers = await Promise.all(['queued password', 'wrong', 'queued password', 'also wrong'].map((password) => single.verify(hash, password)));
+    expect(answers).toEqual([true, false, true, false]);
+  });
 });
