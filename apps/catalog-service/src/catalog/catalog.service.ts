@@ -7,7 +7,7 @@ import { externalKey, externalKeysOf } from '../categories/external-ids';
 import type { ListRepository } from '../lists/lists.repository';
 import type { EntryRedirectsRepository } from '../moderation/moderation.repository';
 import { titleKey } from '../search/text-folding';
-import type { AtomicRunner } from '../shared/atomic';
+import { TransactionContentionError, type AtomicRunner } from '../shared/atomic';
 import { DEFAULT_LIMIT, toPage, type Page } from '../shared/common.schemas';
 import type { CatalogListQuery, EntryFieldsInput } from './catalog.schemas';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from './catalog.repository';
@@ -51,6 +51,14 @@ export class CatalogService {
       } catch (error) {
         if (error instanceof DuplicateEntryError) throw await this.duplicateConflict(doc.title_key, doc.year);
         if (error instanceof DuplicateExternalIdError) throw await this.externalIdConflict(doc.external_keys ?? []);
+        // Out of conflict retries against creations on other instances: if one of them now holds the title
+        // or an id, that is this creation's answer (409), as it would have been a moment later.
+        if (error instanceof TransactionContentionError) {
+          const existing = await this.entries.findDuplicate(doc.title_key, doc.year);
+          if (existing) throw duplicateOf(existing);
+          const holder = await this.entries.findExternalKeyHolder(doc.external_keys ?? []);
+          if (holder) throw externalIdTaken(holder);
+        }
         throw error;
       }
       return this.respond(doc);
@@ -88,16 +96,28 @@ export class CatalogService {
       const current = needsCurrent ? await this.entries.findById(objectId) : null;
       if (needsCurrent && !current) throw errors.notFound(`${this.category.id} entry not found`);
       const change = entryPatchChange(this.category, patch, this.now(), current);
+      const keys = (change.set['external_keys'] as string[] | undefined) ?? [];
+      // Patches claiming one external id take turns in this process, like creations (above): the first
+      // claims it, the others meet the unique index at once instead of waiting on each other in the store.
+      const claimed = keys.filter((key) => !current?.external_keys?.includes(key)).map((key) => `external:${key}`).sort();
       let updated: EntryDocument | null;
       try {
-        updated = await this.atomic.run(async (session) => {
-          const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
-          // List entries keep the item's title key for their title sort: renamed in the same transaction.
-          if (doc && patch.title !== undefined) await this.lists.renameItem(objectId, doc.title_key, session);
-          return doc;
-        });
+        updated = await this.holdingAll(claimed, () =>
+          this.atomic.run(async (session) => {
+            const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
+            // List entries keep the item's title key for their title sort: renamed in the same transaction.
+            if (doc && patch.title !== undefined) await this.lists.renameItem(objectId, doc.title_key, session);
+            return doc;
+          }),
+        );
       } catch (error) {
-        if (error instanceof DuplicateExternalIdError) throw await this.externalIdConflict((change.set['external_keys'] as string[] | undefined) ?? [], objectId);
+        if (error instanceof DuplicateExternalIdError) throw await this.externalIdConflict(keys, objectId);
+        // Racing claimants on other instances can use up each other's conflict retries; once one of
+        // them holds the id, the answer for the rest is the 409 it would have been, not a 503.
+        if (error instanceof TransactionContentionError && claimed.length) {
+          const holder = await this.entries.findExternalKeyHolder(keys, objectId);
+          if (holder) throw externalIdTaken(holder);
+        }
         if (!(error instanceof DuplicateEntryError)) throw error;
         const existing = await this.entries.findById(objectId);
         const key = patch.title !== undefined ? titleKey(patch.title) : (existing?.title_key ?? '');

@@ -298,6 +298,35 @@ describe('gateway proxying to real upstreams', () => {
       expect(await counterValue(gateway.metrics, 'gateway_upstream_errors_total', { upstream: 'books', kind: 'refused' })).toBe(0);
       await second.close();
     });
+    it('answers a GET from another instance when the first resets it before answering, but never retries a POST', async () => {
+      const [dying, live] = await Promise.all([startResettingServer(), startEchoUpstream('shows-live')]);
+      // The dying instance comes first in the rotation: every other request lands on it.
+      routeTable.setInstances('shows', [
+        { id: 'shows-dying', url: dying.url },
+        { id: 'shows-live', url: live.url },
+      ]);
+      try {
+        for (let i = 0; i < 6; i += 1) {
+          const res = await request(gatewayServer.url).get(`/api/v1/shows?i=${i}`);
+          expect(res.status).toBe(200);
+          expect((res.body as EchoBody).instance).toBe('shows-live');
+        }
+        expect(await counterValue(gateway.metrics, 'gateway_upstream_errors_total', { upstream: 'shows', kind: 'reset_retried' })).toBe(3);
+
+        const pat = generatePat();
+        auth.tokens.set(pat, activePat('user-shows', ['catalog:write'], 'pat-shows'));
+        const statuses: number[] = [];
+        for (let i = 0; i < 2; i += 1) {
+          const post = await request(gatewayServer.url).post('/api/v1/shows').set('Authorization', `Bearer ${pat}`).send({ title: 'x' });
+          statuses.push(post.status);
+        }
+        // One of the two POSTs went to the dying instance: 502, not sent again (it may have taken effect).
+        expect(statuses.sort()).toEqual([200, 502]);
+      } finally {
+        routeTable.removeService('shows');
+        await Promise.all([dying.close(), live.close()]);
+      }
+    });
   });
 
   describe('stale keep-alive sockets', () => {

@@ -62,9 +62,9 @@ const isResponse = (value: unknown): value is ServerResponse =>
 /**
  * Streams requests to a live instance of the service that owns the route (round robin via the route
  * table), bodies untouched, and maps every upstream failure to the contract's error payload: refused or
- * no live instance 503, reset or garbage 502, too slow 504. A GET/HEAD whose connection was refused (or
- * whose reused keep-alive socket turned out dead) is sent once more, to another instance when there is
- * one, so a dying instance causes no client-visible error.
+ * no live instance 503, reset or garbage 502, too slow 504. A GET/HEAD whose connection was refused or
+ * reset before the answer began is sent once more to another instance (or, when its reused keep-alive
+ * socket turned out dead, on a fresh connection), so a dying instance causes no client-visible error.
  */
 export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandler {
   const { routeTable, internalSecret, timeoutMs, agents, metrics, logger } = options;
@@ -117,10 +117,12 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
 
   function retryTarget(attempt: ProxyAttempt, failure: UpstreamFailure): boolean {
     if (!attempt.retryable || attempt.retried) return false;
+    if (failure !== 'refused' && failure !== 'reset') return false;
     // A reused keep-alive socket the upstream had already closed: the request never reached it.
     const staleSocket = failure === 'reset' && attempt.proxyReq?.reusedSocket === true;
-    if (failure !== 'refused' && !staleSocket) return false;
     const previous = attempt.target;
+    // Refused, or reset before any response header (an instance killed mid-request): a GET/HEAD is
+    // idempotent, so another instance answers it (nginx's `proxy_next_upstream error` does the same).
     if (chooseTarget(attempt)) return true;
     // No other instance: a stale socket is worth one fresh connection to the same one.
     attempt.target = previous;
