@@ -6,7 +6,7 @@ import { httpGet } from './http-probe';
 import type { LogLine } from './log-format';
 import { spawnService } from './service-process';
 import { INTERNAL_SECRET_MIN_LENGTH as SERVICES_MIN_LENGTH } from '@mt/config';
-import { AUTH_GLIBC_TUNABLES, INTERNAL_SECRET_MIN_LENGTH, startStack, type Stack } from './stack';
+import { AUTH_GLIBC_TUNABLES, INTERNAL_SECRET_MIN_LENGTH, SERVICE_NODE_OPTIONS, startStack, type Stack } from './stack';
 import { APPS } from './workspace';
 
 /**
@@ -174,6 +174,23 @@ describe('startStack', () => {
     stack = await start({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
     await stack.waitReady(10_000);
     expect((await envOf(stack.process('auth-service').url))['GLIBC_TUNABLES']).toBe('glibc.malloc.arena_max=2');
+  });
+
+  it("gives every service a small V8 young generation, added to the environment's NODE_OPTIONS unless that sets its own", async () => {
+    stack = await start({ NODE_OPTIONS: undefined });
+    await stack.waitReady(10_000);
+    for (const name of ['gateway', 'auth-service', 'registry-service', 'catalog-movies'])
+      expect((await envOf(stack.process(name).url))['NODE_OPTIONS']).toBe(SERVICE_NODE_OPTIONS);
+    await stack.stop();
+
+    stack = await start({ NODE_OPTIONS: '--max-old-space-size=192' });
+    await stack.waitReady(10_000);
+    expect((await envOf(stack.process('gateway').url))['NODE_OPTIONS']).toBe(`--max-old-space-size=192 ${SERVICE_NODE_OPTIONS}`);
+    await stack.stop();
+
+    stack = await start({ NODE_OPTIONS: '--max-semi-space-size=16' });
+    await stack.waitReady(10_000);
+    expect((await envOf(stack.process('gateway').url))['NODE_OPTIONS']).toBe('--max-semi-space-size=16');
   });
 
   it('passes output lines to the sink, parsed, and stops the front first and the registry last, all exiting 0', async () => {

@@ -2,7 +2,7 @@
  * A static Dockerfile lint for the app images (no Docker engine runs in CI): the parts of the image
  * contract that matter in production, checked from the text.
  */
-import { AUTH_GLIBC_TUNABLES } from '@mt/stack';
+import { AUTH_GLIBC_TUNABLES, SERVICE_NODE_OPTIONS } from '@mt/stack';
 
 export interface Instruction {
   keyword: string;
@@ -156,7 +156,9 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
     problems.push(`ENV PORT=${port} expected in the final stage`);
   if (!/\bNODE_ENV=production\b/.test(env))
     problems.push('ENV NODE_ENV=production expected in the final stage');
-  // The launcher's malloc settings for argon2, so that the image hashes as `npm start` does.
+  // The launcher's settings, so that an image runs a service as `npm start` does.
+  if (!env.includes(`NODE_OPTIONS=${SERVICE_NODE_OPTIONS}`))
+    problems.push(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS} expected in the final stage (libs/stack SERVICE_NODE_OPTIONS)`);
   if (app === 'auth-service' && !env.includes(`GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES}`))
     problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the final stage (libs/stack AUTH_GLIBC_TUNABLES)`);
 

@@ -64,6 +64,7 @@ describe('the Dockerfile lint catches what matters', () => {
     ],
     ['dev dependencies in the image', /npm ci --omit=dev/, 'npm ci', '`npm ci --omit=dev`'],
     ['the wrong port', /EXPOSE 8080/, 'EXPOSE 3000', 'EXPOSE 8080 expected'],
+    ["V8's default young generation (not the launcher's)", / \\\n {4}NODE_OPTIONS=--max-semi-space-size=8/, '', 'ENV NODE_OPTIONS=--max-semi-space-size=8 expected'],
     [
       'a shell-form CMD (no SIGTERM for node)',
       /CMD \["node", "--enable-source-maps", "main.js"\]/,

@@ -151,6 +151,13 @@ describe('the manifest checks catch what matters', () => {
       (d) => (container(d).resources!.limits!['memory'] = '300Mi'),
       'concurrent argon2 hashes',
     ],
+    [
+      "NODE_OPTIONS without the images' young-generation size",
+      'Deployment',
+      'catalog-movies',
+      (d) => (container(d).env!.find((variable) => variable.name === 'NODE_OPTIONS')!.value = '--max-old-space-size=192'),
+      'must keep the images',
+    ],
     ['no preStop sleep', 'Deployment', 'gateway', (d) => delete container(d).lifecycle, 'preStop sleep'],
     [
       'a short grace period',
