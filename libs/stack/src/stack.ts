@@ -108,7 +108,7 @@ const authMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
 /**
  * V8 options of every service: a young generation of at most 2 × 8 MiB instead of V8's 2 × 16 MiB. A service
  * grows it to the maximum during start-up and never gives it back; at 8 MiB each keeps 10–22 MB less resident
- * when idle, with no CPU cost above the machine's drift in three paired bench runs (4 MiB saved more but cost
+ * when idle, with no CPU cost above the machine's drift in five paired bench runs (4 MiB saved more but cost
  * the catalog ~40 % more CPU per request: bench/README.md). The images and the Kubernetes manifests set the
  * same (a deploy check keeps them equal). An operator's NODE_OPTIONS is kept, and this flag added unless it
  * sets its own.
