@@ -39,12 +39,9 @@ export class CatalogService {
     // the store wait on, or deadlock with, each other. Whoever comes after the first finds it and gets a
     // 409 without a transaction.
     // External ids too: every lock is taken in sorted order, so two creations never wait on each other in a cycle.
-    const locks = [`title:${JSON.stringify([doc.title_key, doc.year])}`, ...(doc.external_keys ?? []).map((key) => `external:${key}`)].sort();
+    const locks = [`title:${JSON.stringify([doc.title_key, doc.year])}`, ...(doc.external_keys ?? []).map(externalIdLock)].sort();
     return this.holdingAll(locks, async () => {
-      const existing = await this.entries.findDuplicate(doc.title_key, doc.year);
-      if (existing) throw duplicateOf(existing);
-      const holder = await this.entries.findExternalKeyHolder(doc.external_keys ?? []);
-      if (holder) throw externalIdTaken(holder);
+      await this.refuseIfTaken(doc);
       try {
         // The unique indexes still decide duplicates (other instances); the count moves with the insert.
         await this.atomic.run((session) => this.entries.insert(doc, session));
@@ -53,12 +50,7 @@ export class CatalogService {
         if (error instanceof DuplicateExternalIdError) throw await this.externalIdConflict(doc.external_keys ?? []);
         // Out of conflict retries against creations on other instances: if one of them now holds the title
         // or an id, that is this creation's answer (409), as it would have been a moment later.
-        if (error instanceof TransactionContentionError) {
-          const existing = await this.entries.findDuplicate(doc.title_key, doc.year);
-          if (existing) throw duplicateOf(existing);
-          const holder = await this.entries.findExternalKeyHolder(doc.external_keys ?? []);
-          if (holder) throw externalIdTaken(holder);
-        }
+        if (error instanceof TransactionContentionError) await this.refuseIfTaken(doc);
         throw error;
       }
       return this.respond(doc);
@@ -99,7 +91,7 @@ export class CatalogService {
       const keys = (change.set['external_keys'] as string[] | undefined) ?? [];
       // Patches claiming one external id take turns in this process, like creations (above): the first
       // claims it, the others meet the unique index at once instead of waiting on each other in the store.
-      const claimed = keys.filter((key) => !current?.external_keys?.includes(key)).map((key) => `external:${key}`).sort();
+      const claimed = keys.filter((key) => !current?.external_keys?.includes(key)).map(externalIdLock).sort();
       let updated: EntryDocument | null;
       try {
         updated = await this.holdingAll(claimed, () =>
@@ -216,6 +208,14 @@ export class CatalogService {
     return this.entries.backfillMissing('person_prefixes', (doc) => personPrefixes(this.category, doc.own ?? {}));
   }
 
+  /** A 409 naming the entry that already has this title and year, or one of these external ids; nothing when none does. */
+  private async refuseIfTaken(doc: Pick<EntryDocument, 'title_key' | 'year' | 'external_keys'>): Promise<void> {
+    const existing = await this.entries.findDuplicate(doc.title_key, doc.year);
+    if (existing) throw duplicateOf(existing);
+    const holder = await this.entries.findExternalKeyHolder(doc.external_keys ?? []);
+    if (holder) throw externalIdTaken(holder);
+  }
+
   private async externalIdConflict(keys: readonly string[], excludeId?: Id) {
     return externalIdTaken(await this.entries.findExternalKeyHolder(keys, excludeId));
   }
@@ -228,6 +228,9 @@ export class CatalogService {
     return duplicateOf(await this.entries.findDuplicate(key, year, excludeId));
   }
 }
+
+/** The in-process lock of one external id (`key:value`), shared by creations and patches that claim it. */
+const externalIdLock = (key: string) => `external:${key}`;
 
 const duplicateOf = (existing: Id | null) =>
   errors.conflict('an entry with this title and year already exists', existing ? { existing_id: existing.toHexString() } : undefined);
