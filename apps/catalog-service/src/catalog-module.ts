@@ -8,6 +8,8 @@ import { CatalogService } from './catalog/catalog.service';
 import { SORT_KEY_FIELDS, type SortField } from './catalog/listing-plan';
 import { ListChangesRepository } from './changes/changes.repository';
 import { ListChangesService } from './changes/changes.service';
+import { foldLegacyUpserts } from './changes/legacy-upserts';
+import { ListFeedReader } from './changes/list-feed-reader';
 import { ListExportService } from './exports/exports.service';
 import { ImportJobsRepository } from './imports/import-jobs.repository';
 import { ImportMatcher } from './imports/import-matcher';
@@ -66,6 +68,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   });
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
+  const listFeedReader = new ListFeedReader(listRepository, listChanges);
   const listHistory = new ListHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
   const catalog = new CatalogService(category, catalogRepository, listRepository, redirects, atomic, cursors, now);
@@ -84,6 +87,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listRepository,
     listOwners,
     listChanges,
+    listFeedReader,
     cursors,
     catalog,
     lists,
@@ -93,7 +97,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     imports: new ImportsService(category, importJobs, importQueue, cursors, now),
     listExport: new ListExportService(category, listRepository, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
-    listFeed: new ListChangesService(listChanges, listRepository, listOwners, catalogRepository, now),
+    listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, importJobs, atomic, now),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, chooses the sorting server's adapters (range hints, ...) where the server needs them. */
@@ -104,6 +108,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
       const migration = await catalog.migrateExternalIds();
       if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
+      const feed = await foldLegacyUpserts(listChanges, listRepository);
+      if (feed.folded || feed.numbered) logger.info(feed, 'change feed: legacy upsert records folded into the list entries');
       const backfilled = await catalog.backfillPersonSearch();
       if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
       // Range hints only where the server needs them: MongoDB walks the sort indexes in order by itself.
@@ -112,7 +118,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
         hints.start();
         catalogRepository.changedSinceWalk = changedSinceWalkInCode;
         listHints.start();
-        listChanges.narrowBySeq = true;
+        listFeedReader.narrowBySeq = true;
       }
     },
 

@@ -152,6 +152,6 @@ describe('catalog cursor pages (API.md §9)', () => {
     const info = await h.module.connection.db!.admin().command({ buildInfo: 1 });
     const sorts = ((info['storageEngines'] as string[] | undefined) ?? []).includes('documentdb');
     expect(h.module.catalogRepository.changedSinceWalk).toBe(sorts ? changedSinceWalkInCode : changedSinceWalkInQuery);
-    expect(h.module.listChanges.narrowBySeq).toBe(sorts);
+    expect(h.module.listFeedReader.narrowBySeq).toBe(sorts);
   });
 });

@@ -14,7 +14,7 @@ describe('change feed read by sequence windows (movies)', () => {
   let items: string[];
   beforeAll(async () => {
     h = await startCatalogHarness({ category: 'movies' });
-    h.module.listChanges.narrowBySeq = true;
+    h.module.listFeedReader.narrowBySeq = true;
     items = (await seedEntries(h.module, Array.from({ length: 12 }, (_, i) => ({ title: `Window ${i}` })))).map((d) => d._id.toHexString());
     for (const id of items) expect((await request(h.app).post('/api/v1/movies/list').set(asUser(user)).send({ item_id: id })).status).toBe(201);
     // 60 rewrites of the first item: its record moves to the end, leaving a gap of 60 sequence numbers.
@@ -26,7 +26,7 @@ describe('change feed read by sequence windows (movies)', () => {
   afterAll(() => h.close());
 
   it('walks the whole feed across the gap, each item once, in sequence order, with widened reads', async () => {
-    const reads = jest.spyOn(h.module.listChanges as unknown as { pageUpTo: (...args: unknown[]) => unknown }, 'pageUpTo');
+    const reads = jest.spyOn(h.module.listFeedReader as unknown as { pageUpTo: (...args: unknown[]) => unknown }, 'pageUpTo');
     const seen: string[] = [];
     let since: string | undefined;
     let pages = 0;

@@ -5,6 +5,7 @@ import { asUser, newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
 import { COLLECTIONS } from '../shared/database';
 import { changesSchemas } from './changes.schemas';
+import { foldLegacyUpserts } from './legacy-upserts';
 
 /** The issue asks for 2 000 writes; `npm test` runs fewer (FEED_WRITES=2000 for the full figure). */
 const FEED_WRITES = Number(process.env['FEED_WRITES'] ?? 240);
@@ -104,10 +105,62 @@ describe('change feed of the list (movies)', () => {
 
   it('answers 400 for a since it did not issue and for a bad limit, changing nothing', async () => {
     const user = newUserId();
-    for (const query of [{ since: 'nonsense' }, { since: Buffer.from('f1:1:zz:1').toString('base64url') }, { limit: 0 }, { limit: 501 }]) {
+    for (const query of [{ since: 'nonsense' }, { since: Buffer.from('f2:1:zz:1').toString('base64url') }, { limit: 0 }, { limit: 501 }]) {
       const res = await api(user).changes(query);
       expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'validation_failed' });
     }
+  });
+
+  it('shows an item removed and added again as its tombstone, then its entry', async () => {
+    const user = newUserId();
+    const me = api(user);
+    expect((await me.add({ item_id: items[7] })).status).toBe(201);
+    expect((await me.remove(items[7]!)).status).toBe(200);
+    expect((await me.add({ item_id: items[7], status: 'watching' })).status).toBe(201);
+    const res = await me.changes();
+    expect(res.body.changes.map((c: { type: string; item_id: string }) => [c.type, c.item_id])).toEqual([
+      ['delete', items[7]],
+      ['upsert', items[7]],
+    ]);
+    const replica: Replica = new Map();
+    await follow(user, replica);
+    expect(replica).toEqual(await currentList(user));
+  });
+
+  it('answers 410 cursor_expired for a position of the previous feed format, which an instance of the previous version may have issued past changes it did not see', async () => {
+    const user = newUserId();
+    expect((await api(user).add({ item_id: items[8] })).status).toBe(201);
+    const old = Buffer.from(`f1:1:${items[8]}:${Date.now()}`).toString('base64url');
+    const res = await api(user).changes({ since: old });
+    expect(res.status).toBe(410);
+    expect(res.body).toMatchObject({ status: 410, code: 'cursor_expired', error: expect.stringContaining('earlier version') });
+  });
+
+  it('folds the upsert records of the previous version into the entries at start-up, and reads those written meanwhile', async () => {
+    const user = newUserId();
+    const me = api(user);
+    for (const id of items.slice(9, 13)) expect((await me.add({ item_id: id })).status).toBe(201);
+    const entries = h.module.connection.db!.collection(COLLECTIONS.listEntries);
+    const records = h.module.connection.db!.collection(COLLECTIONS.listChanges);
+    const ids = items.slice(9, 13).map((id) => new mongo.ObjectId(id));
+    // As the previous version left them: entries without seq, an upsert record per item (the first item never recorded).
+    await entries.updateMany({ user_id: user }, { $unset: { seq: '' } });
+    await records.insertMany(ids.slice(1).map((itemId, i) => ({ user_id: user, item_id: itemId, seq: 10 + i, type: 'upsert', changed_at: new Date() })));
+    await h.module.connection.db!.collection(COLLECTIONS.listOwners).updateOne({ _id: user } as object, { $set: { seq: 12 } });
+    // Until folded (an instance of the previous version may still be writing), the feed reads the records.
+    const replica: Replica = new Map();
+    await follow(user, replica);
+    expect([...replica.keys()].sort()).toEqual(items.slice(10, 13).sort());
+
+    expect(await foldLegacyUpserts(h.module.listChanges, h.module.listRepository)).toMatchObject({ folded: expect.any(Number), numbered: expect.any(Number) });
+    expect(await records.countDocuments({ user_id: user })).toBe(0);
+    const folded = await entries.find({ user_id: user }).sort({ item_id: 1 }).toArray();
+    expect(folded.map((entry) => entry['seq'])).toEqual([0, 10, 11, 12]);
+    // Replayed from the start, the feed now gives the whole list (the entry never recorded first).
+    const whole: Replica = new Map();
+    await follow(user, whole);
+    expect(whole).toEqual(await currentList(user));
+    expect(await foldLegacyUpserts(h.module.listChanges, h.module.listRepository)).toEqual({ folded: 0, numbered: 0 });
   });
 
   it('answers 410 cursor_expired for a since older than the 90 days deletions are kept', async () => {
@@ -128,17 +181,16 @@ describe('change feed of the list (movies)', () => {
     }
   });
 
-  it('keeps tombstones with an expiry (TTL index) and upserts without one', async () => {
+  it('keeps a tombstone with an expiry (TTL index) per removal, and no record for an entry: the entry carries its seq', async () => {
     const user = newUserId();
     expect((await api(user).add({ item_id: items[4] })).status).toBe(201);
     expect((await api(user).add({ item_id: items[5] })).status).toBe(201);
     expect((await api(user).remove(items[5]!)).status).toBe(200);
     const records = await h.module.connection.db!.collection(COLLECTIONS.listChanges).find({ user_id: user }).sort({ seq: 1 }).toArray();
-    expect(records.map((r) => [r['type'], r['expires_at'] instanceof Date])).toEqual([
-      ['upsert', false],
-      ['delete', true],
-    ]);
-    const lifetime = (records[1]!['expires_at'] as Date).getTime() - (records[1]!['changed_at'] as Date).getTime();
+    expect(records.map((r) => [String(r['item_id']), r['type'], r['seq'], r['expires_at'] instanceof Date])).toEqual([[items[5], 'delete', 3, true]]);
+    const entries = await h.module.connection.db!.collection(COLLECTIONS.listEntries).find({ user_id: user }).toArray();
+    expect(entries.map((entry) => [String(entry['item_id']), entry['seq']])).toEqual([[items[4], 1]]);
+    const lifetime = (records[0]!['expires_at'] as Date).getTime() - (records[0]!['changed_at'] as Date).getTime();
     expect(lifetime).toBe(91 * DAY);
     const indexes = await h.module.connection.db!.collection(COLLECTIONS.listChanges).indexes();
     expect(indexes.find((index) => index.name === 'tombstone_ttl')).toMatchObject({ key: { expires_at: 1 }, expireAfterSeconds: 0 });

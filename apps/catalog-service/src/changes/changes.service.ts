@@ -5,7 +5,7 @@ import type { ListOwnersRepository } from '../lists/list-owners.repository';
 import type { ListRepository } from '../lists/lists.repository';
 import { decodeFeedPosition, encodeFeedPosition, type FeedPosition } from './feed-position';
 import { positionRetained } from './feed-retention';
-import type { ListChangesRepository } from './changes.repository';
+import type { ListFeedReader } from './list-feed-reader';
 import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './changes.schemas';
 
 export type ListChange =
@@ -26,7 +26,7 @@ export interface ChangesPage {
  */
 export class ListChangesService {
   constructor(
-    private readonly changes: ListChangesRepository,
+    private readonly feed: ListFeedReader,
     private readonly lists: ListRepository,
     private readonly owners: ListOwnersRepository,
     private readonly catalog: CatalogRepository,
@@ -39,17 +39,20 @@ export class ListChangesService {
     const limit = query.limit ?? DEFAULT_FEED_LIMIT;
     const committed = await this.owners.committedSeq(userId);
     const after = since ? { seq: since.seq, itemId: since.itemId } : null;
-    const records = await this.changes.page(userId, after, committed, limit + 1);
-    const hasMore = records.length > limit;
-    const shown = records.slice(0, limit);
+    const rows = await this.feed.page(userId, after, committed, limit + 1);
+    const hasMore = rows.length > limit;
+    const shown = rows.slice(0, limit);
 
-    const upserts = shown.filter((record) => record.type === 'upsert').map((record) => record.item_id);
-    const entries = new Map((await this.lists.findEntries(userId, upserts)).map((entry) => [entry.item_id.toHexString(), entry]));
+    // Legacy upsert records (written by the previous version) name an entry: read it.
+    const legacy = shown.filter((row) => row.kind === 'record' && row.type === 'upsert').map((row) => row.item_id);
+    const entries = new Map((await this.lists.findEntries(userId, legacy)).map((entry) => [entry.item_id.toHexString(), entry]));
+    for (const row of shown) if (row.kind === 'entry') entries.set(row.item_id.toHexString(), row.entry);
     const items = await this.catalog.summaries([...entries.values()].map((entry) => entry.item_id));
-    const changes = shown.map((record): ListChange => {
-      const itemId = record.item_id.toHexString();
-      const changedAt = record.changed_at.toISOString();
-      const entry = record.type === 'upsert' ? entries.get(itemId) : undefined;
+    const changes = shown.map((row): ListChange => {
+      const itemId = row.item_id.toHexString();
+      if (row.kind === 'entry') return { type: 'upsert', item_id: itemId, entry: toResponse(row.entry, items.get(itemId)), changed_at: row.entry.updated_at.toISOString() };
+      const changedAt = row.changed_at.toISOString();
+      const entry = row.type === 'upsert' ? entries.get(itemId) : undefined;
       // Deleted since the record was read: its tombstone comes later; telling it now is already true.
       if (!entry) return { type: 'delete', item_id: itemId, changed_at: changedAt };
       return { type: 'upsert', item_id: itemId, entry: toResponse(entry, items.get(itemId)), changed_at: changedAt };
@@ -67,6 +70,7 @@ export class ListChangesService {
 
   private position(since: string, now: Date): FeedPosition {
     const position = decodeFeedPosition(since);
+    if (position === 'retired') throw errors.cursorExpired('this position was issued by an earlier version of the change feed; re-read the list');
     if (!position) throw errors.validation('since is not a position of this feed', [{ path: 'since', message: 'use the next_since of a previous answer' }]);
     if (!positionRetained(position.at, now)) throw errors.cursorExpired();
     return position;

@@ -11,7 +11,11 @@ describe('feed positions', () => {
 
   it('refuses text it did not issue', () => {
     const forged = (text: string) => Buffer.from(text).toString('base64url');
-    for (const bad of ['', 'not base64!', 'x'.repeat(200), forged('f1:1:zz:5'), forged('f2:1::5'), forged('f1:-1::5'), forged('f1:1::'), forged('f1:1::5:6')])
+    for (const bad of ['', 'not base64!', 'x'.repeat(200), forged('f2:1:zz:5'), forged('f3:1::5'), forged('f2:-1::5'), forged('f2:1::'), forged('f2:1::5:6'), forged('f1:1:zz:5')])
       expect(decodeFeedPosition(bad)).toBeNull();
+  });
+
+  it('tells a position of the previous format (upserts only in list_changes) apart, to be answered as expired', () => {
+    expect(decodeFeedPosition(Buffer.from(`f1:42:${new mongo.ObjectId().toHexString()}:1767322800000`).toString('base64url'))).toBe('retired');
   });
 });

@@ -70,7 +70,8 @@ export class ListService {
 
   /**
    * A write of the user's list, all-or-nothing with its owner document (401 once the account is gone) and
-   * with its records in the change feed (the work calls upserted()/deleted() with the stamp it is given).
+   * with its place in the change feed: the work writes entries with the stamp's `seq` and calls deleted()
+   * for removals.
    */
   private async write<T>(userId: string, work: (session: Session, stamp: ChangeStamp) => Promise<T>): Promise<T> {
     try {
@@ -89,10 +90,6 @@ export class ListService {
       }
       throw error;
     }
-  }
-
-  private upserted(stamp: ChangeStamp, itemIds: readonly Id[]): Promise<void> {
-    return this.changes.recordUpserts(stamp.userId, stamp.seq, itemIds, stamp.at, stamp.session);
   }
 
   private deleted(stamp: ChangeStamp, itemIds: readonly Id[]): Promise<void> {
@@ -115,8 +112,7 @@ export class ListService {
         // commits first (and is removed or moved with the others) or conflicts, runs again and finds it gone.
         const current = await this.catalog.claimForList(itemId, session);
         if (!current) throw errors.notFound('catalog entry not found');
-        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: current.title_key }, fields, now, session);
-        await this.upserted(stamp, [itemId]);
+        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: current.title_key }, fields, now, stamp.seq, session);
         await this.histories.append(userId, [{ itemId, events: historyEvents(null, doc, now) }], session);
         await this.owners.addToStats(userId, statsDelta(null, doc), session);
         return { doc, current };
@@ -151,7 +147,7 @@ export class ListService {
           utcToday(now),
         );
         rejectBadDates(datesProblem(dates));
-        const set: ListEntryChange = { ...dates, updated_at: now };
+        const set: ListEntryChange = { ...dates, updated_at: now, seq: stamp.seq };
         if (patch.status !== undefined) set.status = patch.status;
         if (current.status === 'completed' && patch.status === 'watching') set.repeat_count = (current.repeat_count ?? 0) + 1;
         if (patch.score !== undefined) set.score = patch.score;
@@ -159,7 +155,6 @@ export class ListService {
         if (patch.notes !== undefined) set.notes = patch.notes;
         const written = await this.lists.updateAtRevision(userId, objectId, current.rev, set, session);
         if (written) {
-          await this.upserted(stamp, [objectId]);
           await this.histories.append(userId, [{ itemId: objectId, events: historyEvents(current, written, now) }], session);
           await this.owners.addToStats(userId, statsDelta(current, written), session);
         }
@@ -234,10 +229,10 @@ export class ListService {
   }
 
   /**
-   * All-or-nothing, in one transaction. Usually one statement: every listed entry is moved (with the
-   * date rule applied). When fewer entries moved than ids were given, the listed entries are read to
-   * tell ids not on the list (reported) from entries the move would make inconsistent (400: the
-   * transaction is aborted and nothing changes).
+   * All-or-nothing, in one transaction. The listed entries are read (what the history, the counters and
+   * the date rule need), then moved in one statement by document id (with the date rule applied). Ids not
+   * on the list are reported; an entry the move would make inconsistent is a 400: the transaction is
+   * aborted and nothing changes.
    */
   async bulkStatus(userId: string, itemIds: string[], status: ListStatus): Promise<{ updated: number; not_found: string[] }> {
     const ids = itemIds.map((id) => toId(id));
@@ -246,7 +241,7 @@ export class ListService {
     return this.write(userId, async (session, stamp) => {
       // Read first: the history needs the statuses being left.
       const found = await this.lists.findMany(userId, ids, session);
-      const updated = await this.lists.setStatus(userId, ids, status, today, now, session);
+      const updated = found.length ? await this.lists.setStatus(userId, found.map((entry) => entry._id), status, today, now, stamp.seq, session) : 0;
       const onList = new Map(found.map((entry) => [entry.item_id.toHexString(), entry]));
       const problems: ErrorDetail[] = [];
       itemIds.forEach((id, index) => {
@@ -257,7 +252,6 @@ export class ListService {
       });
       if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
       // Up to 500 entries: bulk statements (as import batches), not a statement per entry.
-      await this.changes.recordManyUpserts(userId, stamp.seq, found.map((entry) => entry.item_id), stamp.at, session);
       const moves = found.map((entry) => ({ itemId: entry.item_id, events: historyEvents(entry, { ...entry, status }, now) }));
       await this.histories.appendMany(userId, moves, session);
       const finishedToday = (entry: (typeof found)[number]) => (status === 'completed' ? (entry.finished_at ?? today) : entry.finished_at);
@@ -271,7 +265,7 @@ export class ListService {
     return this.write(userId, async (session, stamp) => {
       const found = await this.lists.findMany(userId, ids, session);
       const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
-      const deleted = found.length ? await this.lists.deleteMany(userId, ids, session) : 0;
+      const deleted = found.length ? await this.lists.deleteMany(userId, found.map((entry) => entry._id), session) : 0;
       await this.deleted(stamp, found.map((entry) => entry.item_id));
       await this.histories.deleteOf(userId, found.map((entry) => entry.item_id), session);
       await this.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, null))), session);
@@ -319,17 +313,16 @@ export class ListService {
         .filter(([key]) => before.has(key))
         .map(([key, { item, fields }]) => {
           const old = before.get(key)!;
-          const change: ListEntryChange = { ...fields, updated_at: stamp.at };
+          const change: ListEntryChange = { ...fields, updated_at: stamp.at, seq: stamp.seq };
           if (old.status === 'completed' && fields.status === 'watching') change.repeat_count = (old.repeat_count ?? 0) + 1;
           return { itemId: item.id, change, old };
         });
-      const inserted = await this.lists.writeImported(userId, inserts, updates, stamp.at, session);
+      const inserted = await this.lists.writeImported(userId, inserts, updates, stamp.at, stamp.seq, session);
       const changed = [
         ...inserted.map((doc) => ({ itemId: doc.item_id, old: null, now: doc })),
         ...updates.map(({ itemId, change, old }) => ({ itemId, old, now: { ...old, ...change } })),
       ];
       if (changed.length) {
-        await this.changes.recordManyUpserts(userId, stamp.seq, changed.map((entry) => entry.itemId), stamp.at, session);
         const events = (entries: typeof changed) => entries.map((entry) => ({ itemId: entry.itemId, events: historyEvents(entry.old, entry.now, stamp.at) }));
         await this.histories.startAfresh(userId, events(changed.filter((entry) => entry.old === null)), session);
         await this.histories.append(userId, events(changed.filter((entry) => entry.old !== null)), session);
@@ -369,7 +362,7 @@ export class ListService {
     const seqs = await this.owners.recordForeignWrites(entries.map((entry) => entry.user_id), session);
     const removed = await this.lists.deleteByIds(entries.map((entry) => entry._id), session);
     await this.owners.addToStatsOfMany(entries.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
-    await this.changes.recordForMany(entries.map((entry) => ({ userId: entry.user_id, seq: seqs.get(entry.user_id) ?? 1, itemId, type: 'delete' as const })), at, tombstoneExpiry(at), session);
+    await this.changes.recordDeletesOfMany(entries.map((entry) => ({ userId: entry.user_id, seq: seqs.get(entry.user_id) ?? 1, itemId })), at, tombstoneExpiry(at), session);
     await this.histories.deletePairs(entries.map((entry) => ({ userId: entry.user_id, itemId })), session);
     return removed;
   }
@@ -378,8 +371,8 @@ export class ListService {
    * For the catalog's merge, inside its transaction: every list entry of `from` now refers to `into`
    * (keeping its status, score, dates, notes and history); a user who has both keeps the one updated last
    * (API.md §13; `into`'s on a tie) and loses the other with its history. Each list's feed records the
-   * removal of `from` and, when the kept entry is the moved one, the entry of `into`. Bulk statements, as
-   * removeEntriesOfItem.
+   * removal of `from` and, when the kept entry is the moved one, the entry of `into` (at the owner's `seq`).
+   * Bulk statements, as removeEntriesOfItem.
    */
   async moveEntries(from: Id, into: { id: Id; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
     const at = this.now();
@@ -402,18 +395,10 @@ export class ListService {
     const removed = await this.lists.deleteByIds(losers.map((entry) => entry._id), session);
     await this.histories.deletePairs(losers.map((entry) => ({ userId: entry.user_id, itemId: entry.item_id })), session);
     await this.owners.addToStatsOfMany(losers.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
-    const moved = await this.lists.moveItem(from, into, at, session);
-    await this.histories.moveItem(from, into.id, session);
     const seq = (userId: string) => seqs.get(userId) ?? 1;
-    await this.changes.recordForMany(
-      [
-        ...users.map((userId) => ({ userId, seq: seq(userId), itemId: from, type: 'delete' as const })),
-        ...movers.map((userId) => ({ userId, seq: seq(userId), itemId: into.id, type: 'upsert' as const })),
-      ],
-      at,
-      tombstoneExpiry(at),
-      session,
-    );
+    const moved = await this.lists.moveItem(from, into, at, new Map(movers.map((userId) => [userId, seq(userId)])), session);
+    await this.histories.moveItem(from, into.id, session);
+    await this.changes.recordDeletesOfMany(users.map((userId) => ({ userId, seq: seq(userId), itemId: from })), at, tombstoneExpiry(at), session);
     return { moved, removed };
   }
 
