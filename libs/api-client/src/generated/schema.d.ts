@@ -418,7 +418,7 @@ export interface paths {
         };
         /**
          * Changes of your list since a position
-         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Every acknowledged write to your list (add, change, remove, bulk-status, bulk-delete, and removals by moderators) in commit order. Apply the changes in order and keep `next_since`: a replay from the beginning ends with exactly your list. The feed is compacted per entry: when an entry changed several times since `since`, only its latest state is sent (once). Deletions are kept at least 90 days; a `since` older than that is a 410 `cursor_expired` (re-read the list, then start again without `since`).
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Every acknowledged write to your list (add, change, remove, bulk-status, bulk-delete, and removals by moderators) in commit order. Apply the changes in order and keep `next_since`: a replay from the beginning ends with exactly your list. The feed is compacted per entry: when an entry changed several times since `since`, only its latest state is sent (once); an entry removed and added again is sent as its deletion, then its entry. Deletions are kept at least 90 days; a `since` older than that, or one issued by an earlier version of the feed (once, after an upgrade), is a 410 `cursor_expired` (re-read the list, then start again without `since`).
          */
         get: operations["booksGetListChanges"];
         put?: never;
@@ -786,7 +786,7 @@ export interface paths {
         };
         /**
          * Changes of your list since a position
-         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Every acknowledged write to your list (add, change, remove, bulk-status, bulk-delete, and removals by moderators) in commit order. Apply the changes in order and keep `next_since`: a replay from the beginning ends with exactly your list. The feed is compacted per entry: when an entry changed several times since `since`, only its latest state is sent (once). Deletions are kept at least 90 days; a `since` older than that is a 410 `cursor_expired` (re-read the list, then start again without `since`).
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Every acknowledged write to your list (add, change, remove, bulk-status, bulk-delete, and removals by moderators) in commit order. Apply the changes in order and keep `next_since`: a replay from the beginning ends with exactly your list. The feed is compacted per entry: when an entry changed several times since `since`, only its latest state is sent (once); an entry removed and added again is sent as its deletion, then its entry. Deletions are kept at least 90 days; a `since` older than that, or one issued by an earlier version of the feed (once, after an upgrade), is a 410 `cursor_expired` (re-read the list, then start again without `since`).
          */
         get: operations["moviesGetListChanges"];
         put?: never;
@@ -1163,7 +1163,7 @@ export interface paths {
         };
         /**
          * Changes of your list since a position
-         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Every acknowledged write to your list (add, change, remove, bulk-status, bulk-delete, and removals by moderators) in commit order. Apply the changes in order and keep `next_since`: a replay from the beginning ends with exactly your list. The feed is compacted per entry: when an entry changed several times since `since`, only its latest state is sent (once). Deletions are kept at least 90 days; a `since` older than that is a 410 `cursor_expired` (re-read the list, then start again without `since`).
+         * @description Requires a JWT, or a personal access token with the `list:read` scope (403 naming the scope otherwise). Every acknowledged write to your list (add, change, remove, bulk-status, bulk-delete, and removals by moderators) in commit order. Apply the changes in order and keep `next_since`: a replay from the beginning ends with exactly your list. The feed is compacted per entry: when an entry changed several times since `since`, only its latest state is sent (once); an entry removed and added again is sent as its deletion, then its entry. Deletions are kept at least 90 days; a `since` older than that, or one issued by an earlier version of the feed (once, after an upgrade), is a 410 `cursor_expired` (re-read the list, then start again without `since`).
          */
         get: operations["tvshowsGetListChanges"];
         put?: never;
