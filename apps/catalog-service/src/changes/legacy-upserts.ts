@@ -19,7 +19,7 @@ export async function foldLegacyUpserts(changes: ListChangesRepository, lists: L
     await lists.raiseSeqs(records);
     await changes.deleteFolded(records);
     folded += records.length;
-    // A batch whose records all changed again meanwhile would be read again: stop; the next start folds them.
+    // Fewer than a batch: every legacy record has been read (one rewritten meanwhile stays for the next start).
     if (records.length < BATCH) break;
   }
   return { folded, numbered: await lists.numberUnnumbered() };

@@ -313,7 +313,7 @@ export class ListRepository {
     return result.deletedCount;
   }
 
-  /** The user's whole entries among `itemIds` (the change feed's upserts). */
+  /** The user's whole entries among `itemIds` (an import's dry run; the change feed's legacy upsert records). */
   findEntries(userId: string, itemIds: readonly mongo.ObjectId[]): Promise<ListEntryDocument[]> {
     if (!itemIds.length) return Promise.resolve([]);
     return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }).toArray();
