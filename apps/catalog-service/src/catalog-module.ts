@@ -18,7 +18,8 @@ import { ImportRunner } from './imports/import-runner';
 import { ImportsService } from './imports/imports.service';
 import { ListStatsService } from './stats/stats.service';
 import { UserDeletionService } from './events/user-deletion.service';
-import { ListHistoryRepository } from './lists/list-history.repository';
+import { LegacyHistoryRepository } from './lists/legacy-history.repository';
+import { foldLegacyHistories } from './lists/legacy-history';
 import { ListOwnersRepository } from './lists/list-owners.repository';
 import { LIST_RANGE_FIELDS, ListRepository } from './lists/lists.repository';
 import { ListPageReader } from './lists/list-page-reader';
@@ -69,12 +70,12 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
   const listFeedReader = new ListFeedReader(listRepository, listChanges);
-  const listHistory = new ListHistoryRepository(db);
+  const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
   const catalog = new CatalogService(category, catalogRepository, listRepository, redirects, atomic, cursors, now);
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
-  const lists = new ListService(listRepository, new ListPageReader(listRepository, listHints), listOwners, catalogRepository, listChanges, listHistory, atomic, cursors, now);
+  const lists = new ListService(listRepository, new ListPageReader(listRepository, listHints), listOwners, catalogRepository, listChanges, legacyHistory, atomic, cursors, now);
   const importRunner = new ImportRunner(category, importJobs, lists, catalogRepository, new ImportMatcher(category, catalogRepository), logger, now);
 
   return {
@@ -98,18 +99,20 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listExport: new ListExportService(category, listRepository, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
-    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, listHistory, catalogRepository, importJobs, atomic, now),
+    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, legacyHistory, catalogRepository, importJobs, atomic, now),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, chooses the sorting server's adapters (range hints, ...) where the server needs them. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), listHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
       const migration = await catalog.migrateExternalIds();
       if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
       const feed = await foldLegacyUpserts(listChanges, listRepository);
       if (feed.folded || feed.numbered) logger.info(feed, 'change feed: legacy upsert records folded into the list entries');
+      const history = await foldLegacyHistories(legacyHistory, listRepository, atomic);
+      if (history.folded || history.orphans) logger.info(history, 'list history: list_history folded into the list entries');
       const backfilled = await catalog.backfillPersonSearch();
       if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
       // Range hints only where the server needs them: MongoDB walks the sort indexes in order by itself.

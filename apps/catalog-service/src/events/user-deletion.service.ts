@@ -1,7 +1,7 @@
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import type { ListChangesRepository } from '../changes/changes.repository';
 import type { ImportJobsRepository } from '../imports/import-jobs.repository';
-import type { ListHistoryRepository } from '../lists/list-history.repository';
+import type { LegacyHistoryRepository } from '../lists/legacy-history.repository';
 import type { ListOwnersRepository } from '../lists/list-owners.repository';
 import type { ListRepository } from '../lists/lists.repository';
 import type { AtomicRunner } from '../shared/atomic';
@@ -18,7 +18,7 @@ export class UserDeletionService {
     private readonly lists: ListRepository,
     private readonly owners: ListOwnersRepository,
     private readonly changes: ListChangesRepository,
-    private readonly history: ListHistoryRepository,
+    private readonly legacyHistory: LegacyHistoryRepository,
     private readonly catalog: CatalogRepository,
     private readonly imports: ImportJobsRepository,
     private readonly atomic: AtomicRunner,
@@ -33,7 +33,7 @@ export class UserDeletionService {
       // A running import's next batch finds the owner deleted (and its record gone) and stops: nothing is left.
       importIds = await this.imports.deleteAllOfUser(userId, session);
       await this.changes.deleteAllOfUser(userId, session);
-      await this.history.deleteAllOfUser(userId, session);
+      await this.legacyHistory.deleteAllOfUser(userId, session);
       return this.lists.deleteAllOfUser(userId, session);
     });
     await this.imports.deleteUploads(importIds);

@@ -3,10 +3,11 @@ import { mongo } from 'mongoose';
 import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-harness';
 import { asUser, newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
-import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from './list-history.repository';
+import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from './list-history';
 import { listSchemas } from './lists.schemas';
-import { ListHistoryRepository } from './list-history.repository';
-import { CatalogDatabase } from '../shared/database';
+import { LegacyHistoryRepository } from './legacy-history.repository';
+import { foldLegacyHistories } from './legacy-history';
+import { CatalogDatabase, COLLECTIONS } from '../shared/database';
 
 describe('entry history and repeat count (movies)', () => {
   let h: CatalogHarness;
@@ -79,18 +80,72 @@ describe('entry history and repeat count (movies)', () => {
     expect(counts).toEqual({ [a]: 2, [b]: 1 });
   });
 
-  it(`keeps at most ${MAX_HISTORY_PER_ENTRY} changes per entry, dropping the oldest`, async () => {
-    const repository = new ListHistoryRepository(new CatalogDatabase(h.module.connection));
+  it(`keeps at most ${MAX_HISTORY_PER_ENTRY} changes per entry, dropping the oldest, whichever write adds them`, async () => {
     const user = newUserId();
-    const itemId = new mongo.ObjectId();
-    const event = (n: number): HistoryEvent => ({ at: new Date(1_700_000_000_000 + n), field: 'progress', from: n - 1, to: n });
+    const id = items[2]!;
+    const itemId = new mongo.ObjectId(id);
+    expect((await api(user).add({ item_id: id, progress: 0 })).status).toBe(201);
+    const event = (n: number): HistoryEvent => ({ at: new Date(Date.now() + n), field: 'progress', from: n - 1, to: n });
     for (let batch = 0; batch < 3; batch++) {
       const events = Array.from({ length: 400 }, (_, i) => event(batch * 400 + i + 1));
-      await h.module.atomic.run((session) => repository.append(user, [{ itemId, events }], session));
+      const change = { progress: batch * 400 + 400, updated_at: new Date(), seq: 1 };
+      const written = await h.module.atomic.run((session) => h.module.listRepository.updateAtRevision(user, itemId, batch, change, events, session));
+      expect(written?.rev).toBe(batch + 1);
     }
-    const kept = await repository.events(user, itemId);
+    const kept = (await api(user).history(id)).body as Array<{ to: unknown }>;
     expect(kept).toHaveLength(MAX_HISTORY_PER_ENTRY);
     expect(kept[0]!.to).toBe(1200);
     expect(kept.at(-1)!.to).toBe(201);
+    // Bulk-status adds its change in its own statement (an update pipeline): capped the same way.
+    expect((await api(user).bulkStatus([id], 'dropped')).status).toBe(200);
+    const after = (await api(user).history(id)).body as Array<{ field: string; to: unknown }>;
+    expect(after).toHaveLength(MAX_HISTORY_PER_ENTRY);
+    expect([after[0]!.field, after[0]!.to, after[1]!.to, after.at(-1)!.to]).toEqual(['status', 'dropped', 1200, 202]);
   }, 60_000);
+
+  it('folds the history the previous version kept apart into the entries at start-up, and reads what it wrote meanwhile', async () => {
+    const user = newUserId();
+    const db = h.module.connection.db!;
+    const [older, newer, gone] = [items[3]!, items[4]!, items[5]!];
+    expect((await api(user).add({ item_id: older, status: 'watching' })).status).toBe(201);
+    expect((await api(user).add({ item_id: newer, score: 5 })).status).toBe(201);
+    const createdAt = async (id: string) => (await db.collection(COLLECTIONS.listEntries).findOne({ user_id: user, item_id: new mongo.ObjectId(id) }))!['created_at'] as Date;
+    const olderAddedAt = await createdAt(older);
+    const at = ((newerAddedAt: Date) => (ms: number) => new Date(newerAddedAt.getTime() + ms))(await createdAt(newer));
+    // `older` was stored before entries carried their history; `newer` was changed by an instance of the
+    // previous version after it was added (and has a left-over event from an earlier entry of the item);
+    // `gone` was removed from the list.
+    await db.collection(COLLECTIONS.listEntries).updateOne({ user_id: user, item_id: new mongo.ObjectId(older) }, { $unset: { history: '' } });
+    await db.collection(COLLECTIONS.listHistory).insertMany([
+      { user_id: user, item_id: new mongo.ObjectId(older), events: [{ at: olderAddedAt, field: 'status', from: null, to: 'watching' }] },
+      {
+        user_id: user,
+        item_id: new mongo.ObjectId(newer),
+        events: [
+          { at: at(1000), field: 'score', from: 5, to: 6 },
+          { at: at(-60_000), field: 'status', from: null, to: 'dropped' },
+        ],
+      },
+      { user_id: user, item_id: new mongo.ObjectId(gone), events: [{ at: at(0), field: 'status', from: null, to: 'completed' }] },
+    ]);
+    const read = async () => ({ older: brief((await api(user).history(older)).body), newer: brief((await api(user).history(newer)).body) });
+    const before = await read();
+    expect(before).toEqual({
+      older: [['status', null, 'watching']],
+      newer: [
+        ['score', 5, 6],
+        ['score', null, 5],
+        ['status', null, 'plan_to_watch'],
+      ],
+    });
+
+    const legacy = new LegacyHistoryRepository(new CatalogDatabase(h.module.connection));
+    const fold = () => foldLegacyHistories(legacy, h.module.listRepository, h.module.atomic);
+    expect(await fold()).toEqual({ folded: 2, orphans: 1 });
+    expect(await db.collection(COLLECTIONS.listHistory).countDocuments({ user_id: user })).toBe(0);
+    const history = async (id: string) => ((await db.collection(COLLECTIONS.listEntries).findOne({ user_id: user, item_id: new mongo.ObjectId(id) }))!['history'] as HistoryEvent[]).length;
+    expect([await history(older), await history(newer)]).toEqual([1, 3]);
+    expect(await read()).toEqual(before);
+    expect(await fold()).toEqual({ folded: 0, orphans: 0 });
+  });
 });

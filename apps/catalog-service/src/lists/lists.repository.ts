@@ -5,6 +5,7 @@ import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
 import { feedFilter, type FeedResume } from '../changes/feed-position';
 import type { ListPosition } from './list-cursor';
+import { MAX_HISTORY_PER_ENTRY, newestFirst, type HistoryEvent } from './list-history';
 import type { ListSort, ListStatus } from './lists.schemas';
 
 /**
@@ -35,6 +36,20 @@ export interface ListEntryDocument {
   seq: number;
   /** Times the entry went from `completed` back to `watching` (absent on entries stored before it: 0). */
   repeat_count?: number;
+  /**
+   * Its changes of status, score and progress, newest first, at most MAX_HISTORY_PER_ENTRY (API.md §10):
+   * written by the same statement as the change, removed with the entry. Only `historyOf` reads it; every
+   * other read leaves it out (WITHOUT_HISTORY). Absent on entries stored before it (see list_history).
+   */
+  history?: HistoryEvent[];
+}
+
+/** The projection of every read of whole entries: the history is read only by the history endpoint. */
+const WITHOUT_HISTORY = { history: 0 } as const;
+
+/** Prepends one write's events (oldest first) to a stored history, dropping the oldest beyond the cap. */
+function pushHistory(events: readonly HistoryEvent[]) {
+  return { history: { $each: newestFirst(events), $position: 0, $slice: MAX_HISTORY_PER_ENTRY } };
 }
 
 export type ListEntryFilter = mongo.Filter<ListEntryDocument>;
@@ -151,8 +166,15 @@ function byEntryIds(userId: string, entryIds: readonly mongo.ObjectId[]): ListEn
   return { _id: { $in: [...entryIds] }, user_id: userId };
 }
 
-/** A new entry of the user's list: the derived keys (`score_missing`) and counters start here. */
-function newListEntryDocument(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, seq: number): ListEntryDocument {
+/** The update of a PATCH or an import row: the fields, the derived key, the revision, the history. */
+function changeUpdate(change: ListEntryChange, events: readonly HistoryEvent[]): mongo.UpdateFilter<ListEntryDocument> {
+  const set: Partial<ListEntryDocument> = { ...change };
+  if (change.score !== undefined) set.score_missing = change.score === null ? 1 : 0;
+  return events.length ? { $set: set, $inc: { rev: 1 }, $push: pushHistory(events) } : { $set: set, $inc: { rev: 1 } };
+}
+
+/** A new entry of the user's list: the derived keys (`score_missing`), counters and history start here. */
+function newListEntryDocument(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, seq: number, events: readonly HistoryEvent[]): ListEntryDocument {
   return {
     _id: new mongo.ObjectId(),
     user_id: userId,
@@ -165,6 +187,7 @@ function newListEntryDocument(userId: string, item: { id: mongo.ObjectId; titleK
     rev: 0,
     seq,
     repeat_count: 0,
+    history: newestFirst(events),
   };
 }
 
@@ -180,9 +203,12 @@ export class ListRepository {
     await this.entries.createIndexes(LIST_ENTRY_INDEXES);
   }
 
-  /** Inserts the user's entry of `item` as of write `seq`; DuplicateListEntryError when it is already on the list. */
-  async insertNew(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, seq: number, session: Session): Promise<ListEntryDocument> {
-    const doc = newListEntryDocument(userId, item, fields, now, seq);
+  /**
+   * Inserts the user's entry of `item` as of write `seq`, its history starting with `events`;
+   * DuplicateListEntryError when it is already on the list.
+   */
+  async insertNew(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, seq: number, events: readonly HistoryEvent[], session: Session): Promise<ListEntryDocument> {
+    const doc = newListEntryDocument(userId, item, fields, now, seq, events);
     try {
       await this.entries.insertOne(doc, { session });
     } catch (error) {
@@ -192,29 +218,36 @@ export class ListRepository {
   }
 
   find(userId: string, itemId: mongo.ObjectId, session?: Session): Promise<ListEntryDocument | null> {
-    return this.entries.findOne({ user_id: userId, item_id: itemId }, { session });
+    return this.entries.findOne({ user_id: userId, item_id: itemId }, { projection: WITHOUT_HISTORY, session });
   }
 
-  /** Writes `set` only if nobody wrote the entry since revision `rev` was read; null otherwise. */
+  /** The entry's history (newest first) and creation time, or null when it is not on the list. */
+  historyOf(userId: string, itemId: mongo.ObjectId): Promise<Pick<ListEntryDocument, 'created_at' | 'history'> | null> {
+    return this.entries.findOne({ user_id: userId, item_id: itemId }, { projection: { _id: 0, created_at: 1, history: 1 } });
+  }
+
+  /**
+   * Writes `change` (and adds `events` to the history) only if nobody wrote the entry since revision `rev`
+   * was read; null otherwise.
+   */
   updateAtRevision(
     userId: string,
     itemId: mongo.ObjectId,
     rev: number,
     change: ListEntryChange,
+    events: readonly HistoryEvent[],
     session: Session,
   ): Promise<ListEntryDocument | null> {
-    const set: Partial<ListEntryDocument> = { ...change };
-    if (change.score !== undefined) set.score_missing = change.score === null ? 1 : 0;
-    return this.entries.findOneAndUpdate(
-      { user_id: userId, item_id: itemId, rev },
-      { $set: set, $inc: { rev: 1 } },
-      { returnDocument: 'after', session },
-    );
+    return this.entries.findOneAndUpdate({ user_id: userId, item_id: itemId, rev }, changeUpdate(change, events), {
+      returnDocument: 'after',
+      projection: WITHOUT_HISTORY,
+      session,
+    });
   }
 
   /** The removed entry, or null when it was not on the list. */
   delete(userId: string, itemId: mongo.ObjectId, session: Session): Promise<ListEntryDocument | null> {
-    return this.entries.findOneAndDelete({ user_id: userId, item_id: itemId }, { session });
+    return this.entries.findOneAndDelete({ user_id: userId, item_id: itemId }, { projection: WITHOUT_HISTORY, session });
   }
 
   /** What the statistics count, for every entry of the user (a one-time recount). */
@@ -232,7 +265,7 @@ export class ListRepository {
   page(userId: string, status: ListStatus | undefined, sort: ListSort, direction: 1 | -1, window: { skip: number; limit: number }, range?: ListRange): Promise<ListEntryDocument[]> {
     const filter: ListEntryFilter = { user_id: userId };
     if (status) filter.status = status;
-    return this.entries.find(withRange(filter, range)).sort(listSortSpec(sort, direction)).skip(window.skip).limit(window.limit).toArray();
+    return this.entries.find(withRange(filter, range), { projection: WITHOUT_HISTORY }).sort(listSortSpec(sort, direction)).skip(window.skip).limit(window.limit).toArray();
   }
 
   /**
@@ -255,7 +288,7 @@ export class ListRepository {
     if (position) and.push(afterPositionFilter(sort, direction, position));
     if (changedUpTo) and.push({ updated_at: { $lte: changedUpTo } });
     if (and.length) filter.$and = and;
-    return this.entries.find(withRange(filter, range)).sort(listSortSpec(sort, direction)).limit(limit).toArray();
+    return this.entries.find(withRange(filter, range), { projection: WITHOUT_HISTORY }).sort(listSortSpec(sort, direction)).limit(limit).toArray();
   }
 
   /** A random sample of the user's sort keys (range hints, on servers that sort instead of walking indexes). */
@@ -286,12 +319,21 @@ export class ListRepository {
   /**
    * Sets `status` on the user's entries `entryIds` (document ids, read by `findMany` in the same
    * transaction) in one statement, filling an empty start (watching) or finish (completed) date with
-   * `today`. Entries for which that filled date would contradict the other date are left alone (the
-   * caller finds and reports them). Returns how many entries were changed.
+   * `today`, and adding the change of status to the history of each entry that had another. Entries for
+   * which that filled date would contradict the other date are left alone (the caller finds and reports
+   * them). Returns how many entries were changed.
    */
   async setStatus(userId: string, entryIds: readonly mongo.ObjectId[], status: ListStatus, today: string, now: Date, seq: number, session: Session): Promise<number> {
-    const set: Record<string, unknown> = { status: { $literal: status }, updated_at: now, seq: { $literal: seq }, rev: { $add: ['$rev', 1] } };
     // Expressions of one $set stage see the document before it: `$status` is the status being left.
+    const event = { at: now, field: 'status', from: '$status', to: { $literal: status } };
+    const history = { $slice: [{ $concatArrays: [[event], { $ifNull: ['$history', []] }] }, MAX_HISTORY_PER_ENTRY] };
+    const set: Record<string, unknown> = {
+      status: { $literal: status },
+      updated_at: now,
+      seq: { $literal: seq },
+      rev: { $add: ['$rev', 1] },
+      history: { $cond: [{ $eq: ['$status', status] }, { $ifNull: ['$history', []] }, history] },
+    };
     const repeats = { $ifNull: ['$repeat_count', 0] };
     if (status === 'watching') set['repeat_count'] = { $cond: [{ $eq: ['$status', 'completed'] }, { $add: [repeats, 1] }, repeats] };
     const filter = byEntryIds(userId, entryIds);
@@ -316,13 +358,13 @@ export class ListRepository {
   /** The user's whole entries among `itemIds` (an import's dry run; the change feed's legacy upsert records). */
   findEntries(userId: string, itemIds: readonly mongo.ObjectId[]): Promise<ListEntryDocument[]> {
     if (!itemIds.length) return Promise.resolve([]);
-    return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }).toArray();
+    return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }, { projection: WITHOUT_HISTORY }).toArray();
   }
 
   /** Every list entry of `itemId` (moderation), or only those of `userIds`, read in the moderation's transaction. */
   entriesOfItem(itemId: mongo.ObjectId, session: Session, userIds?: readonly string[]): Promise<ListEntryDocument[]> {
     const filter: ListEntryFilter = userIds ? { item_id: itemId, user_id: { $in: [...userIds] } } : { item_id: itemId };
-    return this.entries.find(filter, { session }).toArray();
+    return this.entries.find(filter, { projection: WITHOUT_HISTORY, session }).toArray();
   }
 
   /** Moderation: removes these entries (by document id) in one statement. */
@@ -384,34 +426,30 @@ export class ListRepository {
   /** The user's whole entries among `itemIds`, read in the caller's transaction (the import compares them). */
   findEntriesIn(userId: string, itemIds: readonly mongo.ObjectId[], session: Session): Promise<ListEntryDocument[]> {
     if (!itemIds.length) return Promise.resolve([]);
-    return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }, { session }).toArray();
+    return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }, { projection: WITHOUT_HISTORY, session }).toArray();
   }
 
   /**
-   * The import's writes of one batch, in the caller's transaction: new entries in one `insertMany`, replaced
-   * fields of existing ones in one `bulkWrite`. Returns the inserted documents.
+   * The import's writes of one batch, in the caller's transaction: new entries (their history starting with
+   * `events`) in one `insertMany`, replaced fields of existing ones (`events` added to their history) in one
+   * `bulkWrite`.
    */
   async writeImported(
     userId: string,
-    inserts: Readonly<Array<{ item: { id: mongo.ObjectId; titleKey: string }; fields: NewListEntryFields }>>,
-    updates: Readonly<Array<{ itemId: mongo.ObjectId; change: ListEntryChange }>>,
+    inserts: Readonly<Array<{ item: { id: mongo.ObjectId; titleKey: string }; fields: NewListEntryFields; events: readonly HistoryEvent[] }>>,
+    updates: Readonly<Array<{ itemId: mongo.ObjectId; change: ListEntryChange; events: readonly HistoryEvent[] }>>,
     now: Date,
     seq: number,
     session: Session,
-  ): Promise<ListEntryDocument[]> {
-    const docs = inserts.map(({ item, fields }) => newListEntryDocument(userId, item, fields, now, seq));
+  ): Promise<void> {
+    const docs = inserts.map(({ item, fields, events }) => newListEntryDocument(userId, item, fields, now, seq, events));
     if (docs.length) await this.entries.insertMany(docs, { session, ordered: true });
     if (updates.length) {
       await this.entries.bulkWrite(
-        updates.map(({ itemId, change }) => {
-          const set: Partial<ListEntryDocument> = { ...change };
-          if (change.score !== undefined) set.score_missing = change.score === null ? 1 : 0;
-          return { updateOne: { filter: { user_id: userId, item_id: itemId }, update: { $set: set, $inc: { rev: 1 } } } };
-        }),
+        updates.map(({ itemId, change, events }) => ({ updateOne: { filter: { user_id: userId, item_id: itemId }, update: changeUpdate(change, events) } })),
         { session, ordered: true },
       );
     }
-    return docs;
   }
 
   /**
@@ -419,7 +457,7 @@ export class ListRepository {
    * `after.seq` when it names no item) and numbered at most `maxSeq`, in feed order: the change feed's upserts.
    */
   feedPage(userId: string, after: FeedResume | null, maxSeq: number, limit: number): Promise<ListEntryDocument[]> {
-    return this.entries.find(feedFilter<ListEntryDocument>(userId, after, maxSeq)).sort({ seq: 1, item_id: 1 }).limit(limit).toArray();
+    return this.entries.find(feedFilter<ListEntryDocument>(userId, after, maxSeq), { projection: WITHOUT_HISTORY }).sort({ seq: 1, item_id: 1 }).limit(limit).toArray();
   }
 
   /** Start-up migration: each entry's `seq` is raised to its legacy feed record's (idempotent). */
@@ -428,6 +466,23 @@ export class ListRepository {
     await this.entries.bulkWrite(
       records.map((record) => ({ updateOne: { filter: { user_id: record.user_id, item_id: record.item_id }, update: { $max: { seq: record.seq } } } })),
       { ordered: false },
+    );
+  }
+
+  /** Start-up fold of list_history: the entries of these (user, item) pairs, with their history. */
+  entriesWithHistory(pairs: ReadonlyArray<{ user_id: string; item_id: mongo.ObjectId }>, session: Session) {
+    if (!pairs.length) return Promise.resolve([]);
+    return this.entries
+      .find({ $or: pairs.map((pair) => ({ user_id: pair.user_id, item_id: pair.item_id })) }, { projection: { user_id: 1, item_id: 1, created_at: 1, history: 1 }, session })
+      .toArray();
+  }
+
+  /** Start-up fold of list_history: replaces the histories of these entries (by document id). */
+  async setHistories(histories: ReadonlyArray<{ id: mongo.ObjectId; history: HistoryEvent[] }>, session: Session): Promise<void> {
+    if (!histories.length) return;
+    await this.entries.bulkWrite(
+      histories.map(({ id, history }) => ({ updateOne: { filter: { _id: id }, update: { $set: { history } } } })),
+      { session, ordered: false },
     );
   }
 

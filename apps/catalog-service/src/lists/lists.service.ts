@@ -12,8 +12,8 @@ import { listPositionAfter, readListPosition } from './list-cursor';
 import type { ListCounts, ListPageReader } from './list-page-reader';
 import { toResponse, type ListEntryResponse } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from './list-dates';
-import { historyEvents } from './list-history';
-import type { ListHistoryRepository } from './list-history.repository';
+import { historyEvents, withLegacyHistory } from './list-history';
+import type { LegacyHistoryRepository } from './legacy-history.repository';
 import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
 import { importOutcome, listFieldsOf, type ImportMode, type ImportOutcome } from './list-import';
 import { DuplicateListEntryError, type ListEntryChange, type ListEntryDocument, type ListRepository, type NewListEntryFields } from './lists.repository';
@@ -62,7 +62,7 @@ export class ListService {
     private readonly owners: ListOwnersRepository,
     private readonly catalog: CatalogRepository,
     private readonly changes: ListChangesRepository,
-    private readonly histories: ListHistoryRepository,
+    private readonly legacyHistories: LegacyHistoryRepository,
     private readonly atomic: AtomicRunner,
     private readonly cursors: CursorCodec,
     private readonly now: () => Date = () => new Date(),
@@ -112,8 +112,7 @@ export class ListService {
         // commits first (and is removed or moved with the others) or conflicts, runs again and finds it gone.
         const current = await this.catalog.claimForList(itemId, session);
         if (!current) throw errors.notFound('catalog entry not found');
-        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: current.title_key }, fields, now, stamp.seq, session);
-        await this.histories.append(userId, [{ itemId, events: historyEvents(null, doc, now) }], session);
+        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: current.title_key }, fields, now, stamp.seq, historyEvents(null, fields, now), session);
         await this.owners.addToStats(userId, statsDelta(null, doc), session);
         return { doc, current };
       });
@@ -153,11 +152,8 @@ export class ListService {
         if (patch.score !== undefined) set.score = patch.score;
         if (patch.progress !== undefined) set.progress = patch.progress;
         if (patch.notes !== undefined) set.notes = patch.notes;
-        const written = await this.lists.updateAtRevision(userId, objectId, current.rev, set, session);
-        if (written) {
-          await this.histories.append(userId, [{ itemId: objectId, events: historyEvents(current, written, now) }], session);
-          await this.owners.addToStats(userId, statsDelta(current, written), session);
-        }
+        const written = await this.lists.updateAtRevision(userId, objectId, current.rev, set, historyEvents(current, { ...current, ...set }, now), session);
+        if (written) await this.owners.addToStats(userId, statsDelta(current, written), session);
         return written;
       });
       if (updated) return this.withItem(updated);
@@ -172,7 +168,7 @@ export class ListService {
       if (!removed) throw errors.notFound(NOT_ON_LIST);
       await this.owners.addToStats(userId, statsDelta(removed, null), session);
       await this.deleted(stamp, [objectId]);
-      await this.histories.deleteOf(userId, [objectId], session);
+      await this.legacyHistories.deleteOf(userId, [objectId], session);
     });
     return { message: 'entry removed from your list' };
   }
@@ -251,9 +247,6 @@ export class ListService {
         if (problem) problems.push({ path: problem.path, message: `${id}: ${problem.message} once ${status}` });
       });
       if (problems.length) throw errors.validation('moving these entries would put finished_at before started_at', problems);
-      // Up to 500 entries: bulk statements (as import batches), not a statement per entry.
-      const moves = found.map((entry) => ({ itemId: entry.item_id, events: historyEvents(entry, { ...entry, status }, now) }));
-      await this.histories.appendMany(userId, moves, session);
       const finishedToday = (entry: (typeof found)[number]) => (status === 'completed' ? (entry.finished_at ?? today) : entry.finished_at);
       await this.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, { ...entry, status, finished_at: finishedToday(entry) }))), session);
       return { updated, not_found: itemIds.filter((id) => !onList.has(id)) };
@@ -267,7 +260,7 @@ export class ListService {
       const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
       const deleted = found.length ? await this.lists.deleteMany(userId, found.map((entry) => entry._id), session) : 0;
       await this.deleted(stamp, found.map((entry) => entry.item_id));
-      await this.histories.deleteOf(userId, found.map((entry) => entry.item_id), session);
+      await this.legacyHistories.deleteOf(userId, found.map((entry) => entry.item_id), session);
       await this.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, null))), session);
       return { deleted, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
@@ -276,8 +269,9 @@ export class ListService {
   /** The entry's status, score and progress changes, newest first (404 when it is not on the list). */
   async history(userId: string, itemId: string): Promise<Array<{ at: string; field: string; from: string | number | null; to: string | number | null }>> {
     const objectId = toId(itemId);
-    if (!(await this.lists.find(userId, objectId))) throw errors.notFound(NOT_ON_LIST);
-    const events = await this.histories.events(userId, objectId);
+    const entry = await this.lists.historyOf(userId, objectId);
+    if (!entry) throw errors.notFound(NOT_ON_LIST);
+    const events = withLegacyHistory(entry.history ?? [], await this.legacyHistories.events(userId, objectId), entry.created_at);
     return events.map((event) => ({ at: event.at.toISOString(), field: event.field, from: event.from, to: event.to }));
   }
 
@@ -308,26 +302,20 @@ export class ListService {
         if (outcome === 'added' || outcome === 'updated') after.set(key, { item: row.item, fields: listFieldsOf(row.fields) });
         return outcome;
       });
-      const inserts = [...after.entries()].filter(([key]) => !before.has(key)).map(([, value]) => value);
+      const inserts = [...after.entries()]
+        .filter(([key]) => !before.has(key))
+        .map(([, { item, fields }]) => ({ item, fields, events: historyEvents(null, fields, stamp.at) }));
       const updates = [...after.entries()]
         .filter(([key]) => before.has(key))
         .map(([key, { item, fields }]) => {
           const old = before.get(key)!;
           const change: ListEntryChange = { ...fields, updated_at: stamp.at, seq: stamp.seq };
           if (old.status === 'completed' && fields.status === 'watching') change.repeat_count = (old.repeat_count ?? 0) + 1;
-          return { itemId: item.id, change, old };
+          return { itemId: item.id, change, old, events: historyEvents(old, { ...old, ...change }, stamp.at) };
         });
-      const inserted = await this.lists.writeImported(userId, inserts, updates, stamp.at, stamp.seq, session);
-      const changed = [
-        ...inserted.map((doc) => ({ itemId: doc.item_id, old: null, now: doc })),
-        ...updates.map(({ itemId, change, old }) => ({ itemId, old, now: { ...old, ...change } })),
-      ];
-      if (changed.length) {
-        const events = (entries: typeof changed) => entries.map((entry) => ({ itemId: entry.itemId, events: historyEvents(entry.old, entry.now, stamp.at) }));
-        await this.histories.startAfresh(userId, events(changed.filter((entry) => entry.old === null)), session);
-        await this.histories.append(userId, events(changed.filter((entry) => entry.old !== null)), session);
-        await this.owners.addToStats(userId, addDeltas(changed.map((entry) => statsDelta(entry.old, entry.now))), session);
-      }
+      await this.lists.writeImported(userId, inserts, updates, stamp.at, stamp.seq, session);
+      const deltas = [...inserts.map(({ fields }) => statsDelta(null, fields)), ...updates.map(({ change, old }) => statsDelta(old, { ...old, ...change }))];
+      if (deltas.length) await this.owners.addToStats(userId, addDeltas(deltas), session);
       await record(session, outcomes);
       return outcomes;
     });
@@ -363,7 +351,7 @@ export class ListService {
     const removed = await this.lists.deleteByIds(entries.map((entry) => entry._id), session);
     await this.owners.addToStatsOfMany(entries.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
     await this.changes.recordDeletesOfMany(entries.map((entry) => ({ userId: entry.user_id, seq: seqs.get(entry.user_id) ?? 1, itemId })), at, tombstoneExpiry(at), session);
-    await this.histories.deletePairs(entries.map((entry) => ({ userId: entry.user_id, itemId })), session);
+    await this.legacyHistories.deletePairs(entries.map((entry) => ({ userId: entry.user_id, itemId })), session);
     return removed;
   }
 
@@ -393,11 +381,11 @@ export class ListService {
       movers.push(entry.user_id);
     }
     const removed = await this.lists.deleteByIds(losers.map((entry) => entry._id), session);
-    await this.histories.deletePairs(losers.map((entry) => ({ userId: entry.user_id, itemId: entry.item_id })), session);
+    await this.legacyHistories.deletePairs(losers.map((entry) => ({ userId: entry.user_id, itemId: entry.item_id })), session);
     await this.owners.addToStatsOfMany(losers.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
     const seq = (userId: string) => seqs.get(userId) ?? 1;
     const moved = await this.lists.moveItem(from, into, at, new Map(movers.map((userId) => [userId, seq(userId)])), session);
-    await this.histories.moveItem(from, into.id, session);
+    await this.legacyHistories.moveItem(from, into.id, session);
     await this.changes.recordDeletesOfMany(users.map((userId) => ({ userId, seq: seq(userId), itemId: from })), at, tombstoneExpiry(at), session);
     return { moved, removed };
   }
