@@ -117,11 +117,12 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
       // Range hints only where the server needs them: MongoDB walks the sort indexes in order by itself.
       if (await sortsInsteadOfWalkingIndexes(db.collection(COLLECTIONS.entries))) {
-        logger.info('the database sorts matches instead of walking indexes in order: sorted reads use range hints, cursor pages filter changed rows in code');
+        logger.info('the database sorts matches instead of walking indexes in order: sorted reads use range hints, cursor pages filter changed rows in code, list reads carry the history along');
         hints.start();
         catalogRepository.changedSinceWalk = changedSinceWalkInCode;
         listHints.start();
         listFeedReader.narrowBySeq = true;
+        listRepository.entryProjection = undefined;
       }
     },
 

@@ -7,6 +7,7 @@ import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from './list-history';
 import { listSchemas } from './lists.schemas';
 import { LegacyHistoryRepository } from './legacy-history.repository';
 import { foldLegacyHistories } from './legacy-history';
+import { WITHOUT_HISTORY } from './lists.repository';
 import { CatalogDatabase, COLLECTIONS } from '../shared/database';
 
 describe('entry history and repeat count (movies)', () => {
@@ -78,6 +79,34 @@ describe('entry history and repeat count (movies)', () => {
     const page = await request(h.app).get('/api/v1/movies/list').set(asUser(user));
     const counts = Object.fromEntries(page.body.data.map((e: { item_id: string; repeat_count: number }) => [e.item_id, e.repeat_count]));
     expect(counts).toEqual({ [a]: 2, [b]: 1 });
+  });
+
+  it.each([
+    ['leaving it out of the read', WITHOUT_HISTORY],
+    ['reading it along (servers that sort matches)', undefined],
+  ] as const)('keeps the history out of every other answer, %s', async (_name, projection) => {
+    const repository = h.module.listRepository;
+    const previous = repository.entryProjection;
+    repository.entryProjection = projection;
+    try {
+      const user = newUserId();
+      const id = items[6]!;
+      expect((await api(user).add({ item_id: id, status: 'watching' })).status).toBe(201);
+      const answers = [
+        await api(user).patch(id, { progress: 2 }),
+        await request(h.app).get(`/api/v1/movies/list/${id}`).set(asUser(user)),
+        await request(h.app).get('/api/v1/movies/list').set(asUser(user)),
+        await request(h.app).get('/api/v1/movies/list/changes').set(asUser(user)),
+      ];
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        expect(JSON.stringify(answer.body)).not.toContain('history');
+      }
+      const stored = await repository.find(user, new mongo.ObjectId(id));
+      expect(stored && 'history' in stored).toBe(projection === undefined);
+    } finally {
+      repository.entryProjection = previous;
+    }
   });
 
   it(`keeps at most ${MAX_HISTORY_PER_ENTRY} changes per entry, dropping the oldest, whichever write adds them`, async () => {
