@@ -1,4 +1,5 @@
 import { mongo } from 'mongoose';
+import { retryTransient } from '@mt/stores';
 import type { Session } from '../shared/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
 import { isDuplicateKeyError } from '../shared/mongo-errors';
@@ -111,7 +112,8 @@ export class ImportJobsRepository {
   /** Inserts a queued job; ActiveImportExistsError when the user already has one queued or running. */
   async insert(job: ImportJobDocument): Promise<void> {
     try {
-      await this.jobs.insertOne(job);
+      // Inserts meeting on the unique index: servers on PostgreSQL may report a deadlock (WriteConflict) instead of E11000.
+      await retryTransient(() => this.jobs.insertOne(job));
     } catch (error) {
       if (isDuplicateKeyError(error)) throw new ActiveImportExistsError('an import is already active', { cause: error });
       throw error;

@@ -1,4 +1,5 @@
 import { errors } from '@mt/errors';
+import { KeyedMutex, TransactionContentionError } from '@mt/stores';
 import { parseImport, type Category } from '@mt/importers';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { newId, toId, type Id } from '../shared/ids';
@@ -42,6 +43,8 @@ export function toJobResponse(category: string, job: ImportJobDocument) {
  * one queued or running job per user — and handed to the queue.
  */
 export class ImportsService {
+  private readonly inserting = new KeyedMutex();
+
   constructor(
     private readonly category: CategoryDefinition,
     private readonly jobs: ImportJobsRepository,
@@ -77,7 +80,7 @@ export class ImportsService {
       finished_at: null,
     };
     try {
-      await this.jobs.insert(job);
+      await this.insertJob(job);
     } catch (error) {
       await this.jobs.deleteUpload(id);
       if (error instanceof ActiveImportExistsError) throw errors.conflict(ACTIVE);
@@ -92,6 +95,23 @@ export class ImportsService {
       throw errors.serviceUnavailable('the import could not be queued; try again');
     }
     return toJobResponse(this.category.id, job);
+  }
+
+  /**
+   * Inserts of one user's jobs take turns in this process: racing inserts of one unique key deadlock with
+   * each other on servers built on PostgreSQL (reported as WriteConflict, retried by the repository, and
+   * a retried insert can deadlock again). Out of retries against other instances, a job that is active
+   * now is the answer (409), as it would have been a moment later.
+   */
+  private insertJob(job: ImportJobDocument): Promise<void> {
+    return this.inserting.use(job.user_id, async () => {
+      try {
+        await this.jobs.insert(job);
+      } catch (error) {
+        if (error instanceof TransactionContentionError && (await this.jobs.hasActive(job.user_id))) throw new ActiveImportExistsError('an import is already active', { cause: error });
+        throw error;
+      }
+    });
   }
 
   /** Reads the upload through the parser once while storing it; returns its number of rows. */
