@@ -1,3 +1,4 @@
+import { retryTransient } from '@mt/stores';
 import type { Scope } from '@mt/tokens';
 import { Types, type Connection } from 'mongoose';
 import { duplicateKeyFields, isDuplicateKeyError } from '../shared/mongo-errors';
@@ -67,13 +68,16 @@ export class TokensRepository {
 
   async insert(input: Omit<TokenRecord, 'id' | 'lastUsedAt'> & { slot: number }): Promise<TokenRecord> {
     try {
-      const created = await this.model.create({
-        ...input,
-        userId: new Types.ObjectId(input.userId),
-        active: true,
-        lastUsedAt: null,
-        revokedAt: null,
-      });
+      // Inserts meeting on a unique index: servers on PostgreSQL may report a deadlock (WriteConflict) instead of E11000.
+      const created = await retryTransient(() =>
+        this.model.create({
+          ...input,
+          userId: new Types.ObjectId(input.userId),
+          active: true,
+          lastUsedAt: null,
+          revokedAt: null,
+        }),
+      );
       return toRecord(created.toObject());
     } catch (error) {
       if (isDuplicateKeyError(error)) {

@@ -1,6 +1,7 @@
 import { errors } from '@mt/errors';
 import type { Identity } from '@mt/identity';
 import { randomInt } from 'node:crypto';
+import { KeyedMutex } from '@mt/stores';
 import { DEFAULT_PAT_SCOPES, generatePat, hashPat, patDisplayPrefix, type Scope, scopesForRole } from '@mt/tokens';
 import type { OutboxRelay } from '../outbox/outbox-relay';
 import type { OutboxRepository } from '../outbox/outbox.repository';
@@ -22,6 +23,8 @@ const tooManyTokens = () => errors.conflict(`at most ${MAX_ACTIVE_TOKENS} active
 
 /** Personal access tokens: create, list, revoke (API.md §3). */
 export class TokensService {
+  private readonly creating = new KeyedMutex();
+
   constructor(
     private readonly tokens: TokensRepository,
     private readonly users: UsersRepository,
@@ -58,7 +61,13 @@ export class TokensService {
       createdAt: now,
       expiresAt: new Date(now.getTime() + (input.expires_in_days ?? DEFAULT_TOKEN_DAYS) * DAY_MS),
     };
-    // A free slot is claimed through the unique index; a concurrent creation that took it first means: pick again.
+    // Creations of one user's tokens take turns in this process: racing inserts of one name or slot deadlock
+    // with each other on servers built on PostgreSQL (reported as WriteConflict, retried by the repository).
+    return this.creating.use(userId, () => this.claimSlot(userId, fields, token));
+  }
+
+  /** A free slot is claimed through the unique index; a creation on another instance that took it first means: pick again. */
+  private async claimSlot(userId: string, fields: Omit<TokenRecord, 'id' | 'lastUsedAt'>, token: string): Promise<CreatedToken> {
     for (let attempt = 0; attempt < SLOT_ATTEMPTS; attempt++) {
       const used = new Set(await this.tokens.usedSlots(userId));
       const free = Array.from({ length: MAX_ACTIVE_TOKENS }, (_, slot) => slot).filter((slot) => !used.has(slot));

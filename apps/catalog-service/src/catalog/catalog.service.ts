@@ -38,9 +38,9 @@ export class CatalogService {
     // Creations of one title and year take turns in this process: racing inserts of one unique key make
     // the store wait on, or deadlock with, each other. Whoever comes after the first finds it and gets a
     // 409 without a transaction.
-    // External ids too: every lock is taken in sorted order, so two creations never wait on each other in a cycle.
-    const locks = [`title:${JSON.stringify([doc.title_key, doc.year])}`, ...(doc.external_keys ?? []).map(externalIdLock)].sort();
-    return this.holdingAll(locks, async () => {
+    // External ids too (useAll takes the locks in sorted order: two creations never wait on each other in a cycle).
+    const locks = [`title:${JSON.stringify([doc.title_key, doc.year])}`, ...(doc.external_keys ?? []).map(externalIdLock)];
+    return this.creating.useAll(locks, async () => {
       await this.refuseIfTaken(doc);
       try {
         // The unique indexes still decide duplicates (other instances); the count moves with the insert.
@@ -55,12 +55,6 @@ export class CatalogService {
       }
       return this.respond(doc);
     });
-  }
-
-  private holdingAll<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
-    const [first, ...rest] = keys;
-    if (first === undefined) return work();
-    return this.creating.use(first, () => this.holdingAll(rest, work));
   }
 
   async get(id: string): Promise<EntryResponse> {
@@ -91,10 +85,10 @@ export class CatalogService {
       const keys = (change.set['external_keys'] as string[] | undefined) ?? [];
       // Patches claiming one external id take turns in this process, like creations (above): the first
       // claims it, the others meet the unique index at once instead of waiting on each other in the store.
-      const claimed = keys.filter((key) => !current?.external_keys?.includes(key)).map(externalIdLock).sort();
+      const claimed = keys.filter((key) => !current?.external_keys?.includes(key)).map(externalIdLock);
       let updated: EntryDocument | null;
       try {
-        updated = await this.holdingAll(claimed, () =>
+        updated = await this.creating.useAll(claimed, () =>
           this.atomic.run(async (session) => {
             const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
             // List entries keep the item's title key for their title sort: renamed in the same transaction.

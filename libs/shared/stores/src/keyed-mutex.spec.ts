@@ -48,4 +48,20 @@ describe('KeyedMutex', () => {
     await expect(next).resolves.toBe('next');
     expect(mutex.size).toBe(0);
   });
+
+  it('holds every key of a set, so holders of overlapping sets take turns and never deadlock', async () => {
+    const mutex = new KeyedMutex();
+    const held = new Set<string>();
+    const clashes: string[] = [];
+    const hold = (keys: string[]) =>
+      mutex.useAll(keys, async () => {
+        for (const key of keys) if (held.has(key)) clashes.push(key);
+        keys.forEach((key) => held.add(key));
+        await pause(2);
+        keys.forEach((key) => held.delete(key));
+      });
+    await Promise.all([hold(['b', 'a']), hold(['a', 'b']), hold(['c', 'b']), hold(['c']), hold([]), hold(['a', 'a'])]);
+    expect(clashes).toEqual([]);
+    expect(mutex.size).toBe(0);
+  });
 });

@@ -20,4 +20,10 @@ export class KeyedMutex {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
+
+  /** Holds every key of `keys` (taken in sorted order, so two holders of overlapping sets never wait on each other in a cycle). */
+  useAll<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const take = ([first, ...rest]: readonly string[]): Promise<T> => (first === undefined ? work() : this.use(first, () => take(rest)));
+    return take([...new Set(keys)].sort());
+  }
 }
