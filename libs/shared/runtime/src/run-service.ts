@@ -14,6 +14,7 @@ import {
 } from '@mt/stores';
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
+import { startIdleCollector } from './idle-collector';
 
 /** The variables of `baseEnvShape` (@mt/config) the runtime reads. */
 export interface ServiceBaseConfig {
@@ -185,7 +186,11 @@ export async function startServiceProcess<C extends ServiceBaseConfig, S extends
     await closeStores();
     throw error;
   });
-  if (attachToProcess) exitWith(running, logger);
+  if (attachToProcess) {
+    exitWith(running, logger);
+    const mb = (bytes: number) => Math.round(bytes / 1048576);
+    startIdleCollector({ onCollect: (before, after) => logger.debug({ heap_used_mb: mb(before), after_mb: mb(after) }, 'idle: the last burst\'s garbage collected') });
+  }
   return running;
 }
 
