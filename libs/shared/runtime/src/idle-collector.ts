@@ -7,7 +7,7 @@ export interface IdleCollectorOptions {
   intervalMs?: number;
   /** Event-loop utilization (0–1) over the last interval at or under which the process counts as idle. */
   idleUtilization?: number;
-  /** Heap growth since the last collection below which there is nothing worth collecting. */
+  /** Growth of the heap's committed size since the last collection below which nothing is worth collecting. */
   minGrowthBytes?: number;
   /** Told after each collection: heap used before and after, in bytes. */
   onCollect?: (before: number, after: number) => void;
@@ -22,32 +22,45 @@ export interface IdleCollector {
  * burst's garbage, and the memory under it, until traffic comes back; V8's memory reducer steps in only
  * when the last full collection grew the heap. Measured (bench, 20 s after the load): the gateway held
  * 95 MB of heap, 181 MB RSS, where other runs settled at 122 MB. So: once the process has been idle for an
- * interval and its heap has grown since the last collection, collect once (tens of ms, when no request waits).
- * Node has no API for this; `--expose-gc` set at run time is the documented way to reach `gc`.
+ * interval and its heap has grown since the last collection, collect and compact once (tens of ms, when no
+ * request waits). Node has no API for this; V8's flags set at run time are the documented way to reach `gc`.
  */
 export function startIdleCollector(options: IdleCollectorOptions = {}): IdleCollector {
   const { intervalMs = 5000, idleUtilization = 0.05, minGrowthBytes = 16 * 1024 * 1024, onCollect } = options;
-  const collect = exposedGc();
-  let baseline = process.memoryUsage().heapUsed;
+  const collect = compactingGc();
+  // The heap's committed size after the last collection (or the lowest seen since): V8's own collections
+  // free garbage but seldom give pages back, so growth of the committed size is what is worth collecting.
+  let baseline = process.memoryUsage().heapTotal;
   let last = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, last).utilization;
     last = now;
-    const before = process.memoryUsage().heapUsed;
-    // The lowest heap seen since the last collection: V8's own collections lower it too.
-    baseline = Math.min(baseline, before);
-    if (busy > idleUtilization || before - baseline < minGrowthBytes) return;
+    const { heapTotal, heapUsed } = process.memoryUsage();
+    baseline = Math.min(baseline, heapTotal);
+    if (busy > idleUtilization || heapTotal - baseline < minGrowthBytes) return;
     collect();
-    baseline = process.memoryUsage().heapUsed;
-    onCollect?.(before, baseline);
+    const after = process.memoryUsage();
+    baseline = after.heapTotal;
+    onCollect?.(heapUsed, after.heapUsed);
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }
 
-function exposedGc(): () => void {
-  if (typeof globalThis.gc === 'function') return globalThis.gc;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+/**
+ * A full collection that also compacts every page: a plain one frees the garbage but keeps the pages where
+ * survivors are scattered (measured: 39 MB used of 317 MB kept; compacting, 74 MB kept).
+ */
+function compactingGc(): () => void {
+  if (typeof globalThis.gc !== 'function') setFlagsFromString('--expose-gc');
+  const gc = typeof globalThis.gc === 'function' ? globalThis.gc : (runInNewContext('gc') as () => void);
+  return () => {
+    setFlagsFromString('--compact-on-every-full-gc');
+    try {
+      gc();
+    } finally {
+      setFlagsFromString('--no-compact-on-every-full-gc');
+    }
+  };
 }
