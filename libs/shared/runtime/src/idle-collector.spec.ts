@@ -1,3 +1,4 @@
+import { pbkdf2 } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startIdleCollector, type IdleCollector } from './idle-collector';
@@ -54,6 +55,16 @@ describe('idle collector', () => {
     expect(collections.length).toBeGreaterThanOrEqual(1);
     expect(process.memoryUsage().heapTotal).toBeLessThan(committed / 2);
     expect(scattered).toHaveLength(75_000);
+  });
+
+  it('leaves alone a process whose other threads are busy while its event loop idles', async () => {
+    const collections: number[] = [];
+    collector = startIdleCollector({ intervalMs: 200, minGrowthBytes: 1024 * 1024, onCollect: (before) => collections.push(before) });
+    await burst(32);
+    const until = Date.now() + 900;
+    // pbkdf2 on libuv's threads: the event loop waits, the process works.
+    while (Date.now() < until) await Promise.all(Array.from({ length: 4 }, () => new Promise((resolve) => pbkdf2('secret', 'salt', 150_000, 32, 'sha256', resolve))));
+    expect(collections).toEqual([]);
   });
 
   it('leaves a busy process alone', async () => {

@@ -1,12 +1,14 @@
-import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 export interface IdleCollectorOptions {
   /** How often the process looks at itself. */
   intervalMs?: number;
-  /** Event-loop utilization (0–1) over the last interval at or under which the process counts as idle. */
-  idleUtilization?: number;
+  /**
+   * CPU (all of the process's threads, as a share of one core) over the last interval at or under which the
+   * process counts as idle. Not the event loop's utilization: the auth service's hashing runs on other threads.
+   */
+  idleCpuShare?: number;
   /** Growth of the heap's committed size since the last collection below which nothing is worth collecting. */
   minGrowthBytes?: number;
   /** Told after each collection: heap used before and after, in bytes. */
@@ -26,19 +28,20 @@ export interface IdleCollector {
  * request waits). Node has no API for this; V8's flags set at run time are the documented way to reach `gc`.
  */
 export function startIdleCollector(options: IdleCollectorOptions = {}): IdleCollector {
-  const { intervalMs = 5000, idleUtilization = 0.05, minGrowthBytes = 16 * 1024 * 1024, onCollect } = options;
+  const { intervalMs = 5000, idleCpuShare = 0.05, minGrowthBytes = 8 * 1024 * 1024, onCollect } = options;
   const collect = compactingGc();
   // The heap's committed size after the last collection (or the lowest seen since): V8's own collections
   // free garbage but seldom give pages back, so growth of the committed size is what is worth collecting.
   let baseline = process.memoryUsage().heapTotal;
-  let last = performance.eventLoopUtilization();
+  let last = { cpu: process.cpuUsage(), at: process.hrtime.bigint() };
   const timer = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(now, last).utilization;
+    const now = { cpu: process.cpuUsage(), at: process.hrtime.bigint() };
+    const cpuUs = now.cpu.user - last.cpu.user + now.cpu.system - last.cpu.system;
+    const busy = cpuUs / (Number(now.at - last.at) / 1000);
     last = now;
     const { heapTotal, heapUsed } = process.memoryUsage();
     baseline = Math.min(baseline, heapTotal);
-    if (busy > idleUtilization || heapTotal - baseline < minGrowthBytes) return;
+    if (busy > idleCpuShare || heapTotal - baseline < minGrowthBytes) return;
     collect();
     const after = process.memoryUsage();
     baseline = after.heapTotal;
