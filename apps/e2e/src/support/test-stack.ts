@@ -90,7 +90,8 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     redisKeyPrefix,
     mongoDbNames: {
       auth: authDb,
-      catalog: (category) => catalogDbs[category] ?? testDbName(`e2e_${options.name}_${category}`),
+      // A category a suite starts later (a test-only one) gets its database here, dropped with the rest.
+      catalog: (category) => (catalogDbs[category] ??= testDbName(`e2e_${options.name}_${category}`)),
     },
     // Debug: the services log their request lines at debug (the gateway's access log is at INFO), and
     // the suites follow a request id into the service that served it.
@@ -107,10 +108,10 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     throw error;
   });
 
-  const databases = [authDb, ...Object.values(catalogDbs)];
   const cleanUp = async () => {
     await closeProxies();
     await deleteRedisPrefix(redisKeyPrefix).catch(() => undefined);
+    const databases = [authDb, ...Object.values(catalogDbs)];
     await Promise.all(databases.map((db) => dropTestDatabase(db).catch(() => undefined)));
     rmSync(keyDir, { recursive: true, force: true });
   };
