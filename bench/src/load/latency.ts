@@ -1,6 +1,9 @@
 import { summarise, type LatencySummary } from '../stats';
 import { HttpClient, type HttpRequest } from './http-client';
 import { required } from '../required';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ProbeWorkerData } from './probe-worker';
 
 export interface LatencyTarget {
   name: string;
@@ -41,30 +44,27 @@ export async function interleavedLatency(
   );
 }
 
-/** Samples GET `url` every `intervalMs` (one at a time) until stopped; returns every latency in ms. */
+/**
+ * Samples GET `url` every `intervalMs` (one at a time) until stopped; returns every latency in ms. The
+ * sampling runs on a worker thread of its own: on the bench's thread it also measured the bench's pauses
+ * (load generator, garbage collection of the seeded data), seen at p99 5–8 ms, max 35–82 ms with 100 000
+ * movies in memory.
+ */
 export function startProbeSampler(url: string, intervalMs: number): { stop: () => Promise<number[]> } {
-  const client = new HttpClient(1);
-  const latencies: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = Date.now();
-      try {
-        const answer = await client.send(url, { timeoutMs: 5000 });
-        latencies.push(answer.status === 200 ? answer.ms : Number.POSITIVE_INFINITY);
-      } catch {
-        latencies.push(Number.POSITIVE_INFINITY);
-      }
-      const wait = intervalMs - (Date.now() - started);
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  })();
+  const data: ProbeWorkerData = { url, intervalMs };
+  const worker = new Worker(path.join(__dirname, 'load', 'probe-worker.js'), { workerData: data });
+  const latencies = new Promise<number[]>((resolve, reject) => {
+    worker.once('message', (values: number[]) => resolve(values));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the probe sampler of ${url} exited (${code}) before it answered`)));
+  });
+  latencies.catch(() => undefined); // a failure is reported by stop()
   return {
     async stop() {
-      running = false;
-      await loop;
-      client.close();
-      return latencies;
+      worker.postMessage('stop');
+      const values = await latencies;
+      await worker.terminate();
+      return values;
     },
   };
 }
