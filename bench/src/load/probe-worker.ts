@@ -17,7 +17,7 @@ const latencies: number[] = [];
 let running = true;
 port.once('message', () => (running = false));
 
-async function sample(): Promise<void> {
+const sample = async (): Promise<void> => {
   while (running) {
     const started = Date.now();
     try {
@@ -30,7 +30,7 @@ async function sample(): Promise<void> {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
   client.close();
-  port?.postMessage(latencies);
-}
+  port.postMessage(latencies);
+};
 
 void sample();
