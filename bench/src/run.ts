@@ -298,7 +298,18 @@ async function main(): Promise<void> {
           log(`lists: ${size} entries for ${owner.username} (added in ${seconds(phase)} s)`);
           bySize.push(await measureListsAt(gatewayUrl, ownerSession.jwt, size, options, log));
           if (size === 10_000 || (size === imported && !results.lists)) {
-            results.lists = { by_size: bySize, growth_p95: listGrowth(bySize), throughput: await compareListWithCatalog(gatewayUrl, ownerSession.jwt, size, options, log) };
+            results.lists = {
+              by_size: bySize,
+              growth_p95: listGrowth(bySize),
+              throughput: await compareListWithCatalog(
+                gatewayUrl,
+                ownerSession.jwt,
+                size,
+                { catalog: catalog.pid, gateway: bench.stack.process('gateway').pid, bench: process.pid, redisPort },
+                options,
+                log,
+              ),
+            };
           }
         }
         if (bySize.length) results.lists = { ...results.lists, by_size: bySize, growth_p95: listGrowth(bySize) };

@@ -185,7 +185,10 @@ function sections(results: BenchResults): Section[] {
       notes: [
         `p95 growth: ${Object.entries(lists.growth_p95).map(([route, growth]) => `${route} ${growth}×`).join(', ')}`,
         ...(lists.throughput
-          ? [`list of ${lists.throughput.entries}: ${n0(lists.throughput.list.rps)} req/s vs public catalog page ${n0(lists.throughput.catalog.rps)} req/s (${(lists.throughput.ratio * 100).toFixed(0)} %)`]
+          ? [
+              `list of ${lists.throughput.entries}: ${n0(lists.throughput.list.rps)} req/s vs public catalog page ${n0(lists.throughput.catalog.rps)} req/s (${(lists.throughput.ratio * 100).toFixed(0)} %)`,
+              ...cpuNotes({ list: lists.throughput.list, catalog: lists.throughput.catalog }),
+            ]
           : []),
       ],
     });

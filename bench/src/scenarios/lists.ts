@@ -1,6 +1,7 @@
 import type { BenchOptions } from '../options';
 import { round } from '../stats';
 import { required } from '../required';
+import { databasePids, redisPids, type WatchList } from '../load/cpu';
 import { compareLatency, compareThroughput, type ThroughputStats, type UnloadedLatencyStats } from './compare';
 import { ROUTE_1 } from './proxy';
 
@@ -38,14 +39,25 @@ export async function measureListsAt(gatewayUrl: string, jwt: string, entries: n
   return { entries, latency };
 }
 
-/** The list page against a public catalog page (the proxy scenario's route), same load, taking turns. */
+/**
+ * The list page against a public catalog page (the proxy scenario's route), same load, taking turns; with
+ * each process's CPU per request, which says where the list page's extra cost lies.
+ */
 export async function compareListWithCatalog(
   gatewayUrl: string,
   jwt: string,
   entries: number,
+  pids: { catalog: number; gateway: number; bench: number; redisPort: string },
   options: BenchOptions,
   log: (text: string) => void,
 ): Promise<NonNullable<ListsResults['throughput']>> {
+  const watch: WatchList = {
+    catalog: [pids.catalog],
+    gateway: [pids.gateway],
+    load_generator: [pids.bench],
+    database: databasePids,
+    redis: () => redisPids(pids.redisPort),
+  };
   const stats = await compareThroughput(
     [
       { name: 'list', load: { url: `${gatewayUrl}${LIST_SCALE_ROUTES.list_page}`, headers: { authorization: `Bearer ${jwt}` } } },
@@ -53,6 +65,7 @@ export async function compareListWithCatalog(
     ],
     { repeats: options.repeats, durationS: options.durationS, connections: options.connections },
     log,
+    watch,
   );
   const list = required(stats['list'], 'list throughput');
   const catalog = required(stats['catalog'], 'catalog throughput');
