@@ -20,6 +20,7 @@ import { ListStatsService } from './stats/stats.service';
 import { UserDeletionService } from './events/user-deletion.service';
 import { LegacyHistoryRepository } from './lists/legacy-history.repository';
 import { foldLegacyHistories } from './lists/legacy-history';
+import { copyItemsIntoLegacyEntries } from './lists/legacy-item-copies';
 import { ListOwnersRepository } from './lists/list-owners.repository';
 import { LIST_RANGE_FIELDS, ListRepository } from './lists/lists.repository';
 import { ListPageReader } from './lists/list-page-reader';
@@ -113,6 +114,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       if (feed.folded || feed.numbered) logger.info(feed, 'change feed: legacy upsert records folded into the list entries');
       const history = await foldLegacyHistories(legacyHistory, listRepository, atomic);
       if (history.folded || history.orphans) logger.info(history, 'list history: list_history folded into the list entries');
+      const copied = await copyItemsIntoLegacyEntries(listRepository, catalogRepository);
+      if (copied) logger.info({ entries: copied }, "list entries: their catalog entry's title and year copied into them");
       const backfilled = await catalog.backfillPersonSearch();
       if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
       // Range hints only where the server needs them: MongoDB walks the sort indexes in order by itself.

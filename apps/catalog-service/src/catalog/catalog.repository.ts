@@ -212,15 +212,15 @@ export class CatalogRepository {
   }
 
   /** Import matching: the entries holding any of these `key:value` pairs (index-served), with what matching needs. */
-  findByExternalKeys(keys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'external_keys'>>> {
+  findByExternalKeys(keys: readonly string[]): Promise<Array<ItemSummaryRow & Pick<EntryDocument, 'external_keys'>>> {
     if (!keys.length) return Promise.resolve([]);
-    return this.entries.find({ external_keys: { $in: [...keys] } }, { projection: { _id: 1, title_key: 1, external_keys: 1 } }).toArray();
+    return this.entries.find({ external_keys: { $in: [...keys] } }, { projection: { _id: 1, title: 1, year: 1, title_key: 1, external_keys: 1 } }).toArray();
   }
 
   /** Import matching: the entries with these folded titles (the duplicate index's first key), to be matched with their years. */
-  findByTitleKeys(titleKeys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'year'>>> {
+  findByTitleKeys(titleKeys: readonly string[]): Promise<ItemSummaryRow[]> {
     if (!titleKeys.length) return Promise.resolve([]);
-    return this.entries.find({ title_key: { $in: [...titleKeys] } }, { projection: { _id: 1, title_key: 1, year: 1 } }).toArray();
+    return this.entries.find({ title_key: { $in: [...titleKeys] } }, { projection: { _id: 1, title: 1, title_key: 1, year: 1 } }).toArray();
   }
 
   /** The item summaries that list entries show, with the title sort key; absent ids are left out. */

@@ -4,7 +4,7 @@ import { KeyedMutex } from '@mt/stores';
 import { toId, type Id } from '../shared/ids';
 import { categoryBasePath, type CategoryDefinition } from '../categories/categories';
 import { externalKey, externalKeysOf } from '../categories/external-ids';
-import type { ListRepository } from '../lists/lists.repository';
+import { listedItem, type ListRepository } from '../lists/lists.repository';
 import type { EntryRedirectsRepository } from '../moderation/moderation.repository';
 import { titleKey } from '../search/text-folding';
 import { TransactionContentionError, type AtomicRunner } from '../shared/atomic';
@@ -91,8 +91,8 @@ export class CatalogService {
         updated = await this.creating.useAll(claimed, () =>
           this.atomic.run(async (session) => {
             const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
-            // List entries keep the item's title key for their title sort: renamed in the same transaction.
-            if (doc && patch.title !== undefined) await this.lists.renameItem(objectId, doc.title_key, session);
+            // List entries keep the item's title (and its sort key) and year: changed in the same transaction.
+            if (doc && (patch.title !== undefined || patch.year !== undefined)) await this.lists.retitleItem(listedItem(doc), session);
             return doc;
           }),
         );

@@ -1,6 +1,6 @@
 import { errors } from '@mt/errors';
 import type { CatalogRepository } from '../catalog/catalog.repository';
-import { toResponse, type ListEntryResponse } from '../lists/list-entry.response';
+import { itemsToJoin, toResponse, type ListEntryResponse } from '../lists/list-entry.response';
 import type { ListOwnersRepository } from '../lists/list-owners.repository';
 import type { ListRepository } from '../lists/lists.repository';
 import { decodeFeedPosition, encodeFeedPosition, type FeedPosition } from './feed-position';
@@ -47,7 +47,7 @@ export class ListChangesService {
     const legacy = shown.filter((row) => row.kind === 'record' && row.type === 'upsert').map((row) => row.item_id);
     const entries = new Map((await this.lists.findEntries(userId, legacy)).map((entry) => [entry.item_id.toHexString(), entry]));
     for (const row of shown) if (row.kind === 'entry') entries.set(row.item_id.toHexString(), row.entry);
-    const items = await this.catalog.summaries([...entries.values()].map((entry) => entry.item_id));
+    const items = await itemsToJoin(this.catalog, entries.values());
     const changes = shown.map((row): ListChange => {
       const itemId = row.item_id.toHexString();
       if (row.kind === 'entry') return { type: 'upsert', item_id: itemId, entry: toResponse(row.entry, items.get(itemId)), changed_at: row.entry.updated_at.toISOString() };

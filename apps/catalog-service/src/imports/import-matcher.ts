@@ -1,15 +1,15 @@
 import type { ImportItem } from '@mt/importers';
-import type { Id } from '../shared/ids';
 import { externalIdKeys, type CategoryDefinition } from '../categories/categories';
 import { externalKey } from '../categories/external-ids';
 import { catalogSchemas } from '../catalog/catalog.schemas';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { newEntryDocument, type EntryDocument } from '../catalog/entry.document';
 import { titleKey } from '../search/text-folding';
+import { listedItem, type ListedItem } from '../lists/lists.repository';
 
 /** How one row found its catalog entry: an existing one, one to create, or a reason it has none. */
 export type RowMatch =
-  | { kind: 'matched'; id: Id; titleKey: string }
+  | { kind: 'matched'; item: ListedItem }
   | { kind: 'create'; doc: EntryDocument }
   | { kind: 'failed'; message: string };
 
@@ -18,17 +18,15 @@ const NO_TITLE = 'no catalog entry has these external ids, and the row has no ti
 
 const titleYearKey = (key: string, year: number | null) => JSON.stringify([key, year]);
 
-type EntryRef = { id: Id; titleKey: string };
-
 /**
  * Entries the import creates that later rows must find: within one batch, and across a dry run's batches
  * (a dry run creates nothing, so the store cannot tell them).
  */
 export class PlannedEntries {
-  readonly byTitleYear = new Map<string, EntryRef>();
-  readonly byExternalKey = new Map<string, EntryRef>();
+  readonly byTitleYear = new Map<string, ListedItem>();
+  readonly byExternalKey = new Map<string, ListedItem>();
   add(doc: EntryDocument): void {
-    const ref = { id: doc._id, titleKey: doc.title_key };
+    const ref = listedItem(doc);
     this.byTitleYear.set(titleYearKey(doc.title_key, doc.year), ref);
     for (const pair of doc.external_keys ?? []) this.byExternalKey.set(pair, ref);
   }
@@ -53,26 +51,26 @@ export class ImportMatcher {
       this.catalog.findByExternalKeys([...new Set(items.flatMap(keysOf))]),
       this.catalog.findByTitleKeys([...new Set(titleKeys.filter((key): key is string => key !== null))]),
     ]);
-    const external = new Map<string, EntryRef>(planned.byExternalKey);
-    for (const entry of byKey) for (const key of entry.external_keys ?? []) external.set(key, { id: entry._id, titleKey: entry.title_key });
-    const titled = new Map<string, EntryRef>(planned.byTitleYear);
-    for (const entry of byTitle) titled.set(titleYearKey(entry.title_key, entry.year), { id: entry._id, titleKey: entry.title_key });
+    const external = new Map<string, ListedItem>(planned.byExternalKey);
+    for (const entry of byKey) for (const key of entry.external_keys ?? []) external.set(key, listedItem(entry));
+    const titled = new Map<string, ListedItem>(planned.byTitleYear);
+    for (const entry of byTitle) titled.set(titleYearKey(entry.title_key, entry.year), listedItem(entry));
 
     return items.map((item, index): RowMatch => {
       const found = keysOf(item)
         .map((key) => external.get(key))
         .find(Boolean);
-      if (found) return { kind: 'matched', ...found };
+      if (found) return { kind: 'matched', item: found };
       const key = titleKeys[index];
       const byTitleYear = key === null || key === undefined ? undefined : titled.get(titleYearKey(key, item.year));
-      if (byTitleYear) return { kind: 'matched', ...byTitleYear };
+      if (byTitleYear) return { kind: 'matched', item: byTitleYear };
       if (item.title === null) return { kind: 'failed', message: NO_TITLE };
       if (!canCreate) return { kind: 'failed', message: NEEDS_CATALOG_WRITE };
       const created = this.newEntry(item, userId, now);
       if (created.kind !== 'create') return created;
       // Later rows find it like an existing entry.
       planned.add(created.doc);
-      const ref = { id: created.doc._id, titleKey: created.doc.title_key };
+      const ref = listedItem(created.doc);
       titled.set(titleYearKey(created.doc.title_key, created.doc.year), ref);
       for (const pair of created.doc.external_keys ?? []) external.set(pair, ref);
       return created;

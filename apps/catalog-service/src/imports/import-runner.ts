@@ -5,7 +5,7 @@ import type { CategoryDefinition } from '../categories/categories';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../catalog/catalog.repository';
 import type { ImportOutcome } from '../lists/list-import';
 import type { Session } from '../shared/atomic';
-import type { NewListEntryFields } from '../lists/lists.repository';
+import { listedItem, type NewListEntryFields } from '../lists/lists.repository';
 import type { ImportedEntry, ListService } from '../lists/lists.service';
 import type { ImportCounts, ImportJobDocument, ImportJobsRepository, RowError } from './import-jobs.repository';
 import { PlannedEntries, type ImportMatcher, type RowMatch } from './import-matcher';
@@ -132,7 +132,7 @@ export class ImportRunner {
     ok.forEach((row, index) => {
       const match = matches[index] ?? { kind: 'failed', message: 'not matched' };
       if (match.kind === 'failed') return tally.fail(row.row, match.message);
-      const item = match.kind === 'matched' ? { id: match.id, titleKey: match.titleKey } : { id: match.doc._id, titleKey: match.doc.title_key };
+      const item = match.kind === 'matched' ? match.item : listedItem(match.doc);
       applied.push({ row, entry: { item, fields: row.entry }, match });
     });
     for (const { match } of applied) tally.add(match.kind === 'create' ? 'catalog_created' : 'matched');

@@ -7,17 +7,36 @@ import { feedFilter, type FeedResume } from '../changes/feed-position';
 import type { ListPosition } from './list-cursor';
 import { MAX_HISTORY_PER_ENTRY, newestFirst, type HistoryEvent } from './list-history';
 import type { ListSort, ListStatus } from './lists.schemas';
+import type { ItemSummaryRow } from '../catalog/catalog.repository';
+
+/** The catalog entry a list entry points at, with what the entry keeps of it (title sort key, title, year). */
+export interface ListedItem {
+  id: mongo.ObjectId;
+  titleKey: string;
+  title: string;
+  year: number | null;
+}
+
+export const listedItem = (row: ItemSummaryRow): ListedItem => ({ id: row._id, titleKey: row.title_key, title: row.title, year: row.year });
+
+/** The fields of a list entry that copy its catalog entry. */
+const itemCopy = (item: ListedItem) => ({ item_title_key: item.titleKey, item_title: item.title, item_year: item.year });
 
 /**
  * One entry of a user's list. `item_title_key` (the item's folded title, renamed with it) serves the
- * title sort; `score_missing` puts entries without a score last in both orders; `rev` counts writes for
- * optimistic concurrency on PATCH.
+ * title sort; `item_title` and `item_year` are what responses show of the item, so a page reads no
+ * catalog entry; `score_missing` puts entries without a score last in both orders; `rev` counts writes for
+ * optimistic concurrency on PATCH. The three `item_*` copies change with the catalog entry in its own
+ * transactions (an edit of its title or year, a merge): see `ListRepository.retitleItem`, `moveItem`.
  */
 export interface ListEntryDocument {
   _id: mongo.ObjectId;
   user_id: string;
   item_id: mongo.ObjectId;
   item_title_key: string;
+  /** Absent on entries stored before 2026-11-29: responses join the catalog entry for those. */
+  item_title?: string;
+  item_year?: number | null;
   status: ListStatus;
   score: number | null;
   score_missing: 0 | 1;
@@ -174,12 +193,12 @@ function changeUpdate(change: ListEntryChange, events: readonly HistoryEvent[]):
 }
 
 /** A new entry of the user's list: the derived keys (`score_missing`), counters and history start here. */
-function newListEntryDocument(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, seq: number, events: readonly HistoryEvent[]): ListEntryDocument {
+function newListEntryDocument(userId: string, item: ListedItem, fields: NewListEntryFields, now: Date, seq: number, events: readonly HistoryEvent[]): ListEntryDocument {
   return {
     _id: new mongo.ObjectId(),
     user_id: userId,
     item_id: item.id,
-    item_title_key: item.titleKey,
+    ...itemCopy(item),
     ...fields,
     score_missing: fields.score === null ? 1 : 0,
     created_at: now,
@@ -215,7 +234,7 @@ export class ListRepository {
    * Inserts the user's entry of `item` as of write `seq`, its history starting with `events`;
    * DuplicateListEntryError when it is already on the list.
    */
-  async insertNew(userId: string, item: { id: mongo.ObjectId; titleKey: string }, fields: NewListEntryFields, now: Date, seq: number, events: readonly HistoryEvent[], session: Session): Promise<ListEntryDocument> {
+  async insertNew(userId: string, item: ListedItem, fields: NewListEntryFields, now: Date, seq: number, events: readonly HistoryEvent[], session: Session): Promise<ListEntryDocument> {
     const doc = newListEntryDocument(userId, item, fields, now, seq, events);
     try {
       await this.entries.insertOne(doc, { session });
@@ -386,13 +405,13 @@ export class ListRepository {
    * A catalog merge, after the entries that lose to an entry of `into` are gone: every remaining entry of
    * `from` now refers to `into`, each at its owner's sequence number in `seqs`, in one bulk write.
    */
-  async moveItem(from: mongo.ObjectId, into: { id: mongo.ObjectId; titleKey: string }, now: Date, seqs: ReadonlyMap<string, number>, session: Session): Promise<number> {
+  async moveItem(from: mongo.ObjectId, into: ListedItem, now: Date, seqs: ReadonlyMap<string, number>, session: Session): Promise<number> {
     if (!seqs.size) return 0;
     const result = await this.entries.bulkWrite(
       [...seqs].map(([userId, seq]) => ({
         updateOne: {
           filter: { user_id: userId, item_id: from },
-          update: { $set: { item_id: into.id, item_title_key: into.titleKey, updated_at: now, seq }, $inc: { rev: 1 } },
+          update: { $set: { item_id: into.id, ...itemCopy(into), updated_at: now, seq }, $inc: { rev: 1 } },
         },
       })),
       { session, ordered: false },
@@ -400,9 +419,9 @@ export class ListRepository {
     return result.modifiedCount;
   }
 
-  /** Keeps the denormalised title sort key in step with the catalog entry. */
-  async renameItem(itemId: mongo.ObjectId, itemTitleKey: string, session: Session): Promise<void> {
-    await this.entries.updateMany({ item_id: itemId }, { $set: { item_title_key: itemTitleKey } }, { session });
+  /** Keeps every entry's copy of the catalog entry (title sort key, title, year) in step with it, in the edit's transaction. */
+  async retitleItem(item: ListedItem, session: Session): Promise<void> {
+    await this.entries.updateMany({ item_id: item.id }, { $set: itemCopy(item) }, { session });
   }
 
   /**
@@ -444,7 +463,7 @@ export class ListRepository {
    */
   async writeImported(
     userId: string,
-    inserts: Readonly<Array<{ item: { id: mongo.ObjectId; titleKey: string }; fields: NewListEntryFields; events: readonly HistoryEvent[] }>>,
+    inserts: Readonly<Array<{ item: ListedItem; fields: NewListEntryFields; events: readonly HistoryEvent[] }>>,
     updates: Readonly<Array<{ itemId: mongo.ObjectId; change: ListEntryChange; events: readonly HistoryEvent[] }>>,
     now: Date,
     seq: number,
@@ -497,6 +516,27 @@ export class ListRepository {
   /** Start-up migration: entries stored before the feed numbered entries, and without a legacy record, get 0. */
   async numberUnnumbered(): Promise<number> {
     const result = await this.entries.updateMany({ seq: { $exists: false } }, { $set: { seq: 0 } });
+    return result.modifiedCount;
+  }
+
+  /** Start-up: up to `limit` entries after `after` (in _id order) that keep no copy of their catalog entry (stored before they did). */
+  withoutItemCopy(after: mongo.ObjectId | null, limit: number): Promise<Array<Pick<ListEntryDocument, '_id' | 'item_id'>>> {
+    const filter: mongo.Filter<ListEntryDocument> = after ? { item_title: { $exists: false }, _id: { $gt: after } } : { item_title: { $exists: false } };
+    return this.entries.find(filter, { projection: { _id: 1, item_id: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
+  }
+
+  /**
+   * Gives each entry its copy of `item`, unless it has one by now or points elsewhere: an edit or a merge of
+   * the catalog entry since it was read wrote the current copy itself, which this must not overwrite.
+   */
+  async setItemCopies(copies: ReadonlyArray<{ entryId: mongo.ObjectId; item: ListedItem }>): Promise<number> {
+    if (!copies.length) return 0;
+    const result = await this.entries.bulkWrite(
+      copies.map(({ entryId, item }) => ({
+        updateOne: { filter: { _id: entryId, item_id: item.id, item_title: { $exists: false } }, update: { $set: itemCopy(item) } },
+      })),
+      { ordered: false },
+    );
     return result.modifiedCount;
   }
 

@@ -10,20 +10,20 @@ import { KeyedQueue } from '../shared/keyed-queue';
 import { DEFAULT_LIMIT, pageWindow, toPage, type Page } from '../shared/common.schemas';
 import { listPositionAfter, readListPosition } from './list-cursor';
 import type { ListCounts, ListPageReader } from './list-page-reader';
-import { toResponse, type ListEntryResponse } from './list-entry.response';
+import { itemsToJoin, toResponse, type ListEntryResponse } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from './list-dates';
 import { historyEvents, withLegacyHistory } from './list-history';
 import type { LegacyHistoryRepository } from './legacy-history.repository';
 import { ListOwnerDeletedError, type ListOwnersRepository } from './list-owners.repository';
 import { importOutcome, listFieldsOf, type ImportMode, type ImportOutcome } from './list-import';
-import { DuplicateListEntryError, type ListEntryChange, type ListEntryDocument, type ListRepository, type NewListEntryFields } from './lists.repository';
+import { DuplicateListEntryError, listedItem, type ListedItem, type ListEntryChange, type ListEntryDocument, type ListRepository, type NewListEntryFields } from './lists.repository';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from './lists.schemas';
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
 
 /** One row of an import, matched to its catalog entry. */
 export interface ImportedEntry {
-  item: { id: Id; titleKey: string };
+  item: ListedItem;
   fields: NewListEntryFields;
 }
 
@@ -112,7 +112,7 @@ export class ListService {
         // commits first (and is removed or moved with the others) or conflicts, runs again and finds it gone.
         const current = await this.catalog.claimForList(itemId, session);
         if (!current) throw errors.notFound('catalog entry not found');
-        const doc = await this.lists.insertNew(userId, { id: itemId, titleKey: current.title_key }, fields, now, stamp.seq, historyEvents(null, fields, now), session);
+        const doc = await this.lists.insertNew(userId, listedItem(current), fields, now, stamp.seq, historyEvents(null, fields, now), session);
         await this.owners.addToStats(userId, statsDelta(null, doc), session);
         return { doc, current };
       });
@@ -208,7 +208,7 @@ export class ListService {
   }
 
   private async respondPage(rows: ListEntryDocument[], window: { page: number; limit: number; skip: number }, total: number): Promise<Page<ListEntryResponse>> {
-    const items = await this.catalog.summaries(rows.map((row) => row.item_id));
+    const items = await itemsToJoin(this.catalog, rows);
     return toPage(rows.map((row) => toResponse(row, items.get(row.item_id.toHexString()))), window, total);
   }
 
@@ -362,7 +362,7 @@ export class ListService {
    * removal of `from` and, when the kept entry is the moved one, the entry of `into` (at the owner's `seq`).
    * Bulk statements, as removeEntriesOfItem.
    */
-  async moveEntries(from: Id, into: { id: Id; titleKey: string }, session: Session): Promise<{ moved: number; removed: number }> {
+  async moveEntries(from: Id, into: ListedItem, session: Session): Promise<{ moved: number; removed: number }> {
     const at = this.now();
     const fromEntries = await this.lists.entriesOfItem(from, session);
     if (!fromEntries.length) return { moved: 0, removed: 0 };
@@ -391,7 +391,7 @@ export class ListService {
   }
 
   private async withItem(doc: ListEntryDocument): Promise<ListEntryResponse> {
-    const items = await this.catalog.summaries([doc.item_id]);
+    const items = await itemsToJoin(this.catalog, [doc]);
     return toResponse(doc, items.get(doc.item_id.toHexString()));
   }
 }

@@ -5,6 +5,7 @@ import { externalKeysOf } from '../categories/external-ids';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { storedExternalIds, toEntryResponse, type EntryDocument } from '../catalog/entry.document';
 import type { ListService } from '../lists/lists.service';
+import { listedItem } from '../lists/lists.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
 import type { EntryRedirectsRepository } from './moderation.repository';
 
@@ -54,7 +55,7 @@ export class ModerationService {
       // The merged entry first: the survivor can then take its external ids under the unique index, and a
       // list addition of it racing the merge conflicts here (CatalogRepository.claimForList).
       await this.entries.deleteById(fromId, session);
-      await this.lists.moveEntries(fromId, { id: intoId, titleKey: target.title_key }, session);
+      await this.lists.moveEntries(fromId, listedItem(target), session);
       const updated = await this.entries.setExternalIds(intoId, ids, externalKeysOf(ids), this.now(), session);
       await this.redirects.record(fromId, intoId, this.now(), session);
       return updated ?? target;
