@@ -14,7 +14,6 @@ export { titleKey, titleWords } from '../../apps/catalog-service/src/search/text
 export { createCatalogModule, type CatalogModule } from '../../apps/catalog-service/src/catalog-module';
 export type { ListStatus } from '../../apps/catalog-service/src/lists/lists.schemas';
 export { withStatusDates } from '../../apps/catalog-service/src/lists/list-dates';
-export { listedItem } from '../../apps/catalog-service/src/lists/lists.repository';
 export { ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_TIME_COST } from '../../apps/auth-service/src/config';
 export { PasswordHasher } from '../../apps/auth-service/src/users/password-hasher';
 export { UsersRepository } from '../../apps/auth-service/src/users/users.repository';

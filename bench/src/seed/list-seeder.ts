@@ -1,5 +1,5 @@
 import type { EntryDocument, ListStatus } from '../service-code';
-import { listedItem, withStatusDates } from '../service-code';
+import { withStatusDates } from '../service-code';
 import { Random } from '../data/random';
 import type { CatalogSeeder } from './catalog-seeder';
 
@@ -22,7 +22,7 @@ const BATCH = 500;
 export async function seedList(
   seeder: CatalogSeeder,
   userId: string,
-  items: ReadonlyArray<Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'>>,
+  items: ReadonlyArray<Pick<EntryDocument, '_id'>>,
   seed = 7,
 ): Promise<number> {
   const random = new Random(seed);
@@ -30,7 +30,7 @@ export async function seedList(
   const rows = items.map((item) => {
     const status = random.weighted(STATUSES);
     return {
-      item: listedItem(item),
+      itemId: item._id,
       fields: {
         status,
         score: random.chance(0.6) ? random.int(1, 10) : null,
@@ -43,7 +43,7 @@ export async function seedList(
   const started = performance.now();
   for (let i = 0; i < rows.length; i += BATCH) {
     const batch = rows.slice(i, i + BATCH);
-    await seeder.module.lists.importEntries(userId, 'skip_existing', async () => batch, async () => undefined);
+    await seeder.module.lists.importEntries(userId, 'skip_existing', batch, async () => undefined, async () => undefined);
   }
   return (performance.now() - started) / 1000;
 }

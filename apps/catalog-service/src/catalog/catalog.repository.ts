@@ -35,6 +35,7 @@ export interface CatalogState {
 }
 
 export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'>;
+const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1 } as const;
 
 /** A unique index refused the write: an entry with the same folded title and year exists. */
 export class DuplicateEntryError extends Error {
@@ -184,11 +185,7 @@ export class CatalogRepository {
    * the entry is gone.
    */
   async claimForList(id: mongo.ObjectId, session: Session): Promise<ItemSummaryRow | null> {
-    return this.entries.findOneAndUpdate(
-      { _id: id },
-      { $inc: { list_claims: 1 } },
-      { session, returnDocument: 'after', projection: { _id: 1, title: 1, year: 1, title_key: 1 } },
-    ) as Promise<ItemSummaryRow | null>;
+    return this.entries.findOneAndUpdate({ _id: id }, { $inc: { list_claims: 1 } }, { session, returnDocument: 'after', projection: ITEM_SUMMARY }) as Promise<ItemSummaryRow | null>;
   }
 
   findById(id: mongo.ObjectId, session?: Session): Promise<EntryDocument | null> {
@@ -212,22 +209,22 @@ export class CatalogRepository {
   }
 
   /** Import matching: the entries holding any of these `key:value` pairs (index-served), with what matching needs. */
-  findByExternalKeys(keys: readonly string[]): Promise<Array<ItemSummaryRow & Pick<EntryDocument, 'external_keys'>>> {
+  findByExternalKeys(keys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'external_keys'>>> {
     if (!keys.length) return Promise.resolve([]);
-    return this.entries.find({ external_keys: { $in: [...keys] } }, { projection: { _id: 1, title: 1, year: 1, title_key: 1, external_keys: 1 } }).toArray();
+    return this.entries.find({ external_keys: { $in: [...keys] } }, { projection: { _id: 1, external_keys: 1 } }).toArray();
   }
 
   /** Import matching: the entries with these folded titles (the duplicate index's first key), to be matched with their years. */
-  findByTitleKeys(titleKeys: readonly string[]): Promise<ItemSummaryRow[]> {
+  findByTitleKeys(titleKeys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'year'>>> {
     if (!titleKeys.length) return Promise.resolve([]);
-    return this.entries.find({ title_key: { $in: [...titleKeys] } }, { projection: { _id: 1, title: 1, title_key: 1, year: 1 } }).toArray();
+    return this.entries.find({ title_key: { $in: [...titleKeys] } }, { projection: { _id: 1, title_key: 1, year: 1 } }).toArray();
   }
 
   /** The item summaries that list entries show, with the title sort key; absent ids are left out. */
-  async summaries(ids: readonly mongo.ObjectId[]): Promise<Map<string, ItemSummaryRow>> {
+  async summaries(ids: readonly mongo.ObjectId[], session?: Session): Promise<Map<string, ItemSummaryRow>> {
     if (!ids.length) return new Map();
     const rows = await this.entries
-      .find({ _id: { $in: [...ids] } }, { projection: { _id: 1, title: 1, year: 1, title_key: 1 } })
+      .find({ _id: { $in: [...ids] } }, { projection: ITEM_SUMMARY, session })
       .toArray();
     return new Map(rows.map((row) => [row._id.toHexString(), row as ItemSummaryRow]));
   }

@@ -77,6 +77,9 @@ export class CatalogService {
   async update(id: string, patch: EntryFieldsInput, userId: string, moderator = false): Promise<EntryResponse> {
     const objectId = toId(id);
     const needsCurrent = patchNeedsCurrent(this.category, patch);
+    const retitles = patch.title !== undefined || patch.year !== undefined;
+    // The guard the transaction writes with the list entries' copies (ListRepository.retitleItem); only for an entry that exists.
+    if (retitles && (await this.entries.summaries([objectId])).size) await this.lists.ensureGuards([objectId], 'all');
     // External ids are recomputed from the entry as read; a concurrent change of them makes the update miss: read again.
     for (let attempt = 1; ; attempt++) {
       const current = needsCurrent ? await this.entries.findById(objectId) : null;
@@ -92,7 +95,7 @@ export class CatalogService {
           this.atomic.run(async (session) => {
             const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
             // List entries keep the item's title (and its sort key) and year: changed in the same transaction.
-            if (doc && (patch.title !== undefined || patch.year !== undefined)) await this.lists.retitleItem(listedItem(doc), session);
+            if (doc && retitles) await this.lists.retitleItem(listedItem(doc), session);
             return doc;
           }),
         );

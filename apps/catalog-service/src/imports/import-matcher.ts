@@ -1,15 +1,15 @@
 import type { ImportItem } from '@mt/importers';
+import type { Id } from '../shared/ids';
 import { externalIdKeys, type CategoryDefinition } from '../categories/categories';
 import { externalKey } from '../categories/external-ids';
 import { catalogSchemas } from '../catalog/catalog.schemas';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { newEntryDocument, type EntryDocument } from '../catalog/entry.document';
 import { titleKey } from '../search/text-folding';
-import { listedItem, type ListedItem } from '../lists/lists.repository';
 
 /** How one row found its catalog entry: an existing one, one to create, or a reason it has none. */
 export type RowMatch =
-  | { kind: 'matched'; item: ListedItem }
+  | { kind: 'matched'; id: Id }
   | { kind: 'create'; doc: EntryDocument }
   | { kind: 'failed'; message: string };
 
@@ -23,12 +23,11 @@ const titleYearKey = (key: string, year: number | null) => JSON.stringify([key, 
  * (a dry run creates nothing, so the store cannot tell them).
  */
 export class PlannedEntries {
-  readonly byTitleYear = new Map<string, ListedItem>();
-  readonly byExternalKey = new Map<string, ListedItem>();
+  readonly byTitleYear = new Map<string, Id>();
+  readonly byExternalKey = new Map<string, Id>();
   add(doc: EntryDocument): void {
-    const ref = listedItem(doc);
-    this.byTitleYear.set(titleYearKey(doc.title_key, doc.year), ref);
-    for (const pair of doc.external_keys ?? []) this.byExternalKey.set(pair, ref);
+    this.byTitleYear.set(titleYearKey(doc.title_key, doc.year), doc._id);
+    for (const pair of doc.external_keys ?? []) this.byExternalKey.set(pair, doc._id);
   }
 }
 
@@ -51,28 +50,27 @@ export class ImportMatcher {
       this.catalog.findByExternalKeys([...new Set(items.flatMap(keysOf))]),
       this.catalog.findByTitleKeys([...new Set(titleKeys.filter((key): key is string => key !== null))]),
     ]);
-    const external = new Map<string, ListedItem>(planned.byExternalKey);
-    for (const entry of byKey) for (const key of entry.external_keys ?? []) external.set(key, listedItem(entry));
-    const titled = new Map<string, ListedItem>(planned.byTitleYear);
-    for (const entry of byTitle) titled.set(titleYearKey(entry.title_key, entry.year), listedItem(entry));
+    const external = new Map<string, Id>(planned.byExternalKey);
+    for (const entry of byKey) for (const key of entry.external_keys ?? []) external.set(key, entry._id);
+    const titled = new Map<string, Id>(planned.byTitleYear);
+    for (const entry of byTitle) titled.set(titleYearKey(entry.title_key, entry.year), entry._id);
 
     return items.map((item, index): RowMatch => {
       const found = keysOf(item)
         .map((key) => external.get(key))
         .find(Boolean);
-      if (found) return { kind: 'matched', item: found };
+      if (found) return { kind: 'matched', id: found };
       const key = titleKeys[index];
       const byTitleYear = key === null || key === undefined ? undefined : titled.get(titleYearKey(key, item.year));
-      if (byTitleYear) return { kind: 'matched', item: byTitleYear };
+      if (byTitleYear) return { kind: 'matched', id: byTitleYear };
       if (item.title === null) return { kind: 'failed', message: NO_TITLE };
       if (!canCreate) return { kind: 'failed', message: NEEDS_CATALOG_WRITE };
       const created = this.newEntry(item, userId, now);
       if (created.kind !== 'create') return created;
       // Later rows find it like an existing entry.
       planned.add(created.doc);
-      const ref = listedItem(created.doc);
-      titled.set(titleYearKey(created.doc.title_key, created.doc.year), ref);
-      for (const pair of created.doc.external_keys ?? []) external.set(pair, ref);
+      titled.set(titleYearKey(created.doc.title_key, created.doc.year), created.doc._id);
+      for (const pair of created.doc.external_keys ?? []) external.set(pair, created.doc._id);
       return created;
     });
   }

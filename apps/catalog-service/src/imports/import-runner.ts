@@ -6,7 +6,7 @@ import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository }
 import type { ImportOutcome } from '../lists/list-import';
 import type { Session } from '../shared/atomic';
 import { listedItem, type NewListEntryFields } from '../lists/lists.repository';
-import type { ImportedEntry, ListService } from '../lists/lists.service';
+import { ListedItemGoneError, type ImportedEntry, type ListService } from '../lists/lists.service';
 import type { ImportCounts, ImportJobDocument, ImportJobsRepository, RowError } from './import-jobs.repository';
 import { PlannedEntries, type ImportMatcher, type RowMatch } from './import-matcher';
 
@@ -106,8 +106,9 @@ export class ImportRunner {
       try {
         return await this.tryBatch(job, rows, from, dry);
       } catch (error) {
-        // Another user created one of the batch's entries meanwhile: matching again finds it.
-        const raced = error instanceof DuplicateEntryError || error instanceof DuplicateExternalIdError;
+        // Another user created one of the batch's entries meanwhile, or a moderator removed or merged one it
+        // matched: matching again finds the new one, the survivor, or none (a row like any other then).
+        const raced = error instanceof DuplicateEntryError || error instanceof DuplicateExternalIdError || error instanceof ListedItemGoneError;
         if (!raced || attempt >= BATCH_ATTEMPTS) throw error;
       }
     }
@@ -132,8 +133,8 @@ export class ImportRunner {
     ok.forEach((row, index) => {
       const match = matches[index] ?? { kind: 'failed', message: 'not matched' };
       if (match.kind === 'failed') return tally.fail(row.row, match.message);
-      const item = match.kind === 'matched' ? match.item : listedItem(match.doc);
-      applied.push({ row, entry: { item, fields: row.entry }, match });
+      const entry: ImportedEntry = match.kind === 'matched' ? { itemId: match.id, fields: row.entry } : { itemId: match.doc._id, created: listedItem(match.doc), fields: row.entry };
+      applied.push({ row, entry, match });
     });
     for (const { match } of applied) tally.add(match.kind === 'create' ? 'catalog_created' : 'matched');
     for (const { row } of applied) for (const message of row.warnings) tally.warnings.push({ row: row.row, message });
@@ -153,10 +154,8 @@ export class ImportRunner {
     await this.lists.importEntries(
       job.user_id,
       job.mode,
-      async (session) => {
-        await this.catalog.insertAll(creations, session);
-        return applied.map(({ entry }) => entry);
-      },
+      applied.map(({ entry }) => entry),
+      (session) => this.catalog.insertAll(creations, session),
       (session, outcomes) => checkpoint(outcomes, session),
     );
   }

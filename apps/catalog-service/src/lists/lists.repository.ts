@@ -1,4 +1,5 @@
 import { mongo } from 'mongoose';
+import { retryTransient } from '@mt/stores';
 import type { Session } from '../shared/atomic';
 import { ENTRY_RESPONSE_PROJECTION, type EntryResponseSource } from '../catalog/entry.document';
 import { COLLECTIONS, type CatalogDatabase } from '../shared/database';
@@ -18,6 +19,19 @@ export interface ListedItem {
 }
 
 export const listedItem = (row: ItemSummaryRow): ListedItem => ({ id: row._id, titleKey: row.title_key, title: row.title, year: row.year });
+
+/** Who takes guards of a catalog entry (ListRepository.touchGuards): an import batch of the user, or a change of the entry (all). */
+export type GuardHolder = { userId: string } | 'all';
+
+/** Guards per catalog entry: batches of users in different shards do not conflict with each other. */
+const GUARD_SHARDS = 8;
+
+function guardKeys(itemIds: readonly mongo.ObjectId[], holder: GuardHolder): string[] {
+  const shards = holder === 'all' ? Array.from({ length: GUARD_SHARDS }, (_, shard) => shard) : [shardOf(holder.userId)];
+  return itemIds.flatMap((id) => shards.map((shard) => `${id.toHexString()}:${shard}`));
+}
+
+const shardOf = (userId: string) => [...userId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 0) % GUARD_SHARDS;
 
 /** The fields of a list entry that copy its catalog entry. */
 const itemCopy = (item: ListedItem) => ({ item_title_key: item.titleKey, item_title: item.title, item_year: item.year });
@@ -226,6 +240,10 @@ export class ListRepository {
     return this.db.collection<ListEntryDocument>(COLLECTIONS.listEntries);
   }
 
+  private get guards() {
+    return this.db.collection<{ _id: string; n: number }>(COLLECTIONS.listItemGuards);
+  }
+
   async ensureIndexes(): Promise<void> {
     await this.entries.createIndexes(LIST_ENTRY_INDEXES);
   }
@@ -419,9 +437,47 @@ export class ListRepository {
     return result.modifiedCount;
   }
 
-  /** Keeps every entry's copy of the catalog entry (title sort key, title, year) in step with it, in the edit's transaction. */
+  /**
+   * Keeps every entry's copy of the catalog entry (title sort key, title, year) in step with it, in the edit's
+   * transaction; with the entry's guards (ensureGuards first), so an import batch adding it meanwhile runs again.
+   */
   async retitleItem(item: ListedItem, session: Session): Promise<void> {
+    await this.touchGuards([item.id], 'all', session);
     await this.entries.updateMany({ item_id: item.id }, { $set: itemCopy(item) }, { session });
+  }
+
+  /**
+   * Creates the missing guards of these catalog entries, outside any transaction, before those that touch
+   * them: two transactions inserting one guard would meet on its _id as a duplicate key (an error), where
+   * two updating it meet as a conflict, and one runs again.
+   */
+  async ensureGuards(itemIds: readonly mongo.ObjectId[], holder: GuardHolder): Promise<void> {
+    if (!itemIds.length) return;
+    const upserts = guardKeys(itemIds, holder).map((key) => ({ updateOne: { filter: { _id: key }, update: { $setOnInsert: { n: 0 } }, upsert: true } }));
+    await retryTransient(async () => {
+      try {
+        await this.guards.bulkWrite(upserts, { ordered: false });
+      } catch (error) {
+        // Those a concurrent ensureGuards inserted first exist: that is all this is for.
+        const writeErrors = (error as { writeErrors?: unknown[] }).writeErrors;
+        if (!writeErrors?.length || !writeErrors.every(isDuplicateKeyError)) throw error;
+      }
+    });
+  }
+
+  /**
+   * Writes guards of these catalog entries in the caller's transaction (`list_item_guards`, `{ _id:
+   * "<entry id>:<shard>", n }`). An import batch adding entries to a list writes the guard of its user's
+   * shard; a change that lists follow (an edit of title or year, a removal, a merge) writes every shard. So
+   * a batch and a change that overlap conflict, and one runs again after the other and sees the entry
+   * renamed, gone or merged, or the list entries the batch added; two batches of different users conflict
+   * only when their users share a shard (1 in GUARD_SHARDS). (A single addition claims the catalog entry
+   * itself, CatalogRepository.claimForList, in the statement that reads it.) Not the catalog entry for a
+   * batch: on the test server a write of one rewrites its dozen index entries (500 of them 150–250 ms,
+   * 500 guards 30–60 ms).
+   */
+  async touchGuards(itemIds: readonly mongo.ObjectId[], holder: GuardHolder, session: Session): Promise<void> {
+    if (itemIds.length) await this.guards.updateMany({ _id: { $in: guardKeys(itemIds, holder) } }, { $inc: { n: 1 } }, { session });
   }
 
   /**

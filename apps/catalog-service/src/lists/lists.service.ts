@@ -21,11 +21,15 @@ import type { ListEntryFieldsInput, ListQuery, ListStatus } from './lists.schema
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
 
-/** One row of an import, matched to its catalog entry. */
+/** One row of an import, matched to its catalog entry (`created`: one the batch creates). */
 export interface ImportedEntry {
-  item: ListedItem;
+  itemId: Id;
+  created?: ListedItem;
   fields: NewListEntryFields;
 }
+
+/** A catalog entry an import batch was matched to was removed or merged before the batch was written: match it again. */
+export class ListedItemGoneError extends Error {}
 
 /** Optimistic PATCH retries before giving up on an entry that keeps changing underneath. */
 const PATCH_ATTEMPTS = 5;
@@ -276,42 +280,49 @@ export class ListService {
   }
 
   /**
-   * For the import job: one batch of rows in ONE transaction with the user's owner document, so the batch
-   * is applied whole or not at all, and never after the account's deletion (401). `prepare` runs first in
-   * the transaction (it creates the catalog entries rows need) and returns the matched rows; `record` runs
-   * last with each row's outcome (the job's counts and checkpoint, committed with the rows). Applied rows
-   * are recorded like any list write: one `seq` for the batch in the change feed, history, statistics.
-   * Rows are applied in order, so a later row of the batch sees what an earlier one did to the same entry.
+   * For the import job: one batch of matched rows in ONE transaction with the user's owner document, so the
+   * batch is applied whole or not at all, and never after the account's deletion (401). `prepare` runs first
+   * in the transaction (it creates the catalog entries rows need); `record` runs last with each row's outcome
+   * (the job's counts and checkpoint, committed with the rows). Applied rows are recorded like any list
+   * write: one `seq` for the batch in the change feed, history, statistics. Rows are applied in order, so a
+   * later row of the batch sees what an earlier one did to the same entry. ListedItemGoneError when a
+   * catalog entry a row was matched to was removed or merged since: match the batch again.
    */
   async importEntries(
     userId: string,
     mode: ImportMode,
-    prepare: (session: Session) => Promise<ImportedEntry[]>,
+    rows: readonly ImportedEntry[],
+    prepare: (session: Session) => Promise<void>,
     record: (session: Session, outcomes: ImportOutcome[]) => Promise<void>,
   ): Promise<ImportOutcome[]> {
+    await this.lists.ensureGuards(rows.filter((row) => !row.created).map((row) => row.itemId), { userId });
     return this.write(userId, async (session, stamp) => {
-      const rows = await prepare(session);
-      const ids = [...new Map(rows.map((row) => [row.item.id.toHexString(), row.item.id])).values()];
+      await prepare(session);
+      const ids = [...new Map(rows.map((row) => [row.itemId.toHexString(), row.itemId])).values()];
       const before = new Map((await this.lists.findEntriesIn(userId, ids, session)).map((entry) => [entry.item_id.toHexString(), entry]));
-      const after = new Map<string, { item: ImportedEntry['item']; fields: NewListEntryFields }>();
+      const after = new Map<string, { itemId: Id; fields: NewListEntryFields }>();
       const outcomes = rows.map((row) => {
-        const key = row.item.id.toHexString();
+        const key = row.itemId.toHexString();
         const stored = before.get(key);
         const current = after.get(key)?.fields ?? (stored && listFieldsOf(stored));
         const outcome = importOutcome(current, row.fields, mode);
-        if (outcome === 'added' || outcome === 'updated') after.set(key, { item: row.item, fields: listFieldsOf(row.fields) });
+        if (outcome === 'added' || outcome === 'updated') after.set(key, { itemId: row.itemId, fields: listFieldsOf(row.fields) });
         return outcome;
       });
-      const inserts = [...after.entries()]
-        .filter(([key]) => !before.has(key))
-        .map(([, { item, fields }]) => ({ item, fields, events: historyEvents(null, fields, stamp.at) }));
+      const added = [...after.entries()].filter(([key]) => !before.has(key));
+      const items = await this.itemsToAdd(userId, rows, added.map(([, { itemId }]) => itemId), session);
+      const inserts = added.map(([key, { fields }]) => {
+        const item = items.get(key);
+        if (!item) throw new ListedItemGoneError(`catalog entry ${key} was removed or merged after the batch was matched`);
+        return { item, fields, events: historyEvents(null, fields, stamp.at) };
+      });
       const updates = [...after.entries()]
         .filter(([key]) => before.has(key))
-        .map(([key, { item, fields }]) => {
+        .map(([key, { itemId, fields }]) => {
           const old = before.get(key)!;
           const change: ListEntryChange = { ...fields, updated_at: stamp.at, seq: stamp.seq };
           if (old.status === 'completed' && fields.status === 'watching') change.repeat_count = (old.repeat_count ?? 0) + 1;
-          return { itemId: item.id, change, old, events: historyEvents(old, { ...old, ...change }, stamp.at) };
+          return { itemId, change, old, events: historyEvents(old, { ...old, ...change }, stamp.at) };
         });
       await this.lists.writeImported(userId, inserts, updates, stamp.at, stamp.seq, session);
       const deltas = [...inserts.map(({ fields }) => statsDelta(null, fields)), ...updates.map(({ change, old }) => statsDelta(old, { ...old, ...change }))];
@@ -322,15 +333,30 @@ export class ListService {
   }
 
   /**
+   * The catalog entries an import batch adds to the list, as the entries keep them (absent: gone since they
+   * were matched). Those the batch creates are its own until it commits; the others are read after their
+   * guards are written (ListRepository.touchGuards), so a removal, merge or edit of one racing the batch
+   * conflicts with it, and the copy of title and year is the current one. Entries already on the list need
+   * no guard: a removal, merge or edit writes them, and conflicts there.
+   */
+  private async itemsToAdd(userId: string, rows: readonly ImportedEntry[], ids: readonly Id[], session: Session): Promise<Map<string, ListedItem>> {
+    const items = new Map(rows.flatMap((row) => (row.created ? [[row.itemId.toHexString(), row.created] as const] : [])));
+    const guarded = ids.filter((id) => !items.has(id.toHexString()));
+    await this.lists.touchGuards(guarded, { userId }, session);
+    for (const [key, row] of await this.catalog.summaries(guarded, session)) items.set(key, listedItem(row));
+    return items;
+  }
+
+  /**
    * A dry run's view of the same batch: the outcome of each row without writing. `overlay` carries what the
    * dry run's earlier rows would have written (by item id; ids of catalog entries it would create are not
    * in the store), and is updated as rows are judged.
    */
   async previewImport(userId: string, rows: ImportedEntry[], mode: ImportMode, overlay: Map<string, NewListEntryFields>): Promise<ImportOutcome[]> {
-    const unknown = rows.map((row) => row.item.id).filter((id) => !overlay.has(id.toHexString()));
+    const unknown = rows.map((row) => row.itemId).filter((id) => !overlay.has(id.toHexString()));
     const stored = new Map((await this.lists.findEntries(userId, unknown)).map((entry) => [entry.item_id.toHexString(), listFieldsOf(entry)]));
     return rows.map((row) => {
-      const key = row.item.id.toHexString();
+      const key = row.itemId.toHexString();
       const outcome = importOutcome(overlay.get(key) ?? stored.get(key), row.fields, mode);
       if (outcome === 'added' || outcome === 'updated') overlay.set(key, listFieldsOf(row.fields));
       return outcome;
@@ -338,12 +364,22 @@ export class ListService {
   }
 
   /**
+   * Before a moderation's transaction (removeEntriesOfItem, moveEntries): the guard they write exists
+   * (ListRepository.ensureGuards), if the catalog entry does (no guards of ids that name nothing).
+   */
+  async ensureGuard(itemId: Id): Promise<void> {
+    if ((await this.catalog.summaries([itemId])).size) await this.lists.ensureGuards([itemId], 'all');
+  }
+
+  /**
    * For the catalog's moderation, inside its transaction: removes `itemId` from every list that has it,
    * each removal a change in its owner's feed (numbered by that owner's sequence, so it is ordered with the
    * owner's own writes). Returns how many entries were removed. A fixed number of statements whatever the
-   * number of lists (bulk writes): a moderation of a popular entry fits in one transaction.
+   * number of lists (bulk writes): a moderation of a popular entry fits in one transaction. The entry's
+   * guard is written (ensureGuard first), so an import batch adding it meanwhile runs again and finds it gone.
    */
   async removeEntriesOfItem(itemId: Id, session: Session): Promise<number> {
+    await this.lists.touchGuards([itemId], 'all', session);
     const at = this.now();
     const entries = await this.lists.entriesOfItem(itemId, session);
     if (!entries.length) return 0;
@@ -360,9 +396,10 @@ export class ListService {
    * (keeping its status, score, dates, notes and history); a user who has both keeps the one updated last
    * (API.md §13; `into`'s on a tie) and loses the other with its history. Each list's feed records the
    * removal of `from` and, when the kept entry is the moved one, the entry of `into` (at the owner's `seq`).
-   * Bulk statements, as removeEntriesOfItem.
+   * Bulk statements and the guard of `from`, as removeEntriesOfItem.
    */
   async moveEntries(from: Id, into: ListedItem, session: Session): Promise<{ moved: number; removed: number }> {
+    await this.lists.touchGuards([from], 'all', session);
     const at = this.now();
     const fromEntries = await this.lists.entriesOfItem(from, session);
     if (!fromEntries.length) return { moved: 0, removed: 0 };

@@ -27,6 +27,7 @@ export class ModerationService {
 
   async remove(id: string): Promise<{ message: string; list_entries_removed: number }> {
     const objectId = toId(id);
+    await this.lists.ensureGuard(objectId);
     const removed = await this.transaction(async (session) => {
       // The entry first: a list addition racing this conflicts on it (see CatalogRepository.claimForList).
       if (!(await this.entries.deleteById(objectId, session))) return null;
@@ -46,6 +47,7 @@ export class ModerationService {
     if (id === into) throw errors.validation('an entry cannot be merged into itself', [{ path: 'into', message: 'must be another entry than the one in the path' }]);
     const fromId = toId(id);
     const intoId = toId(into);
+    await this.lists.ensureGuard(fromId);
     const survivor = await this.transaction(async (session) => {
       const from = await this.entries.findById(fromId, session);
       if (!from) throw this.notFound();

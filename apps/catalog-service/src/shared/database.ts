@@ -23,6 +23,8 @@ export const COLLECTIONS = {
   listOwners: 'list_owners',
   listChanges: 'list_changes',
   listHistory: 'list_history',
+  /** Small documents per catalog entry that import batches and changes of the entry both write (ListRepository.touchGuards). */
+  listItemGuards: 'list_item_guards',
   counters: 'counters',
   /** Merged entries' ids and their survivor (API.md §13: the merged id answers 301). */
   entryRedirects: 'entry_redirects',
