@@ -4,7 +4,7 @@ import { KeyedMutex } from '@mt/stores';
 import { toId, type Id } from '../shared/ids';
 import { categoryBasePath, type CategoryDefinition } from '../categories/categories';
 import { externalKey, externalKeysOf } from '../categories/external-ids';
-import { listedItem, type ListRepository } from '../lists/lists.repository';
+import { listedItem, withItemGuards, type ListRepository } from '../lists/lists.repository';
 import type { EntryRedirectsRepository } from '../moderation/moderation.repository';
 import { titleKey } from '../search/text-folding';
 import { TransactionContentionError, type AtomicRunner } from '../shared/atomic';
@@ -78,8 +78,6 @@ export class CatalogService {
     const objectId = toId(id);
     const needsCurrent = patchNeedsCurrent(this.category, patch);
     const retitles = patch.title !== undefined || patch.year !== undefined;
-    // The guard the transaction writes with the list entries' copies (ListRepository.retitleItem); only for an entry that exists.
-    if (retitles && (await this.entries.summaries([objectId])).size) await this.lists.ensureGuards([objectId], 'all');
     // External ids are recomputed from the entry as read; a concurrent change of them makes the update miss: read again.
     for (let attempt = 1; ; attempt++) {
       const current = needsCurrent ? await this.entries.findById(objectId) : null;
@@ -92,12 +90,16 @@ export class CatalogService {
       let updated: EntryDocument | null;
       try {
         updated = await this.creating.useAll(claimed, () =>
-          this.atomic.run(async (session) => {
-            const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
-            // List entries keep the item's title (and its sort key) and year: changed in the same transaction.
-            if (doc && retitles) await this.lists.retitleItem(listedItem(doc), session);
-            return doc;
-          }),
+          withItemGuards(
+            () =>
+              this.atomic.run(async (session) => {
+                const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
+                // List entries keep the item's title (and its sort key) and year: changed in the same transaction.
+                if (doc && retitles) await this.lists.retitleItem(listedItem(doc), session);
+                return doc;
+              }),
+            () => this.lists.ensureGuards([objectId], 'all'),
+          ),
         );
       } catch (error) {
         if (error instanceof DuplicateExternalIdError) throw await this.externalIdConflict(keys, objectId);

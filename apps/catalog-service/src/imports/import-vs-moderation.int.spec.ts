@@ -59,14 +59,18 @@ describe('imports racing moderators (API.md §12, §13)', () => {
     expect(await pointingAt(from)).toBe(0);
   });
 
-  it('keeps no guard for an id that names no catalog entry (an edit, a removal or a merge of it is a 404)', async () => {
+  it('creates no guard for a change that is refused (an unknown id: 404; not the creator: 403), and 8 for one that is made', async () => {
     const guards = () => h.module.connection.db!.collection(COLLECTIONS.listItemGuards).countDocuments();
     const before = await guards();
     const nobody = new mongo.ObjectId().toHexString();
+    const id = await create('Import Guard Entry');
     expect((await request(h.app).patch(`/api/v1/movies/${nobody}`).set(asUser(creator)).send({ title: 'Nothing' })).status).toBe(404);
+    expect((await request(h.app).patch(`/api/v1/movies/${id}`).set(asUser(newUserId())).send({ title: 'Not Yours' })).status).toBe(403);
     expect((await remove(nobody)).status).toBe(404);
-    expect((await merge(nobody, await create('Import Guard Survivor'))).status).toBe(404);
+    expect((await merge(nobody, id)).status).toBe(404);
     expect(await guards()).toBe(before);
+    expect((await request(h.app).patch(`/api/v1/movies/${id}`).set(asUser(creator)).send({ year: 2001 })).status).toBe(200);
+    expect(await guards()).toBe(before + 8);
   });
 
   it(`leaves no list entry pointing at a removed entry while imports race the removals, and every job completes (${RACE_TRIALS} trials)`, async () => {

@@ -33,6 +33,24 @@ function guardKeys(itemIds: readonly mongo.ObjectId[], holder: GuardHolder): str
 
 const shardOf = (userId: string) => [...userId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 0) % GUARD_SHARDS;
 
+/** A transaction met guards that do not exist yet (touchGuards): it is abandoned; see withItemGuards. */
+export class ItemGuardsMissingError extends Error {}
+
+/**
+ * Runs `change`, a transaction that writes guards; when they are missing, creates them (`ensure`, outside any
+ * transaction) and runs it once more. Guards are thus created only for a change that got as far as writing
+ * them: an entry that exists and a caller allowed to change it (a refused request leaves nothing behind).
+ */
+export async function withItemGuards<T>(change: () => Promise<T>, ensure: () => Promise<void>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (!(error instanceof ItemGuardsMissingError)) throw error;
+  }
+  await ensure();
+  return change();
+}
+
 /** The fields of a list entry that copy its catalog entry. */
 const itemCopy = (item: ListedItem) => ({ item_title_key: item.titleKey, item_title: item.title, item_year: item.year });
 
@@ -448,8 +466,8 @@ export class ListRepository {
 
   /**
    * Creates the missing guards of these catalog entries, outside any transaction, before those that touch
-   * them: two transactions inserting one guard would meet on its _id as a duplicate key (an error), where
-   * two updating it meet as a conflict, and one runs again.
+   * them (withItemGuards): two transactions inserting one guard would meet on its _id as a duplicate key (an
+   * error), where two updating it meet as a conflict, and one runs again.
    */
   async ensureGuards(itemIds: readonly mongo.ObjectId[], holder: GuardHolder): Promise<void> {
     if (!itemIds.length) return;
@@ -477,7 +495,10 @@ export class ListRepository {
    * 500 guards 30–60 ms).
    */
   async touchGuards(itemIds: readonly mongo.ObjectId[], holder: GuardHolder, session: Session): Promise<void> {
-    if (itemIds.length) await this.guards.updateMany({ _id: { $in: guardKeys(itemIds, holder) } }, { $inc: { n: 1 } }, { session });
+    if (!itemIds.length) return;
+    const keys = guardKeys(itemIds, holder);
+    const touched = await this.guards.updateMany({ _id: { $in: keys } }, { $inc: { n: 1 } }, { session });
+    if (touched.matchedCount < keys.length) throw new ItemGuardsMissingError(`${keys.length - touched.matchedCount} guards missing`);
   }
 
   /**

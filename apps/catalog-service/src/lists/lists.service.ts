@@ -363,12 +363,9 @@ export class ListService {
     });
   }
 
-  /**
-   * Before a moderation's transaction (removeEntriesOfItem, moveEntries): the guard they write exists
-   * (ListRepository.ensureGuards), if the catalog entry does (no guards of ids that name nothing).
-   */
-  async ensureGuard(itemId: Id): Promise<void> {
-    if ((await this.catalog.summaries([itemId])).size) await this.lists.ensureGuards([itemId], 'all');
+  /** For a moderation whose transaction found the guards of its entry missing (withItemGuards): creates them. */
+  ensureGuard(itemId: Id): Promise<void> {
+    return this.lists.ensureGuards([itemId], 'all');
   }
 
   /**
@@ -376,7 +373,7 @@ export class ListService {
    * each removal a change in its owner's feed (numbered by that owner's sequence, so it is ordered with the
    * owner's own writes). Returns how many entries were removed. A fixed number of statements whatever the
    * number of lists (bulk writes): a moderation of a popular entry fits in one transaction. The entry's
-   * guard is written (ensureGuard first), so an import batch adding it meanwhile runs again and finds it gone.
+   * guards are written (withItemGuards), so an import batch adding it meanwhile runs again and finds it gone.
    */
   async removeEntriesOfItem(itemId: Id, session: Session): Promise<number> {
     await this.lists.touchGuards([itemId], 'all', session);

@@ -1,11 +1,11 @@
 import { errors } from '@mt/errors';
-import { toId } from '../shared/ids';
+import { toId, type Id } from '../shared/ids';
 import type { CategoryDefinition } from '../categories/categories';
 import { externalKeysOf } from '../categories/external-ids';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { storedExternalIds, toEntryResponse, type EntryDocument } from '../catalog/entry.document';
 import type { ListService } from '../lists/lists.service';
-import { listedItem } from '../lists/lists.repository';
+import { listedItem, withItemGuards } from '../lists/lists.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
 import type { EntryRedirectsRepository } from './moderation.repository';
 
@@ -27,8 +27,7 @@ export class ModerationService {
 
   async remove(id: string): Promise<{ message: string; list_entries_removed: number }> {
     const objectId = toId(id);
-    await this.lists.ensureGuard(objectId);
-    const removed = await this.transaction(async (session) => {
+    const removed = await this.transaction(objectId, async (session) => {
       // The entry first: a list addition racing this conflicts on it (see CatalogRepository.claimForList).
       if (!(await this.entries.deleteById(objectId, session))) return null;
       await this.redirects.forgetInto(objectId, session);
@@ -47,8 +46,7 @@ export class ModerationService {
     if (id === into) throw errors.validation('an entry cannot be merged into itself', [{ path: 'into', message: 'must be another entry than the one in the path' }]);
     const fromId = toId(id);
     const intoId = toId(into);
-    await this.lists.ensureGuard(fromId);
-    const survivor = await this.transaction(async (session) => {
+    const survivor = await this.transaction(fromId, async (session) => {
       const from = await this.entries.findById(fromId, session);
       if (!from) throw this.notFound();
       const target = await this.entries.findById(intoId, session);
@@ -77,9 +75,13 @@ export class ModerationService {
     return { ...merged, ...kept };
   }
 
-  private async transaction<T>(work: (session: Session) => Promise<T>): Promise<T> {
+  /** A moderation of `itemId` in one transaction, with the guards its list side writes (withItemGuards). */
+  private async transaction<T>(itemId: Id, work: (session: Session) => Promise<T>): Promise<T> {
     try {
-      return await this.atomic.run(work);
+      return await withItemGuards(
+        () => this.atomic.run(work),
+        () => this.lists.ensureGuard(itemId),
+      );
     } catch (error) {
       if (error instanceof TransactionContentionError) throw errors.serviceUnavailable('the entry is being changed by too many requests at once; try again');
       throw error;
