@@ -209,6 +209,8 @@ describe('change feed of the list (movies)', () => {
       const replica: Replica = new Map();
       replicas.set(user, { replica, since: await follow(user, replica) });
     }
+    // The list side of a moderator's removal and merge, their guards first (as ModerationService has them).
+    for (const id of [gone, from]) await h.module.lists.ensureGuard(new mongo.ObjectId(id));
     const removed = await h.module.atomic.run((session) => h.module.lists.removeEntriesOfItem(new mongo.ObjectId(gone), session));
     expect(removed).toBe(2);
     const merged = await h.module.atomic.run((session) =>
