@@ -81,3 +81,14 @@ export const databasePids = (): number[] =>
 /** The redis-server listening on `port` (other engineers' private servers run on other ports). */
 export const redisPids = (port: string): number[] =>
   pidsMatching(new RegExp(`^(\\S*/)?redis-server \\S*:${port}(\\s|$)`));
+
+/** The processes a request through the stack runs in, by role, for a comparison's CPU per request. */
+export function stackWatch(pids: { catalog: number; gateway: number; bench: number; redisPort: string }): WatchList {
+  return {
+    catalog: [pids.catalog],
+    gateway: [pids.gateway],
+    load_generator: [pids.bench],
+    database: databasePids,
+    redis: () => redisPids(pids.redisPort),
+  };
+}

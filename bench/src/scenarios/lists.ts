@@ -1,7 +1,7 @@
 import type { BenchOptions } from '../options';
 import { round } from '../stats';
 import { required } from '../required';
-import { databasePids, redisPids, type WatchList } from '../load/cpu';
+import { stackWatch } from '../load/cpu';
 import { compareLatency, compareThroughput, type ThroughputStats, type UnloadedLatencyStats } from './compare';
 import { ROUTE_1 } from './proxy';
 
@@ -51,13 +51,7 @@ export async function compareListWithCatalog(
   options: BenchOptions,
   log: (text: string) => void,
 ): Promise<NonNullable<ListsResults['throughput']>> {
-  const watch: WatchList = {
-    catalog: [pids.catalog],
-    gateway: [pids.gateway],
-    load_generator: [pids.bench],
-    database: databasePids,
-    redis: () => redisPids(pids.redisPort),
-  };
+  const watch = stackWatch(pids);
   const stats = await compareThroughput(
     [
       { name: 'list', load: { url: `${gatewayUrl}${LIST_SCALE_ROUTES.list_page}`, headers: { authorization: `Bearer ${jwt}` } } },

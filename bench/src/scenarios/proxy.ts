@@ -1,4 +1,4 @@
-import { childPids, databasePids, redisPids, type WatchList } from '../load/cpu';
+import { childPids, stackWatch } from '../load/cpu';
 import type { BenchOptions } from '../options';
 import { ensureNginx, startNginx, type Nginx } from '../stack/nginx';
 import { round } from '../stats';
@@ -59,13 +59,7 @@ export async function measureProxyOverhead(
     log(
       `  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per target`,
     );
-    const watch: WatchList = {
-      catalog: [pids.catalog],
-      gateway: [pids.gateway],
-      load_generator: [pids.bench],
-      database: databasePids,
-      redis: () => redisPids(pids.redisPort),
-    };
+    const watch = stackWatch(pids);
     if (nginx) watch['nginx'] = [nginx.pid, ...childPids(nginx.pid)];
     const throughput = await compareThroughput(variants, options, log, watch);
     log(`  unloaded latency, ${options.latencyRounds} requests × ${options.repeats} per target, interleaved`);
