@@ -176,7 +176,7 @@ function sections(results: BenchResults): Section[] {
   const lists = results.lists;
   if (lists) {
     out.push({
-      title: 'Lists at scale (issue 17) — one request at a time through the gateway, p50 / p95 ms',
+      title: 'Lists at scale (issue 17) — one request at a time through the gateway, every size taking turns, p50 / p95 ms',
       header: ['list entries', ...Object.keys(lists.growth_p95)],
       rows: lists.by_size.map((size) => [
         String(size.entries),

@@ -48,7 +48,7 @@ export interface BenchResults {
   };
   login?: LoginResults;
   bulk_status?: BulkResults;
-  /** Issue 17: list routes at growing list sizes (a second user's list). */
+  /** Issue 17: list routes at three list sizes (one user's list each, measured taking turns). */
   lists?: ListsResults;
   /** Issue 16: deep pages by offset and cursor, external id lookup vs title search (largest catalog). */
   catalog_scale?: CatalogScaleResults;
