@@ -99,7 +99,7 @@ const catalogProcessName = (category: string) => `catalog-${category}`;
  * mmapped, so each is returned to the OS when its hash is done. `hugetlb=1` maps them in transparent huge
  * pages: a fresh 19 MiB block then costs ~10 page faults instead of ~4 900, which matters on VMs where a
  * fault is expensive (13–25 µs on the bench machine: login storm ×2, bench/README.md "Auth service memory").
- * The auth-service Dockerfile sets the same. An operator's own GLIBC_TUNABLES wins.
+ * The Dockerfile's auth-service target sets the same. An operator's own GLIBC_TUNABLES wins.
  */
 export const AUTH_GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1';
 const authMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>

@@ -94,6 +94,11 @@ describe('the compose checks catch what matters', () => {
       'auth-service: the image tag defaults to latest, expected the package version',
     ],
     [
+      "a service built from another app's target",
+      (m) => (m.services['registry-service'].build = { context: '.', target: 'gateway' }),
+      "registry-service: must build the Dockerfile's registry-service target",
+    ],
+    [
       'an auth key dir without volume',
       (m) => (m.services['auth-service'].volumes = []),
       'JWT_KEY_DIR must be a named volume',

@@ -9,7 +9,7 @@ const run = promisify(execFile);
 
 export interface ComposeService {
   image?: string;
-  build?: { context?: string; dockerfile?: string } | string;
+  build?: { context?: string; dockerfile?: string; target?: string } | string;
   command?: string[] | string;
   environment?: Record<string, string | number | null> | string[];
   ports?: Array<string | { target?: number | string; published?: number | string }>;
@@ -119,8 +119,8 @@ export function checkCompose(model: ComposeModel): string[] {
     if (!service) continue;
     const env = environmentOf(service);
     const build = typeof service.build === 'string' ? { context: service.build } : service.build;
-    if (build?.dockerfile !== `apps/${expected.app}/Dockerfile`) {
-      problems.push(`${name}: must build apps/${expected.app}/Dockerfile`);
+    if ((build?.dockerfile ?? 'Dockerfile') !== 'Dockerfile' || build?.target !== expected.app) {
+      problems.push(`${name}: must build the Dockerfile's ${expected.app} target`);
     }
     if (!build?.context || path.resolve(REPO_ROOT, build.context) !== REPO_ROOT) {
       problems.push(`${name}: the build context must be the repository root`);

@@ -47,6 +47,27 @@ export function parseDockerfile(text: string): Stage[] {
   return stages;
 }
 
+/**
+ * The stages a target's image is built from, base first: the target and every stage it stands on through
+ * `FROM <stage>`. Empty when no stage has that name.
+ */
+export function imageChain(stages: readonly Stage[], target: string): Stage[] {
+  const chain: Stage[] = [];
+  for (let stage = stages.find((s) => s.name === target); stage && !chain.includes(stage); ) {
+    chain.unshift(stage);
+    const parent: string = stage.image;
+    stage = stages.find((s) => s.name === parent);
+  }
+  return chain;
+}
+
+/** A target's image as one stage: the base image of its chain and the chain's instructions in build order. */
+export function imageOf(stages: readonly Stage[], target: string): Stage | undefined {
+  const chain = imageChain(stages, target);
+  if (chain.length === 0) return undefined;
+  return { image: chain[0].image, name: target, instructions: chain.flatMap((stage) => stage.instructions) };
+}
+
 /** The command of an exec-form (`["a","b"]`) or shell-form instruction, as one string. */
 function commandText(args: string): string {
   const trimmed = args.trim();
@@ -66,16 +87,22 @@ const fromStage = (args: string): string | undefined => /--from=(\S+)/.exec(args
 export const BASE_IMAGE = 'node:20-bookworm-slim';
 
 export interface ImageExpectations {
+  /** The app, also the name of its image's target stage. */
   app: string;
   port: number;
 }
 
-/** Every problem found, as readable sentences; an empty list means the Dockerfile passes. */
+/**
+ * Every problem of the app's image (its target stage and the stages it stands on), as readable sentences;
+ * an empty list means the image passes.
+ */
 export function lintDockerfile(text: string, { app, port }: ImageExpectations): string[] {
   const problems: string[] = [];
   const stages = parseDockerfile(text);
   if (stages.length < 2) problems.push(`multi-stage build expected, found ${stages.length} stage(s)`);
   if (stages.length === 0) return problems;
+  const final = imageOf(stages, app) ?? stages[stages.length - 1];
+  if (final.name !== app) problems.push(`no target stage named ${app}`);
 
   const stageNames = new Set(stages.map((stage) => stage.name).filter(Boolean));
   for (const stage of stages) {
@@ -104,39 +131,36 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
   if (buildStages.length === 0)
     problems.push(`no stage builds the app (build-app.mjs apps/${app} or nx build ${app})`);
 
-  const final = stages[stages.length - 1];
   const finalOf = (keyword: string) => final.instructions.filter((i) => i.keyword === keyword);
-  if (final.image !== BASE_IMAGE) problems.push(`the final stage must be ${BASE_IMAGE}, not ${final.image}`);
+  if (final.image !== BASE_IMAGE) problems.push(`the image must start from ${BASE_IMAGE}, not ${final.image}`);
   if (runs(final).some((run) => /\bnpm (ci|install)\b/.test(run))) {
-    problems.push('the final stage installs packages itself instead of copying the production dependencies');
+    problems.push('the image installs packages itself instead of copying the production dependencies');
   }
 
   const copies = finalOf('COPY');
   const nodeModulesCopy = copies.find((copy) => /node_modules/.test(copy.args));
   const nodeModulesFrom = nodeModulesCopy && fromStage(nodeModulesCopy.args);
   if (!nodeModulesFrom || !prodDepsStages.some((stage) => stage.name === nodeModulesFrom)) {
-    problems.push('the final stage must copy node_modules from the `npm ci --omit=dev` stage');
+    problems.push('the image must copy node_modules from the `npm ci --omit=dev` stage');
   }
   if (devDepsStages.some((stage) => stage.name && stage.name === nodeModulesFrom)) {
     problems.push(`node_modules come from stage ${nodeModulesFrom}, which installs dev dependencies`);
   }
   const bundleCopy = copies.find((copy) => copy.args.includes(`dist/apps/${app}`));
   if (!bundleCopy || !buildStages.some((stage) => stage.name === fromStage(bundleCopy.args))) {
-    problems.push(`the final stage must copy dist/apps/${app} from the build stage`);
+    problems.push(`the image must copy dist/apps/${app} from the build stage`);
   }
 
   const users = finalOf('USER');
   const user = users[users.length - 1]?.args.split(':')[0];
-  if (!user) problems.push('the final stage runs as root: no USER');
-  else if (user === 'root' || user === '0') problems.push(`the final stage runs as root (USER ${user})`);
+  if (!user) problems.push('the image runs as root: no USER');
+  else if (user === 'root' || user === '0') problems.push(`the image runs as root (USER ${user})`);
   else if (!/^\d+$/.test(user))
     problems.push(`USER ${user} is not numeric, so Kubernetes cannot verify runAsNonRoot`);
-  const cmdLine = finalOf('CMD')[0]?.line ?? Number.MAX_SAFE_INTEGER;
-  if (users.length > 0 && users[users.length - 1].line > cmdLine) problems.push('USER must come before CMD');
 
   const healthchecks = finalOf('HEALTHCHECK');
   if (healthchecks.length !== 1)
-    problems.push(`one HEALTHCHECK expected in the final stage, found ${healthchecks.length}`);
+    problems.push(`one HEALTHCHECK expected in the image, found ${healthchecks.length}`);
   const healthcheck = healthchecks[0]?.args ?? '';
   const probe = commandText(healthcheck.replace(/^(--\S+\s+)*CMD\s+/, ''));
   if (healthchecks.length === 1) {
@@ -153,19 +177,21 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
     .map((i) => i.args)
     .join(' ');
   if (!new RegExp(`\\bPORT=${port}\\b`).test(env))
-    problems.push(`ENV PORT=${port} expected in the final stage`);
+    problems.push(`ENV PORT=${port} expected in the image`);
   if (!/\bNODE_ENV=production\b/.test(env))
-    problems.push('ENV NODE_ENV=production expected in the final stage');
+    problems.push('ENV NODE_ENV=production expected in the image');
   // The launcher's settings, so that an image runs a service as `npm start` does.
   if (!env.includes(`NODE_OPTIONS=${SERVICE_NODE_OPTIONS}`))
-    problems.push(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS} expected in the final stage (libs/stack SERVICE_NODE_OPTIONS)`);
+    problems.push(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS} expected in the image (libs/stack SERVICE_NODE_OPTIONS)`);
   if (app === 'auth-service' && !env.includes(`GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES}`))
-    problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the final stage (libs/stack AUTH_GLIBC_TUNABLES)`);
+    problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the image (libs/stack AUTH_GLIBC_TUNABLES)`);
 
-  const cmd = commandText(finalOf('CMD')[0]?.args ?? '');
+  // The last CMD is the image's.
+  const cmdArgs = finalOf('CMD').at(-1)?.args ?? '';
+  const cmd = commandText(cmdArgs);
   if (!/^node\b.*\bmain\.js$/.test(cmd))
     problems.push(`CMD must run node main.js (exec form), found "${cmd}"`);
-  if (!(finalOf('CMD')[0]?.args ?? '').trim().startsWith('[')) {
+  if (!cmdArgs.trim().startsWith('[')) {
     problems.push('CMD must use the exec form, so node is PID 1 and receives SIGTERM');
   }
 

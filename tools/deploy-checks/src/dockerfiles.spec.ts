@@ -1,39 +1,64 @@
-import { isInBuildContext, lintDockerfile, parseDockerfile } from './dockerfile';
-import { APPS, readRepoFile } from './repo';
+import { imageChain, imageOf, isInBuildContext, lintDockerfile, parseDockerfile } from './dockerfile';
+import { APPS, readRepoFile, repoFileExists } from './repo';
 
-describe('app Dockerfiles', () => {
-  it.each(APPS)('apps/$app/Dockerfile passes the image lint', ({ app, port }) => {
-    expect(lintDockerfile(readRepoFile('apps', app, 'Dockerfile'), { app, port })).toEqual([]);
+describe('the Dockerfile (one target per app)', () => {
+  const dockerfile = readRepoFile('Dockerfile');
+  const stages = parseDockerfile(dockerfile);
+
+  it.each(APPS)('passes the image lint for the $app target', ({ app, port }) => {
+    expect(lintDockerfile(dockerfile, { app, port })).toEqual([]);
   });
 
-  it.each(APPS)('apps/$app/Dockerfile has a deps, a build and a runtime stage', ({ app }) => {
-    const stages = parseDockerfile(readRepoFile('apps', app, 'Dockerfile'));
-    expect(stages.map((stage) => [stage.name, stage.image])).toEqual([
-      ['deps', 'node:20-bookworm-slim'],
-      ['build', 'node:20-bookworm-slim'],
-      ['runtime', 'node:20-bookworm-slim'],
-    ]);
+  it.each(APPS)('builds the $app image on the shared runtime stage, with a build stage of its own', ({ app }) => {
+    expect(imageChain(stages, app).map((stage) => stage.name)).toEqual(['runtime', app]);
+    expect(stages.find((stage) => stage.name === `${app}-build`)?.image).toBe('build');
+  });
+
+  it('declares the user, health check, stop signal and command once, for every image', () => {
+    const count = (keyword: string) =>
+      stages.flatMap((stage) => stage.instructions).filter((instruction) => instruction.keyword === keyword).length;
+    expect({ HEALTHCHECK: count('HEALTHCHECK'), STOPSIGNAL: count('STOPSIGNAL'), CMD: count('CMD') }).toEqual({
+      HEALTHCHECK: 1,
+      STOPSIGNAL: 1,
+      CMD: 1,
+    });
+  });
+
+  it.each(APPS)('leaves no Dockerfile of its own in apps/$app', ({ app }) => {
+    expect(repoFileExists('apps', app, 'Dockerfile')).toBe(false);
+  });
+
+  it('reports an app without a target stage', () => {
+    expect(lintDockerfile(dockerfile, { app: 'search-service', port: 3020 })).toEqual(
+      expect.arrayContaining(['no target stage named search-service']),
+    );
   });
 
   it("rejects an auth image without the launcher's malloc settings for argon2", () => {
-    const auth = readRepoFile('apps', 'auth-service', 'Dockerfile');
-    const mutated = auth.replace(':glibc.malloc.hugetlb=1', '');
-    expect(mutated).not.toBe(auth);
+    const mutated = dockerfile.replace(':glibc.malloc.hugetlb=1', '');
+    expect(mutated).not.toBe(dockerfile);
     expect(lintDockerfile(mutated, { app: 'auth-service', port: 3001 })).toEqual([expect.stringContaining('ENV GLIBC_TUNABLES=')]);
   });
 
+  it('rejects an auth image left as root after preparing its key directory', () => {
+    const mutated = dockerfile.replace(/(chmod 700 \/var\/lib\/media-tracker\/auth-keys\n)USER 1000:1000\n/, '$1');
+    expect(mutated).not.toBe(dockerfile);
+    expect(lintDockerfile(mutated, { app: 'auth-service', port: 3001 })).toEqual(['the image runs as root (USER 0)']);
+    expect(lintDockerfile(mutated, { app: 'gateway', port: 8080 })).toEqual([]);
+  });
+
   it('prepares the JWT key directory for the auth-keys volume, owned by the runtime user', () => {
-    const runtime = parseDockerfile(readRepoFile('apps', 'auth-service', 'Dockerfile')).at(-1)!;
-    const text = runtime.instructions.map((i) => `${i.keyword} ${i.args}`).join('\n');
+    const auth = imageOf(stages, 'auth-service')!;
+    const text = auth.instructions.map((i) => `${i.keyword} ${i.args}`).join('\n');
     expect(text).toMatch(
       /RUN mkdir -p \/var\/lib\/media-tracker\/auth-keys && chown 1000:1000 \/var\/lib\/media-tracker\/auth-keys/,
     );
-    expect(text).toMatch(/ENV JWT_KEY_DIR=\/var\/lib\/media-tracker\/auth-keys/);
+    expect(text).toMatch(/JWT_KEY_DIR=\/var\/lib\/media-tracker\/auth-keys/);
   });
 });
 
 describe('the Dockerfile lint catches what matters', () => {
-  const good = readRepoFile('apps', 'gateway', 'Dockerfile');
+  const good = readRepoFile('Dockerfile');
   const lint = (text: string) => lintDockerfile(text, { app: 'gateway', port: 8080 });
   const mutate = (from: string | RegExp, to: string) => {
     const mutated = good.replace(from, to);

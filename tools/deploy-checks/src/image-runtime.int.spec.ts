@@ -12,13 +12,13 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleApp } from './bundle';
-import { parseDockerfile } from './dockerfile';
+import { imageOf, parseDockerfile } from './dockerfile';
 import { readRepoFile, repoPath } from './repo';
 
-/** The HEALTHCHECK command of an app's Dockerfile, exec form (`["node", "-e", "..."]`). */
+/** The HEALTHCHECK command of an app's image (its Dockerfile target), exec form (`["node", "-e", "..."]`). */
 function healthcheckCommand(app: string): string[] {
-  const runtime = parseDockerfile(readRepoFile('apps', app, 'Dockerfile')).at(-1)!;
-  const args = runtime.instructions.find((i) => i.keyword === 'HEALTHCHECK')!.args;
+  const image = imageOf(parseDockerfile(readRepoFile('Dockerfile')), app)!;
+  const args = image.instructions.find((i) => i.keyword === 'HEALTHCHECK')!.args;
   return JSON.parse(args.replace(/^(--\S+\s+)*CMD\s+/, '')) as string[];
 }
 

@@ -1,0 +1,87 @@
+# The four services' images, one target each; the build context is the repository root:
+#   docker build --target gateway -t media-tracker/gateway .
+#   (targets: gateway, auth-service, registry-service, catalog-service; docker-compose.yml builds all four)
+# One file, so what every image shares (dependencies, toolchain, user, health check, signal, command) is
+# written once and its layers are built once for all four.
+# Debian (glibc) rather than Alpine: argon2 ships prebuilt glibc binaries, so no compiler is needed.
+
+# Production dependencies only: the bundles keep every npm package external.
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# What every app's build needs. Each app's build stage adds its own sources and bundles them (esbuild,
+# workspace libs inlined): exactly what `npx nx build <app>` produces.
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY tools/build ./tools/build
+COPY libs ./libs
+
+FROM build AS gateway-build
+COPY apps/gateway ./apps/gateway
+RUN node tools/build/build-app.mjs apps/gateway
+
+FROM build AS auth-service-build
+COPY apps/auth-service ./apps/auth-service
+RUN node tools/build/build-app.mjs apps/auth-service
+
+FROM build AS registry-service-build
+COPY apps/registry-service ./apps/registry-service
+RUN node tools/build/build-app.mjs apps/registry-service
+
+FROM build AS catalog-service-build
+COPY apps/catalog-service ./apps/catalog-service
+RUN node tools/build/build-app.mjs apps/catalog-service
+
+# What every service's image shares; each target below adds its bundle, port and own settings.
+FROM node:20-bookworm-slim AS runtime
+# NODE_OPTIONS: a 2 × 8 MiB young generation (libs/stack SERVICE_NODE_OPTIONS, which says why).
+ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=8
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+# The image's own unprivileged "node" user, by number so Kubernetes can verify runAsNonRoot.
+USER 1000:1000
+# Liveness only (process answers); readiness (/readyz) is for orchestrators that route traffic.
+# Node's fetch: slim images have no curl. PORT: each target's default, or the operator's.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/livez',{signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM starts the graceful shutdown (readiness 503, drain, deregister, close stores, exit 0).
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "main.js"]
+
+FROM runtime AS gateway
+COPY --from=gateway-build /src/dist/apps/gateway/ ./
+ENV PORT=8080
+EXPOSE 8080
+
+FROM runtime AS auth-service
+COPY --from=auth-service-build /src/dist/apps/auth-service/ ./
+# GLIBC_TUNABLES: argon2id takes ~19 MiB per hash; a fixed mmap threshold returns each block to the OS
+# when the hash is done (glibc's dynamic threshold would keep ~19 MiB per libuv thread resident), and
+# hugetlb=1 maps it in transparent huge pages (a few page faults per hash instead of ~4 900).
+# JWT_KEY_DIR: owned by the runtime user, so a named volume mounted there inherits that ownership and the
+# service can persist its generated signing key.
+ENV PORT=3001 \
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1 \
+    JWT_KEY_DIR=/var/lib/media-tracker/auth-keys
+USER 0:0
+RUN mkdir -p /var/lib/media-tracker/auth-keys && chown 1000:1000 /var/lib/media-tracker/auth-keys \
+    && chmod 700 /var/lib/media-tracker/auth-keys
+USER 1000:1000
+EXPOSE 3001
+
+FROM runtime AS registry-service
+COPY --from=registry-service-build /src/dist/apps/registry-service/ ./
+ENV PORT=3002
+EXPOSE 3002
+
+# Last, so a plain `docker build .` (no --target) builds a catalog image.
+FROM runtime AS catalog-service
+COPY --from=catalog-service-build /src/dist/apps/catalog-service/ ./
+ENV PORT=3011
+EXPOSE 3011
