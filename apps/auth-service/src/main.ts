@@ -1,4 +1,4 @@
-import { createRegistryClient, serviceRegistration } from '@mt/registry-client';
+import { registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
 import { runService } from '@mt/runtime';
 import { waitForRedis } from '@mt/stores';
 import { createApp } from './app';
@@ -36,14 +36,7 @@ runService({
         if (redis.status !== 'ready') logger.warn('redis not reachable yet: starting anyway; cut-offs are re-mirrored when it connects');
         await auth.relay.start();
       },
-      registration: createRegistryClient({
-        registryUrl: config.REGISTRY_URL,
-        internalSecret: config.INTERNAL_SECRET,
-        instanceId: config.INSTANCE_ID,
-        registration: () => registration,
-        logger,
-        heartbeatIntervalMs: config.REGISTRY_HEARTBEAT_MS,
-      }),
+      registration: registryClientFromConfig(config, () => registration, logger),
       // Its own work (introspection and JWKS for the gateway) does not wait for the registry.
       registerInBackground: true,
       shutdown: () => auth.relay.stop(),

@@ -1,5 +1,5 @@
 import { redisKeys } from '@mt/contracts';
-import { createRegistryClient, serviceRegistration } from '@mt/registry-client';
+import { registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
 import { runService } from '@mt/runtime';
 import { backoffDelay, closeRedis, createRedis, sleep } from '@mt/stores';
 import { createApp } from './app';
@@ -65,14 +65,7 @@ runService({
         }
       },
       // Registered once everything above is ready: the gateway routes here from then on.
-      registration: createRegistryClient({
-        registryUrl: config.REGISTRY_URL,
-        internalSecret: config.INTERNAL_SECRET,
-        instanceId: config.INSTANCE_ID,
-        registration: () => registration,
-        logger,
-        heartbeatIntervalMs: config.REGISTRY_HEARTBEAT_MS,
-      }),
+      registration: registryClientFromConfig(config, () => registration, logger),
       shutdown: async () => {
         await consumer.stop();
         await module.stopImports();

@@ -121,3 +121,27 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
 function errorDetailsOf(body: unknown): unknown {
   return body && typeof body === 'object' && 'details' in body ? (body as { details: unknown }).details : undefined;
 }
+
+/** What a service's registry client takes from its configuration (the common variables of `@mt/config`). */
+export interface RegistryClientConfig {
+  REGISTRY_URL: string;
+  INTERNAL_SECRET: string;
+  INSTANCE_ID: string;
+  REGISTRY_HEARTBEAT_MS: number;
+}
+
+/** A service's registry client, configured from its environment. */
+export function registryClientFromConfig(
+  config: RegistryClientConfig,
+  registration: () => InstanceRegistration,
+  logger: Logger,
+): RegistryClient {
+  return createRegistryClient({
+    registryUrl: config.REGISTRY_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    instanceId: config.INSTANCE_ID,
+    registration,
+    logger,
+    heartbeatIntervalMs: config.REGISTRY_HEARTBEAT_MS,
+  });
+}
