@@ -46,10 +46,6 @@ export function sampleGroup(id: string, extra = false): EndpointGroup {
   return { namespace: id, mount: `/api/v1/${id}`, tags: [{ name: id, description: `${id} catalog` }], endpoints };
 }
 
-export function sampleFragment(id: string): InstanceRegistration['openapi'] {
-  return sampleRegistration(id, 'http://127.0.0.1:1').openapi;
-}
-
 export function sampleRegistration(id: string, baseUrl: string, version = '1.0.0', extra = false): InstanceRegistration {
   return serviceRegistration({ service: id, category: categoryRecord(id), baseUrl, version, groups: [sampleGroup(id, extra)] });
 }

@@ -1,6 +1,6 @@
 import type { mongo } from 'mongoose';
 import { genreKey, searchWords } from '../search/text-folding';
-import { pageWindow, type PageWindow } from '../shared/common.schemas';
+import { pageWindow, type PageWindow } from '../shared/offset-page';
 import type { CatalogListQuery, CatalogSort } from './catalog.schemas';
 import type { EntryDocument } from './entry.document';
 import type { Direction, SortValue } from '../shared/range-hints';

@@ -160,10 +160,6 @@ export function loadCategoryModule(modulePath: string): string[] {
   return definitions.map((definition) => definition.id);
 }
 
-export function findCategory(id: string): CategoryDefinition | undefined {
-  return CATEGORIES.get(id);
-}
-
 export function getCategory(id: string): CategoryDefinition {
   const category = CATEGORIES.get(id);
   if (!category) throw new Error(`unknown category '${id}' (valid: ${CATEGORY_IDS.join(', ')})`);

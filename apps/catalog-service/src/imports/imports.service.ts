@@ -1,10 +1,11 @@
+import { DEFAULT_LIMIT } from '@mt/contracts';
 import { errors } from '@mt/errors';
 import { KeyedMutex, TransactionContentionError } from '@mt/stores';
 import { parseImport, type Category } from '@mt/importers';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { newId, toId, type Id } from '../shared/ids';
 import type { CategoryDefinition } from '../categories/categories';
-import { DEFAULT_LIMIT, pageWindow, toPage, type Page } from '../shared/common.schemas';
+import { pageWindow, toPage, type Page } from '../shared/offset-page';
 import { ActiveImportExistsError, zeroCounts, type ImportJobDocument, type ImportJobsRepository } from './import-jobs.repository';
 import type { ImportJobListQueryInput, ImportStartQuery } from './imports.schemas';
 import { UploadCopy } from './upload-copy';

@@ -176,4 +176,3 @@ function buildListSchemas() {
 
 /** Built once: the same objects serve validation and the OpenAPI components of every category. */
 export const listSchemas = buildListSchemas();
-export type ListSchemas = typeof listSchemas;

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMIT } from '@mt/contracts';
 import { errors, type ErrorDetail } from '@mt/errors';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { toId, type Id } from '../shared/ids';
@@ -7,7 +8,7 @@ import type { ListChangesRepository } from '../changes/changes.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
 import { addDeltas, statsDelta } from '../stats/list-stats';
 import { KeyedQueue } from '../shared/keyed-queue';
-import { DEFAULT_LIMIT, pageWindow, toPage, type Page } from '../shared/common.schemas';
+import { pageWindow, toPage, type Page } from '../shared/offset-page';
 import { listPositionAfter, readListPosition } from './list-cursor';
 import type { ListCounts, ListPageReader } from './list-page-reader';
 import { itemsToJoin, toResponse, type ListEntryResponse } from './list-entry.response';

@@ -21,8 +21,6 @@ export const ERROR_CATALOG = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
-export const ERROR_STATUSES = Object.values(ERROR_CATALOG);
-
 export function codeForStatus(status: number): ErrorCode {
   const found = (Object.keys(ERROR_CATALOG) as ErrorCode[]).find((code) => ERROR_CATALOG[code] === status);
   if (found) return found;

@@ -1,0 +1,28 @@
+import { DEFAULT_LIMIT } from '@mt/contracts';
+
+/** Offset pages (`page` + `limit`) of the catalog's listings; cursor pages are @mt/pagination's. */
+export interface PageWindow {
+  page: number;
+  limit: number;
+  skip: number;
+}
+
+export function pageWindow(page = 1, limit = DEFAULT_LIMIT): PageWindow {
+  return { page, limit, skip: (page - 1) * limit };
+}
+
+export interface Page<T> {
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+  total_pages: number;
+}
+
+export const toPage = <T>(data: T[], window: PageWindow, total: number): Page<T> => ({
+  data,
+  page: window.page,
+  limit: window.limit,
+  total,
+  total_pages: Math.ceil(total / window.limit),
+});
