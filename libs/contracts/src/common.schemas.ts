@@ -1,13 +1,9 @@
-import { queryInt } from '@mt/validation';
+import { objectIdString, queryInt } from '@mt/validation';
 import { z } from './zod';
 
 /** A MongoDB ObjectId in hex (API.md §1) as a client sends it (path or body), normalised to lower case. */
 export const objectIdParam = () =>
-  z
-    .string()
-    .regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hexadecimal id')
-    .transform((value) => value.toLowerCase())
-    .openapi({ type: 'string', pattern: '^[0-9a-fA-F]{24}$', example: '65f1c0ffee0000000000abcd' });
+  objectIdString().openapi({ type: 'string', pattern: '^[0-9a-fA-F]{24}$', example: '65f1c0ffee0000000000abcd' });
 
 /** An id as the API returns it: always lower-case hex. */
 export const idSchema = () => z.string().regex(/^[0-9a-f]{24}$/).openapi({ example: '65f1c0ffee0000000000abcd' });

@@ -1,4 +1,4 @@
-import { z } from '@mt/contracts';
+import { objectIdParam, z } from '@mt/contracts';
 
 export const UsernameSchema = z
   .string()
@@ -59,5 +59,5 @@ export const RoleRequestSchema = z
   .openapi('RoleRequest');
 
 export const UserIdParamsSchema = z.strictObject({
-  id: z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-character hexadecimal id').transform((value) => value.toLowerCase()),
+  id: objectIdParam(),
 });

@@ -1,3 +1,4 @@
+import { isObjectIdHex } from '@mt/validation';
 import type { CursorPosition } from '@mt/pagination';
 import { toId } from '../shared/ids';
 import type { EntryListingRow } from './entry.document';
@@ -50,7 +51,7 @@ export function readPosition(after: CursorPosition, segments: number): ListingPo
   if (after === null || typeof after !== 'object' || Array.isArray(after)) return null;
   const { s, k, i, n } = after as Record<string, CursorPosition>;
   if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s >= segments) return null;
-  if (typeof i !== 'string' || !/^[0-9a-f]{24}$/.test(i) || typeof n !== 'number' || n < 0) return null;
+  if (typeof i !== 'string' || !isObjectIdHex(i) || typeof n !== 'number' || n < 0) return null;
   if (typeof k !== 'string' && typeof k !== 'number' && !Array.isArray(k)) return null;
   return { segment: s, key: k as ListingPosition['key'], id: i, served: n };
 }

@@ -1,3 +1,4 @@
+import { isObjectIdHex } from '@mt/validation';
 import type { mongo } from 'mongoose';
 import { toId, type Id } from '../shared/ids';
 
@@ -37,7 +38,7 @@ export function decodeFeedPosition(text: string): FeedPosition | 'retired' | nul
   if (parts.length !== 4) return null;
   const [version = '', seqText = '', itemText = '', atText = ''] = parts;
   if (!/^\d{1,15}$/.test(seqText) || !/^\d{1,15}$/.test(atText)) return null;
-  if (itemText !== '' && !/^[0-9a-f]{24}$/.test(itemText)) return null;
+  if (itemText !== '' && !isObjectIdHex(itemText)) return null;
   if (version !== VERSION) return RETIRED_VERSIONS.includes(version) ? 'retired' : null;
   return {
     seq: Number(seqText),

@@ -1,3 +1,4 @@
+import { isObjectIdHex } from '@mt/validation';
 import { DEFAULT_LIMIT } from '@mt/contracts';
 import { errors } from '@mt/errors';
 import { KeyedMutex, TransactionContentionError } from '@mt/stores';
@@ -151,7 +152,7 @@ export class ImportsService {
       walk = resumed;
       const position = resumed.after as { t?: unknown; i?: unknown; n?: unknown } | null;
       if (position !== null) {
-        if (typeof position?.t !== 'number' || typeof position.i !== 'string' || !/^[0-9a-f]{24}$/.test(position.i) || typeof position.n !== 'number') {
+        if (typeof position?.t !== 'number' || typeof position.i !== 'string' || !isObjectIdHex(position.i) || typeof position.n !== 'number') {
           throw errors.validation('invalid cursor', [{ path: 'cursor', message: 'belongs to another query; start again with cursor=start' }]);
         }
         after = { createdAt: new Date(position.t), id: toId(position.i) };

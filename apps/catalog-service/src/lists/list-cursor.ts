@@ -1,3 +1,4 @@
+import { isObjectIdHex } from '@mt/validation';
 import type { CursorPosition } from '@mt/pagination';
 import type { ListEntryDocument } from './lists.repository';
 import type { ListSort } from './lists.schemas';
@@ -33,7 +34,7 @@ export function listPositionAfter(doc: ListEntryDocument, sort: ListSort, served
 export function readListPosition(after: CursorPosition, sort: ListSort): ListPosition | null {
   if (after === null || typeof after !== 'object' || Array.isArray(after)) return null;
   const { k, i, n } = after as Record<string, CursorPosition>;
-  if (typeof i !== 'string' || !/^[0-9a-f]{24}$/.test(i) || typeof n !== 'number' || !Number.isInteger(n) || n < 0) return null;
+  if (typeof i !== 'string' || !isObjectIdHex(i) || typeof n !== 'number' || !Number.isInteger(n) || n < 0) return null;
   const fits =
     sort === 'title'
       ? typeof k === 'string'

@@ -1,6 +1,7 @@
 import { errors } from '@mt/errors';
 import type { Request } from 'express';
 import type { z } from 'zod';
+import { isObjectIdHex } from './schemas';
 import { zodIssuesToDetails } from './zod-details';
 
 export type RequestPart = 'body' | 'query' | 'path';
@@ -41,11 +42,9 @@ export function parseParams<S extends z.ZodType>(schema: S, req: Request): z.out
   return parseWith(schema, { ...req.params }, 'path');
 }
 
-const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
-
 /** A path id must be a MongoDB ObjectId in hex (API.md §1): malformed → 400, unknown → 404 later. */
 export function parseObjectId(value: unknown, name = 'id'): string {
-  if (typeof value !== 'string' || !OBJECT_ID.test(value)) {
+  if (!isObjectIdHex(value)) {
     throw errors.validation(MESSAGES.path, [{ path: name, message: 'must be a 24-character hexadecimal id' }]);
   }
   return value.toLowerCase();
