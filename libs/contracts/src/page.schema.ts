@@ -1,6 +1,15 @@
 import { z } from './zod';
 
 /** The page object of API.md §5. */
+export interface Page<T> {
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+  total_pages: number;
+}
+
+/** The page object of API.md §5, as a schema (validation and the OpenAPI document). */
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z
     .object({

@@ -101,8 +101,8 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
   const stages = parseDockerfile(text);
   if (stages.length < 2) problems.push(`multi-stage build expected, found ${stages.length} stage(s)`);
   if (stages.length === 0) return problems;
-  const final = imageOf(stages, app) ?? stages[stages.length - 1];
-  if (final.name !== app) problems.push(`no target stage named ${app}`);
+  const image = imageOf(stages, app) ?? stages[stages.length - 1];
+  if (image.name !== app) problems.push(`no target stage named ${app}`);
 
   const stageNames = new Set(stages.map((stage) => stage.name).filter(Boolean));
   for (const stage of stages) {
@@ -131,13 +131,13 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
   if (buildStages.length === 0)
     problems.push(`no stage builds the app (build-app.mjs apps/${app} or nx build ${app})`);
 
-  const finalOf = (keyword: string) => final.instructions.filter((i) => i.keyword === keyword);
-  if (final.image !== BASE_IMAGE) problems.push(`the image must start from ${BASE_IMAGE}, not ${final.image}`);
-  if (runs(final).some((run) => /\bnpm (ci|install)\b/.test(run))) {
+  const imageInstructions = (keyword: string) => image.instructions.filter((i) => i.keyword === keyword);
+  if (image.image !== BASE_IMAGE) problems.push(`the image must start from ${BASE_IMAGE}, not ${image.image}`);
+  if (runs(image).some((run) => /\bnpm (ci|install)\b/.test(run))) {
     problems.push('the image installs packages itself instead of copying the production dependencies');
   }
 
-  const copies = finalOf('COPY');
+  const copies = imageInstructions('COPY');
   const nodeModulesCopy = copies.find((copy) => /node_modules/.test(copy.args));
   const nodeModulesFrom = nodeModulesCopy && fromStage(nodeModulesCopy.args);
   if (!nodeModulesFrom || !prodDepsStages.some((stage) => stage.name === nodeModulesFrom)) {
@@ -151,14 +151,14 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
     problems.push(`the image must copy dist/apps/${app} from the build stage`);
   }
 
-  const users = finalOf('USER');
+  const users = imageInstructions('USER');
   const user = users[users.length - 1]?.args.split(':')[0];
   if (!user) problems.push('the image runs as root: no USER');
   else if (user === 'root' || user === '0') problems.push(`the image runs as root (USER ${user})`);
   else if (!/^\d+$/.test(user))
     problems.push(`USER ${user} is not numeric, so Kubernetes cannot verify runAsNonRoot`);
 
-  const healthchecks = finalOf('HEALTHCHECK');
+  const healthchecks = imageInstructions('HEALTHCHECK');
   if (healthchecks.length !== 1)
     problems.push(`one HEALTHCHECK expected in the image, found ${healthchecks.length}`);
   const healthcheck = healthchecks[0]?.args ?? '';
@@ -170,10 +170,10 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
     if (!/--timeout=\d+s/.test(healthcheck)) problems.push('the HEALTHCHECK needs a --timeout');
   }
 
-  const exposed = finalOf('EXPOSE').flatMap((i) => i.args.split(/\s+/));
+  const exposed = imageInstructions('EXPOSE').flatMap((i) => i.args.split(/\s+/));
   if (!exposed.includes(String(port)))
     problems.push(`EXPOSE ${port} expected, found ${exposed.join(', ') || 'none'}`);
-  const env = finalOf('ENV')
+  const env = imageInstructions('ENV')
     .map((i) => i.args)
     .join(' ');
   if (!new RegExp(`\\bPORT=${port}\\b`).test(env))
@@ -187,7 +187,7 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
     problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the image (libs/stack AUTH_GLIBC_TUNABLES)`);
 
   // The last CMD is the image's.
-  const cmdArgs = finalOf('CMD').at(-1)?.args ?? '';
+  const cmdArgs = imageInstructions('CMD').at(-1)?.args ?? '';
   const cmd = commandText(cmdArgs);
   if (!/^node\b.*\bmain\.js$/.test(cmd))
     problems.push(`CMD must run node main.js (exec form), found "${cmd}"`);

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMIT } from '@mt/contracts';
+import { DEFAULT_LIMIT, type Page } from '@mt/contracts';
 import { errors } from '@mt/errors';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { KeyedMutex } from '@mt/stores';
@@ -9,7 +9,7 @@ import { listedItem, withItemGuards, type ListRepository } from '../lists/lists.
 import type { EntryRedirectsRepository } from '../moderation/moderation.repository';
 import { titleKey } from '../search/text-folding';
 import { TransactionContentionError, type AtomicRunner } from '../shared/atomic';
-import { toPage, type Page } from '../shared/offset-page';
+import { toPage } from '../shared/offset-page';
 import type { CatalogListQuery, EntryFieldsInput } from './catalog.schemas';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from './catalog.repository';
 import { entryPatchChange, newEntryDocument, patchNeedsCurrent, personPrefixes, storedExternalIds, toEntryResponse, type EntryDocument, type EntryListingRow, type EntryResponseSource } from './entry.document';

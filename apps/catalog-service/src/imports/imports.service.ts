@@ -1,12 +1,12 @@
 import { isObjectIdHex } from '@mt/validation';
-import { DEFAULT_LIMIT } from '@mt/contracts';
+import { DEFAULT_LIMIT, type Page } from '@mt/contracts';
 import { errors } from '@mt/errors';
 import { KeyedMutex, TransactionContentionError } from '@mt/stores';
 import { parseImport, type Category } from '@mt/importers';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { newId, toId, type Id } from '../shared/ids';
 import type { CategoryDefinition } from '../categories/categories';
-import { pageWindow, toPage, type Page } from '../shared/offset-page';
+import { pageWindow, toPage } from '../shared/offset-page';
 import { ActiveImportExistsError, zeroCounts, type ImportJobDocument, type ImportJobsRepository } from './import-jobs.repository';
 import type { ImportJobListQueryInput, ImportStartQuery } from './imports.schemas';
 import { UploadCopy } from './upload-copy';

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMIT } from '@mt/contracts';
+import { DEFAULT_LIMIT, type Page } from '@mt/contracts';
 import { errors, type ErrorDetail } from '@mt/errors';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { toId, type Id } from '../shared/ids';
@@ -8,7 +8,7 @@ import type { ListChangesRepository } from '../changes/changes.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../shared/atomic';
 import { addDeltas, statsDelta } from '../stats/list-stats';
 import { KeyedQueue } from '../shared/keyed-queue';
-import { pageWindow, toPage, type Page } from '../shared/offset-page';
+import { pageWindow, toPage } from '../shared/offset-page';
 import { listPositionAfter, readListPosition } from './list-cursor';
 import type { ListCounts, ListPageReader } from './list-page-reader';
 import { itemsToJoin, toResponse, type ListEntryResponse } from './list-entry.response';

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMIT } from '@mt/contracts';
+import { DEFAULT_LIMIT, type Page } from '@mt/contracts';
 
 /** Offset pages (`page` + `limit`) of the catalog's listings; cursor pages are @mt/pagination's. */
 export interface PageWindow {
@@ -9,14 +9,6 @@ export interface PageWindow {
 
 export function pageWindow(page = 1, limit = DEFAULT_LIMIT): PageWindow {
   return { page, limit, skip: (page - 1) * limit };
-}
-
-export interface Page<T> {
-  data: T[];
-  page: number;
-  limit: number;
-  total: number;
-  total_pages: number;
 }
 
 export const toPage = <T>(data: T[], window: PageWindow, total: number): Page<T> => ({
