@@ -6,14 +6,14 @@
 # Debian (glibc) rather than Alpine: argon2 ships prebuilt glibc binaries, so no compiler is needed.
 
 # Production dependencies only: the bundles keep every npm package external.
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # What every app's build needs. Each app's build stage adds its own sources and bundles them (esbuild,
 # workspace libs inlined): exactly what `npx nx build <app>` produces.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -38,7 +38,7 @@ COPY apps/catalog-service ./apps/catalog-service
 RUN node tools/build/build-app.mjs apps/catalog-service
 
 # What every service's image shares; each target below adds its bundle, port and own settings.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # NODE_OPTIONS: a 2 × 8 MiB young generation (libs/stack SERVICE_NODE_OPTIONS, which says why).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=8

@@ -84,7 +84,7 @@ function commandText(args: string): string {
 
 const fromStage = (args: string): string | undefined => /--from=(\S+)/.exec(args)?.[1];
 
-export const BASE_IMAGE = 'node:20-bookworm-slim';
+export const BASE_IMAGE = 'node:24-bookworm-slim';
 
 export interface ImageExpectations {
   /** The app, also the name of its image's target stage. */

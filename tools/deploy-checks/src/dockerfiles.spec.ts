@@ -83,9 +83,15 @@ describe('the Dockerfile lint catches what matters', () => {
     ['a health check on /readyz', /\/livez/, '/readyz', 'must probe /livez'],
     [
       'an Alpine base image',
-      /FROM node:20-bookworm-slim AS runtime/,
-      'FROM node:20-alpine AS runtime',
-      'expected node:20-bookworm-slim',
+      /FROM node:24-bookworm-slim AS runtime/,
+      'FROM node:24-alpine AS runtime',
+      'expected node:24-bookworm-slim',
+    ],
+    [
+      'an end-of-life Node line',
+      /FROM node:24-bookworm-slim AS runtime/,
+      'FROM node:20-bookworm-slim AS runtime',
+      'expected node:24-bookworm-slim',
     ],
     ['dev dependencies in the image', /npm ci --omit=dev/, 'npm ci', '`npm ci --omit=dev`'],
     ['the wrong port', /EXPOSE 8080/, 'EXPOSE 3000', 'EXPOSE 8080 expected'],
@@ -107,7 +113,7 @@ describe('the Dockerfile lint catches what matters', () => {
   });
 
   it('rejects a single-stage build', () => {
-    const single = `FROM node:20-bookworm-slim\nWORKDIR /app\nCOPY . .\nRUN npm ci --omit=dev\nUSER 1000\nCMD ["node","main.js"]\n`;
+    const single = `FROM node:24-bookworm-slim\nWORKDIR /app\nCOPY . .\nRUN npm ci --omit=dev\nUSER 1000\nCMD ["node","main.js"]\n`;
     expect(lint(single)).toEqual(expect.arrayContaining(['multi-stage build expected, found 1 stage(s)']));
   });
 });
