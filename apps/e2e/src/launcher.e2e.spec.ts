@@ -167,6 +167,15 @@ describe('npm start (the stack launcher CLI)', () => {
       expect(launched.output()).toContain(`Docs:  ${status.gateway_url}/api/v1/docs`);
     });
 
+    it('prints at most 12 lines from launch to the banner at INFO: the stores, then only problems', async () => {
+      expect(bannerAt).toBeGreaterThan(0);
+      const beforeBanner = launched.output().split('Media tracker is running.')[0]!;
+      const lines = beforeBanner.split('\n').filter((line) => line.trim() !== '');
+      expect(lines.length).toBeLessThanOrEqual(12);
+      // Start-up steps (connections, registrations, route tables, migrations) are debug lines.
+      expect(linesAtInfoOrAbove(beforeBanner).filter((line) => /\bINFO\b/.test(line))).toEqual([]);
+    });
+
     it('logs no INFO line for 30 s after readiness while idle (heartbeats, route fetches and probes are debug)', async () => {
       expect(bannerAt).toBeGreaterThan(0);
       await delay(30_000);

@@ -55,7 +55,7 @@ export function createRegistryClient(options: RegistryClientOptions): RegistryCl
       try {
         const { status, body } = await call('PUT', INTERNAL_PATHS.registryInstance(instanceId), options.registration());
         if (ACCEPTED.has(status)) {
-          log.info({ registry: registryUrl, attempt }, 'registered with the registry');
+          log.debug({ registry: registryUrl, attempt }, 'registered with the registry');
           markRegistered();
           return;
         }

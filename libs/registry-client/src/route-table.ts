@@ -79,7 +79,7 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
     byService = new Map(snapshot.services.map((service) => [service.service, service]));
     categoryList = snapshot.services.filter((s) => s.category && s.instances.length > 0).map((s) => s.category as CategoryRecord);
     version += 1;
-    log.info({ services: snapshot.services.map((s) => ({ service: s.service, instances: s.instances.length })) }, 'route table changed');
+    log.debug({ services: snapshot.services.map((s) => ({ service: s.service, instances: s.instances.length })) }, 'route table changed');
     return true;
   }
 

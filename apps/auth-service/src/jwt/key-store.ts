@@ -121,6 +121,6 @@ export function loadJwtKeys(settings: JwtKeySettings, logger: Logger): JwtKeySet
     const previous = publicJwkOf(parsePublicKey(previousPem, 'JWT_PREVIOUS_PUBLIC_KEY'));
     if (previous.kid !== current.kid) keys.push(previous);
   }
-  logger.info({ kid: current.kid, source, published_keys: keys.length }, 'JWT signing key loaded');
+  logger.debug({ kid: current.kid, source, published_keys: keys.length }, 'JWT signing key loaded');
   return { privateKey, kid: current.kid, jwks: { keys }, source };
 }

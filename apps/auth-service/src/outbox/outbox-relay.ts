@@ -148,7 +148,7 @@ export class OutboxRelay {
     if (this.stopped) return;
     try {
       const count = await this.remirrorCutoffs();
-      this.options.logger.info({ cutoffs: count }, 'JWT cut-offs mirrored to redis');
+      this.options.logger.debug({ cutoffs: count }, 'JWT cut-offs mirrored to redis');
     } catch (error) {
       this.redisOutage.failed(error);
     }

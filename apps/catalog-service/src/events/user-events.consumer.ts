@@ -113,7 +113,7 @@ export class UserEventsConsumer {
     const { redis, stream, group } = this.options;
     try {
       await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
-      this.options.logger.info({ stream, group }, 'user events: consumer group created');
+      this.options.logger.debug({ stream, group }, 'user events: consumer group created');
     } catch (error) {
       if (!/BUSYGROUP/.test((error as Error).message)) throw error;
     }

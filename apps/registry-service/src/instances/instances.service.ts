@@ -58,7 +58,7 @@ export function createInstancesService(options: InstancesServiceOptions): Instan
     async register(instanceId, registration) {
       const created = await repository.register(instanceId, registration.service, JSON.stringify(registration), ttlMs);
       if (created) {
-        logger.info({ instance_id: instanceId, service: registration.service, base_url: registration.base_url, manifest: registration.manifest.digest }, 'instance registered');
+        logger.debug({ instance_id: instanceId, service: registration.service, base_url: registration.base_url, manifest: registration.manifest.digest }, 'instance registered');
       }
       return { created };
     },

@@ -88,13 +88,13 @@ export async function startService(runtime: ServiceRuntime): Promise<RunningServ
       throw error;
     }
   }
-  logger.info({ port, metrics_port: metricsPort }, `${runtime.name} listening`);
+  logger.debug({ port, metrics_port: metricsPort }, `${runtime.name} listening`);
 
   const startupAbort = new AbortController();
   const started = runtime.startup(startupAbort.signal).then(() => {
     if (startupAbort.signal.aborted) return;
     lifecycle.started = true;
-    logger.info(`${runtime.name} started`);
+    logger.debug(`${runtime.name} started`);
   });
 
   let stopping: Promise<void> | undefined;

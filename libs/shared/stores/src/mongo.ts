@@ -52,7 +52,7 @@ export async function openMongo(connection: Connection, options: MongoOptions, s
   for (let attempt = 1; !signal?.aborted; attempt++) {
     try {
       await connection.openUri(url, { ...CONNECTION_SETTINGS, dbName, appName: options.appName });
-      logger.info({ db: dbName }, 'mongodb connected');
+      logger.debug({ db: dbName }, 'mongodb connected');
       return;
     } catch (error) {
       reason = connectionFailureReason(error);

@@ -46,7 +46,9 @@ export function createRedis({ url, logger, name, blocking = false }: RedisOption
   reporting.set(redis, state);
   let wasReady = false;
   redis.on('ready', () => {
-    logger.info({ connection: name }, wasReady ? 'redis reconnected' : 'redis connected');
+    // A reconnection is news to an operator; the first connection is a normal start (debug).
+    if (wasReady) logger.info({ connection: name }, 'redis reconnected');
+    else logger.debug({ connection: name }, 'redis connected');
     wasReady = true;
   });
   redis.on('error', (error: Error) => {
