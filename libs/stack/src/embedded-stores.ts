@@ -28,7 +28,7 @@ export const EMBEDDED_REPLICA_SET = 'rs0';
 /** What to do without MongoDB: every way out, each on one line. */
 export const MONGO_ADVICE = [
   'To run without one here, do one of:',
-  '  - use a MongoDB you have: MONGO_URL=mongodb://host:27017 npm start (a replica set; a single node is enough)',
+  "  - use a MongoDB you have: MONGO_URL='mongodb://host:27017/?replicaSet=rs0' npm start (a replica set; a single node is enough)",
   `  - start one in a container: docker run -d --name mt-mongo -p 27017:27017 mongo:7 --replSet ${EMBEDDED_REPLICA_SET} && sleep 5 && docker exec mt-mongo mongosh --quiet --eval 'rs.initiate()'`,
   "    then: MONGO_URL='mongodb://127.0.0.1:27017/?directConnection=true' npm start",
   '  - install MongoDB Community Server (its apt/yum/brew packages) so `mongod` is on PATH: npm start runs it',
