@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Username and email are unique case-insensitively (409).
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Username and email are unique case-insensitively (409). The first registration under a name listed in ADMIN_USERNAMES makes an admin; a listed name once claimed is reserved to its account, even after a deletion (409).
          */
         post: operations["authRegister"];
         delete?: never;
@@ -239,7 +239,7 @@ export interface paths {
         get: operations["authGetMe"];
         /**
          * Change your username and/or email
-         * @description Requires a JWT, or a personal access token with the `account` scope (403 naming the scope otherwise).
+         * @description Requires a JWT, or a personal access token with the `account` scope (403 naming the scope otherwise). Username and email are unique case-insensitively (409). A name listed in ADMIN_USERNAMES or claimed by an admin is reserved: only the admin that claimed it may take it (409 otherwise).
          */
         put: operations["authUpdateMe"];
         post?: never;
