@@ -115,7 +115,10 @@ export function createApp(deps: GatewayDeps): Express {
       enforceAccess,
       bodyLimit,
       idempotencyMiddleware({
-        repository: createIdempotencyRepository(redis, prefix),
+        repository: createIdempotencyRepository(redis, prefix, {
+          maxAnswers: config.IDEMPOTENCY_MAX_ANSWERS,
+          maxBytes: config.IDEMPOTENCY_MAX_BYTES,
+        }),
         // A claim outlives any request it covers (upstream deadline plus a margin for the response).
         inFlightTtlMs: config.PROXY_TIMEOUT_MS + 60_000,
         logger,

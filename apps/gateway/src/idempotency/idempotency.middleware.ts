@@ -24,13 +24,14 @@ export interface IdempotencyOptions {
 }
 
 /**
- * An outcome worth replaying: what the request did (2xx) or why it was refused (4xx). Not kept, the key is
- * released and may be used again: 5xx and a cut response (the outcome is unknown: a write the gateway
- * gave up on may still be applied upstream), 408 and 429 (try again later), and responses marked
- * `Cache-Control: no-store` (they carry a credential: login, a new token — never stored).
+ * An outcome worth replaying: what the request did (2xx, 3xx). Not kept, the key is released and may be
+ * used again: 4xx (the request changed nothing, so running it again is safe, and a client may fix it and
+ * retry under the same key; a refusal can be large and cheap to provoke, so storing it would let anyone
+ * fill Redis), 5xx and a cut response (the outcome is unknown: a retry runs again and meets what the first
+ * did), and responses marked `Cache-Control: no-store` (they carry a credential: login, a new token).
  */
 function worthKeeping(response: CapturedResponse | undefined): response is CapturedResponse {
-  if (!response || response.status >= 500 || response.status === 408 || response.status === 429) return false;
+  if (!response || response.status >= 400) return false;
   return !/\bno-store\b/i.test(response.headers['cache-control'] ?? '');
 }
 
@@ -50,9 +51,10 @@ function replay(res: Response, record: DoneRecord): void {
 /**
  * `Idempotency-Key` on POST (draft-ietf-httpapi-idempotency-key-header), for every upstream: per caller
  * (user when authenticated, else client IP) and key, the first request runs and its outcome is kept for
- * 24 h; the same key with the same request (method, path, query, content type, body) replays that
- * response with `Idempotent-Replayed: true`; with another request it is a 422; while the first is still
- * running, a 409. The body is read (within the body limit) to fingerprint it, then sent upstream as read.
+ * 24 h (within the caller's bounds on stored answers: beyond them its oldest are forgotten); the same key
+ * with the same request (method, path, query, content type, body) replays that response with
+ * `Idempotent-Replayed: true`; with another request it is a 422; while the first is still running, a 409.
+ * The body is read (within the body limit) to fingerprint it, then sent upstream as read.
  * Runs after authentication, rate limiting and access control: requests refused there claim no key.
  * Redis unreachable: 503 (the request is not run without the guarantee the client asked for).
  */
