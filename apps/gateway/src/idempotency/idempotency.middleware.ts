@@ -6,6 +6,7 @@ import { rateLimitSubject } from '../rate-limit/rate-limit.middleware';
 import { gatewayState } from '../request-state';
 import { idempotencyKeyOf, IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
 import type { DoneRecord, IdempotencyRepository } from './idempotency.repository';
+import type { BodyBudget } from './body-budget';
 import { readBody, requestFingerprint } from './request-body';
 import { captureResponse, type CapturedResponse } from './response-capture';
 
@@ -18,6 +19,8 @@ export const REPLAY_HEADER = 'Idempotent-Replayed';
 
 export interface IdempotencyOptions {
   repository: IdempotencyRepository;
+  /** The body bytes all `Idempotency-Key` requests of this process may hold at once while they run. */
+  bodies: BodyBudget;
   /** How long a claim lasts if its gateway dies mid-request (then the key is free again). */
   inFlightTtlMs: number;
   logger: Logger;
@@ -54,19 +57,25 @@ function replay(res: Response, record: DoneRecord): void {
  * 24 h (within the caller's bounds on stored answers: beyond them its oldest are forgotten); the same key
  * with the same request (method, path, query, content type, body) replays that response with
  * `Idempotent-Replayed: true`; with another request it is a 422; while the first is still running, a 409.
- * The body is read (within the body limit) to fingerprint it, then sent upstream as read.
+ * The body is read (within the body limit) to fingerprint it, then sent upstream as read; the bodies held
+ * at once are bounded (`bodies`: 503 with Retry-After beyond).
  * Runs after authentication, rate limiting and access control: requests refused there claim no key.
  * Redis unreachable: 503 (the request is not run without the guarantee the client asked for).
  */
 export function idempotencyMiddleware(options: IdempotencyOptions): RequestHandler {
-  const { repository, inFlightTtlMs, logger } = options;
+  const { repository, bodies, inFlightTtlMs, logger } = options;
 
   async function handle(req: Request, res: Response, next: NextFunction): Promise<void> {
     const key = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
     if (key === undefined) return next();
-    // Within the route's own body limit (its manifest: 1 MiB for JSON, more for uploads).
+    // Within the route's own body limit (its manifest: 1 MiB for JSON, more for uploads), and within the
+    // budget of bodies held at once: a declared length is held before reading, so a refusal reads nothing.
+    // The bytes stay held until the response is over (the proxy sends them, capture keeps the answer).
     const decision = gatewayState(res).decision;
-    const body = await readBody(req, decision?.kind === 'route' ? decision.bodyLimit : undefined);
+    const reservation = bodies.reserve();
+    res.once('close', () => reservation.release());
+    reservation.cover(Number(req.headers['content-length'] ?? 0) || 0);
+    const body = await readBody(req, decision?.kind === 'route' ? decision.bodyLimit : undefined, (bytes) => reservation.cover(bytes));
     const fingerprint = requestFingerprint(req, body);
     const subject = rateLimitSubject(req, res);
     const owner = randomUUID();
