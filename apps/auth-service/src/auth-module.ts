@@ -15,6 +15,8 @@ import { LastUsedThrottleRepository } from './tokens/last-used-throttle.reposito
 import { TokensRepository } from './tokens/tokens.repository';
 import { TokensService } from './tokens/tokens.service';
 import { AccountEraser } from './users/account-eraser';
+import { AdminClaimsRepository } from './users/admin-claims.repository';
+import { AdminNames } from './users/admin-names';
 import { AccountService } from './users/account.service';
 import { PasswordHasher } from './users/password-hasher';
 import { UsersRepository } from './users/users.repository';
@@ -38,6 +40,7 @@ export function createAuthModule({ config, logger, connection, redis, keys, rela
 
   const repositories = {
     users: new UsersRepository(connection),
+    adminClaims: new AdminClaimsRepository(connection),
     tokens: new TokensRepository(connection),
     outbox: new OutboxRepository(connection),
     mirror: new RedisMirrorRepository(redis, prefixKeys, jwtTtlMs),
@@ -46,6 +49,7 @@ export function createAuthModule({ config, logger, connection, redis, keys, rela
   };
   const hasher = new PasswordHasher({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST, concurrency: config.ARGON2_CONCURRENCY });
   const signer = new JwtSigner(keys, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS });
+  const adminNames = new AdminNames(repositories.adminClaims, repositories.users, config.ADMIN_USERNAMES);
   const eraser = new AccountEraser(repositories.users, repositories.tokens, repositories.outbox);
   const relay = new OutboxRelay({
     outbox: repositories.outbox,
@@ -58,6 +62,7 @@ export function createAuthModule({ config, logger, connection, redis, keys, rela
     jwtTtlMs,
     ...relayTiming,
   });
+  const roles = new RolesService(repositories.users, repositories.tokens, repositories.outbox, relay, adminNames);
 
   return {
     keys,
@@ -65,15 +70,16 @@ export function createAuthModule({ config, logger, connection, redis, keys, rela
     signer,
     repositories,
     relay,
-    users: new UsersService(repositories.users, hasher, config.ADMIN_USERNAMES),
-    roles: new RolesService(repositories.users, repositories.tokens, repositories.outbox, relay),
+    users: new UsersService(repositories.users, hasher, adminNames),
+    roles,
     account: new AccountService(repositories.users, hasher, signer, repositories.outbox, relay, eraser),
-    login: new LoginService(repositories.users, hasher, signer, repositories.loginFailures, logger, config.ADMIN_USERNAMES),
+    login: new LoginService(repositories.users, hasher, signer, repositories.loginFailures, logger, adminNames),
     tokens: new TokensService(repositories.tokens, repositories.users, repositories.outbox, relay),
     introspection: new IntrospectionService(repositories.tokens, repositories.users, repositories.lastUsed, logger),
-    /** Start-up: indexes (autoIndex is off) and the dummy hash for unknown-user logins. */
+    /** Start-up: indexes (autoIndex is off), admins checked against ADMIN_USERNAMES, the dummy hash for unknown-user logins. */
     async prepare(): Promise<void> {
-      await Promise.all([repositories.users.ensureIndexes(), repositories.tokens.ensureIndexes(), repositories.outbox.ensureIndexes()]);
+      await Promise.all([repositories.users.ensureIndexes(), repositories.tokens.ensureIndexes(), repositories.outbox.ensureIndexes(), repositories.adminClaims.ensureIndexes()]);
+      await roles.reconcileAdmins();
       await hasher.warmUp();
     },
   };

@@ -18,6 +18,7 @@ import { watchRedisRecovery } from './authn/redis-recovery';
 import type { GatewayConfig } from './config';
 import { createOpenApiDocument, discoveryEndpoints, gatewayFragment } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
+import { createBodyBudget } from './idempotency/body-budget';
 import { createIdempotencyRepository } from './idempotency/idempotency.repository';
 import { idempotencyMiddleware } from './idempotency/idempotency.middleware';
 import type { UpstreamAgents } from './proxy/agents';
@@ -115,7 +116,11 @@ export function createApp(deps: GatewayDeps): Express {
       enforceAccess,
       bodyLimit,
       idempotencyMiddleware({
-        repository: createIdempotencyRepository(redis, prefix),
+        repository: createIdempotencyRepository(redis, prefix, {
+          maxAnswers: config.IDEMPOTENCY_MAX_ANSWERS,
+          maxBytes: config.IDEMPOTENCY_MAX_BYTES,
+        }),
+        bodies: createBodyBudget(config.IDEMPOTENCY_BUFFER_BYTES, metrics),
         // A claim outlives any request it covers (upstream deadline plus a margin for the response).
         inFlightTtlMs: config.PROXY_TIMEOUT_MS + 60_000,
         logger,

@@ -55,6 +55,15 @@ export const gatewayConfigSchema = z.object({
   TRUST_PROXY: trustProxy,
   JWT_ISSUER: z.string().min(1).default('media-tracker'),
   JWT_AUDIENCE: z.string().min(1).default('media-tracker-api'),
+  /** Answers to `Idempotency-Key` requests one caller may have stored at once; beyond, its oldest are forgotten. */
+  IDEMPOTENCY_MAX_ANSWERS: envInt(1000, 1, 1_000_000),
+  /** Bytes of stored answers one caller may have at once (same rule). */
+  IDEMPOTENCY_MAX_BYTES: envInt(1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+  /**
+   * Request body bytes this gateway may hold at once to fingerprint `Idempotency-Key` requests (503 beyond);
+   * at least the largest body a route accepts, so every body can fit.
+   */
+  IDEMPOTENCY_BUFFER_BYTES: envInt(32 * 1024 * 1024, 16 * 1024 * 1024, 4 * 1024 * 1024 * 1024),
   /** The built web app (`index.html` + `assets/`); default: `../web` beside the gateway's bundle (main.ts). */
   WEB_DIR: z.string().min(1).optional(),
 });

@@ -15,6 +15,10 @@ export function redisKeys(prefix: string) {
     rateLimit: (subject: string, window: number) => `${prefix}ratelimit:${subject}:${window}`,
     /** Gateway: one Idempotency-Key of one caller (`user:<id>` or `ip:<address>`), keyed by the key's SHA-256. */
     idempotency: (subject: string, keyHash: string) => `${prefix}idempotency:${subject}:${keyHash}`,
+    /** Gateway: a caller's stored answers, oldest first (sorted set of `<keyHash> <bytes>` by time stored). */
+    idempotencyAnswers: (subject: string) => `${prefix}idempotency-answers:${subject}`,
+    /** Gateway: the bytes of a caller's stored answers (the sum over its `idempotencyAnswers`). */
+    idempotencyBytes: (subject: string) => `${prefix}idempotency-bytes:${subject}`,
     /** Account events (user.deleted) for the catalog services' consumer groups. */
     userEvents: () => `${prefix}events:users`,
     registryInstances: () => `${prefix}registry:instances`,

@@ -2,6 +2,7 @@ import { errors } from '@mt/errors';
 import type { Logger } from '@mt/logging';
 import type { IssuedJwt, JwtSigner } from '../jwt/jwt-signer';
 import { OutageLog } from '../shared/warn-throttle';
+import type { AdminNames } from '../users/admin-names';
 import type { PasswordHasher } from '../users/password-hasher';
 import type { UserRecord, UsersRepository } from '../users/users.repository';
 import type { LoginFailuresRepository } from './login-failures.repository';
@@ -33,7 +34,7 @@ export class LoginService {
     private readonly signer: JwtSigner,
     private readonly failures: LoginFailuresRepository,
     private readonly logger: Logger,
-    private readonly adminUsernames: readonly string[] = [],
+    private readonly adminNames: AdminNames,
   ) {
     this.lockoutOutage = new OutageLog(logger, 'redis unavailable: login lockout is not enforced');
   }
@@ -52,8 +53,8 @@ export class LoginService {
     }
     await this.guard(() => this.failures.clear(subject), undefined);
     if (this.hasher.needsRehash(user.passwordHash)) void this.upgradeHash(user, password);
-    // ADMIN_USERNAMES: the deployment names its admins; they get the role at their next login.
-    const signedIn = this.adminUsernames.includes(user.username.toLowerCase()) && user.role !== 'admin' ? ((await this.users.changeRole(user.id, user.role, 'admin', null)) ?? user) : user;
+    // ADMIN_USERNAMES: an account that held a listed, unclaimed name before it was listed gets the role here.
+    const signedIn = await this.adminNames.promoteIfEntitled(user);
     return { jwt: this.signer.sign(signedIn.id, signedIn.jwtCutoffMs, signedIn.role), user: signedIn };
   }
 

@@ -3,6 +3,7 @@ import type { Role } from '@mt/tokens';
 import type { OutboxRelay } from '../outbox/outbox-relay';
 import type { OutboxRepository } from '../outbox/outbox.repository';
 import type { TokensRepository } from '../tokens/tokens.repository';
+import type { AdminNames } from './admin-names';
 import { requireExistingUser } from './require-user';
 import type { UserRecord, UsersRepository } from './users.repository';
 
@@ -21,7 +22,19 @@ export class RolesService {
     private readonly tokens: TokensRepository,
     private readonly outbox: OutboxRepository,
     private readonly relay: OutboxRelay,
+    private readonly adminNames: AdminNames,
   ) {}
+
+  /**
+   * Start-up: an admin whose names are all gone from ADMIN_USERNAMES loses the role (revoked like any role
+   * removal), which is how an operator takes it away; an admin holding a listed name not claimed yet (made
+   * before claims existed) claims it.
+   */
+  async reconcileAdmins(): Promise<void> {
+    for (const admin of await this.users.findByRole('admin')) {
+      if (!(await this.adminNames.entitled(admin))) await this.demote(admin, 'user');
+    }
+  }
 
   async setRole(callerId: string, targetId: string, role: Exclude<Role, 'admin'>): Promise<UserRecord> {
     const caller = await requireExistingUser(this.users, callerId);

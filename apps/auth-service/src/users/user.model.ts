@@ -34,6 +34,8 @@ const userSchema = new Schema<UserDocument>(
 // The unique indexes are the only uniqueness check: no check-then-insert race between two registrations.
 userSchema.index({ usernameLower: 1 }, { unique: true, name: 'username_unique' });
 userSchema.index({ email: 1 }, { unique: true, name: 'email_unique' });
+// Start-up checks every admin against ADMIN_USERNAMES; sparse: most users have no stored role.
+userSchema.index({ role: 1 }, { sparse: true, name: 'role' });
 // Start-up re-mirrors recent cut-offs to Redis; sparse: most users never changed their password.
 userSchema.index({ jwtCutoffMs: 1 }, { sparse: true, name: 'jwt_cutoff' });
 

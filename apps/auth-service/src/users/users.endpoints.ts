@@ -14,7 +14,8 @@ export function usersEndpoints(users: UsersService, account: AccountService): En
       path: '/register',
       access: PUBLIC,
       summary: 'Create an account',
-      description: 'Username and email are unique case-insensitively (409).',
+      description:
+        'Username and email are unique case-insensitively (409). The first registration under a name listed in ADMIN_USERNAMES makes an admin; a listed name once claimed is reserved to its account, even after a deletion (409).',
       body: RegisterRequestSchema,
       responses: { 201: { description: 'The new user', schema: UserSchema } },
       errors: [409],
@@ -39,6 +40,8 @@ export function usersEndpoints(users: UsersService, account: AccountService): En
       path: '/me',
       access: scope('account'),
       summary: 'Change your username and/or email',
+      description:
+        'Username and email are unique case-insensitively (409). A name listed in ADMIN_USERNAMES or claimed by an admin is reserved: only the admin that claimed it may take it (409 otherwise).',
       body: UpdateProfileRequestSchema,
       responses: { 200: { description: 'The updated user', schema: UserSchema } },
       errors: [409],

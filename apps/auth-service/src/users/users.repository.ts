@@ -57,10 +57,9 @@ export class UsersRepository {
     return this.model.createIndexes();
   }
 
-  async create(input: { username: string; email: string; passwordHash: string; role?: Role }): Promise<UserRecord> {
+  async create(input: { username: string; email: string; passwordHash: string }): Promise<UserRecord> {
     try {
       const created = await this.model.create({
-        ...(input.role && input.role !== 'user' ? { role: input.role } : {}),
         username: input.username,
         usernameLower: input.username.toLowerCase(),
         email: input.email.toLowerCase(),
@@ -77,6 +76,10 @@ export class UsersRepository {
     if (!_id) return undefined;
     const doc = await this.model.findById(_id).lean<UserDocument>();
     return doc ? toRecord(doc) : undefined;
+  }
+
+  findByRole(role: Role): Promise<UserRecord[]> {
+    return this.model.find({ role }).lean<UserDocument[]>().then((docs) => docs.map(toRecord));
   }
 
   async findByLogin(login: string): Promise<UserRecord | undefined> {

@@ -1,4 +1,5 @@
 import { errors } from '@mt/errors';
+import type { AdminNames } from './admin-names';
 import type { PasswordHasher } from './password-hasher';
 import { requireExistingUser } from './require-user';
 import { UserUniqueViolation, type UniqueUserField, type UserRecord, type UsersRepository } from './users.repository';
@@ -17,17 +18,20 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
-    private readonly adminUsernames: readonly string[] = [],
+    private readonly adminNames: AdminNames,
   ) {}
 
+  /** The first registration under a listed admin name, never claimed before, makes an admin (bootstrap). */
   async register(input: { username: string; email: string; password: string }): Promise<UserRecord> {
+    await this.adminNames.assertMayTake(input.username);
     const passwordHash = await this.hasher.hash(input.password);
-    const role = this.adminUsernames.includes(input.username.toLowerCase()) ? 'admin' : 'user';
+    let created: UserRecord;
     try {
-      return await this.users.create({ username: input.username, email: input.email, passwordHash, role });
+      created = await this.users.create({ username: input.username, email: input.email, passwordHash });
     } catch (error) {
       throw conflictOf(error);
     }
+    return this.adminNames.promoteIfEntitled(created);
   }
 
   profile(userId: string): Promise<UserRecord> {
@@ -35,6 +39,7 @@ export class UsersService {
   }
 
   async updateProfile(userId: string, changes: { username?: string; email?: string }): Promise<UserRecord> {
+    if (changes.username !== undefined) await this.adminNames.assertMayTake(changes.username, userId);
     let updated: UserRecord | undefined;
     try {
       updated = await this.users.updateProfile(userId, changes);

@@ -260,7 +260,7 @@ describe('discovery routes over a real registry, route table and Redis', () => {
       expect(css.headers['content-type']).toMatch(/^text\/css/);
       const init = await request(stack.app).get('/api/v1/docs/init.js').expect(200);
       expect(init.text).toContain('validatorUrl: null');
-      expect(init.text).toContain('persistAuthorization: true');
+      expect(init.text).toContain('persistAuthorization: false');
       // The document itself, so the page renders without another round trip; always revalidated.
       const served = await request(stack.app).get('/api/v1/openapi.json').expect(200);
       expect(init.text).toContain(`spec: ${served.text}`);

@@ -56,6 +56,8 @@ const PAGE = `<!DOCTYPE html>
 // validatorUrl null: no badge fetched from validator.swagger.io. BaseLayout: no top bar to load other URLs.
 // The document is part of this script, and the script runs as soon as the page is parsed: the operations are
 // on the page when it reports "loaded" (a headless screenshot taken at `load` shows them, not "Loading").
+// persistAuthorization false: Swagger UI would keep the token in localStorage, where every script of the origin
+// (the web app's too) could read it after the tab is closed; "Authorize" lasts as long as the page.
 // operationsSorter: a tag's operations in the order the service declares them (`x-order`: searches and reads
 // before writes), not grouped by URL as Swagger UI would list them.
 const initScript = (documentJson: string) => `window.ui = SwaggerUIBundle({
@@ -66,7 +68,7 @@ const initScript = (documentJson: string) => `window.ui = SwaggerUIBundle({
   deepLinking: true,
   validatorUrl: null,
   queryConfigEnabled: false,
-  persistAuthorization: true,
+  persistAuthorization: false,
   displayRequestDuration: true,
   operationsSorter: function (a, b) {
     var rank = function (op) {

@@ -1,4 +1,5 @@
 import { redisKeys } from '@mt/contracts';
+import type { Redis } from '@mt/stores';
 import { createHash } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
@@ -11,7 +12,8 @@ import { startFakeAuthService, type FakeAuthService } from '../../test/upstreams
 /**
  * Idempotency-Key against a real Redis and real upstreams. The `things` upstream creates a numbered
  * thing per POST it receives (so "one write" = one request reaching it) and can be told to fail, to be
- * slow, to mark its answer no-store, or to answer big.
+ * slow, to mark its answer no-store, to answer big (`big`, or `pad` bytes), or to refuse the request with a
+ * large 400 (`reject`, like a bulk-status request with hundreds of invalid ids).
  */
 interface ThingsUpstream extends RunningServer {
   received: () => number;
@@ -29,6 +31,11 @@ async function startThingsUpstream(): Promise<ThingsUpstream> {
       res.status(503).json({ error: 'try later', status: 503, code: 'service_unavailable' });
       return;
     }
+    if (query['reject']) {
+      const details = Array.from({ length: 500 }, (_, i) => ({ path: `item_ids.${i}`, message: 'must be a 24-character hexadecimal id' }));
+      res.status(400).json({ error: 'invalid request', status: 400, code: 'validation_failed', details });
+      return;
+    }
     if (query['no_store']) res.setHeader('Cache-Control', 'no-store');
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     res
@@ -38,12 +45,26 @@ async function startThingsUpstream(): Promise<ThingsUpstream> {
         id,
         body_sha256: createHash('sha256').update(body).digest('hex'),
         body_bytes: body.length,
-        padding: query['big'] ? 'x'.repeat(100_000) : undefined,
+        padding: query['big'] ? 'x'.repeat(100_000) : query['pad'] ? 'x'.repeat(Number(query['pad'])) : undefined,
       });
   });
   const server = await startHttpServer(app);
   return { ...server, received: () => received };
 }
+
+/** What the keys matching `pattern` take in Redis (MEMORY USAGE of every field: value, key name and Redis's own overhead). */
+async function redisBytes(redis: Redis, pattern: string): Promise<number> {
+  let total = 0;
+  let cursor = '0';
+  do {
+    const [next, names] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    for (const name of names) total += Number((await redis.call('MEMORY', 'USAGE', name, 'SAMPLES', '0')) ?? 0);
+  } while (cursor !== '0');
+  return total;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 describe('Idempotency-Key on POST (gateway)', () => {
   const key = createSigningKey('k1');
@@ -182,6 +203,75 @@ describe('Idempotency-Key on POST (gateway)', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toEqual(first.body);
     expect(auth.calls.public - publicCallsBefore).toBe(1);
+  });
+
+  it('stores no 4xx: 300 keys answered by a large 400 grow Redis by less than 1 MiB', async () => {
+    const flooder = `Bearer ${signJwt(key, { sub: 'flooder' })}`;
+    // Like a bulk-status request (about 2.9 KB) whose ids are all invalid: a 37 KB 400 each.
+    const body = { item_ids: Array.from({ length: 110 }, (_, i) => `not-an-id-${i}`.padEnd(24, 'x')), status: 'completed' };
+    const before = await redisBytes(gateway.redis, `${gateway.prefix}*`);
+    for (let sent = 0; sent < 300; sent += 20) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => post(newKey(), body, { as: flooder, path: '/api/v1/things?reject=1' })),
+      );
+      for (const answer of answers) {
+        expect(answer.status).toBe(400);
+        expect(answer.text.length).toBeGreaterThan(36_000);
+      }
+    }
+    await settle();
+    const grown = (await redisBytes(gateway.redis, `${gateway.prefix}*`)) - before;
+    expect(grown).toBeLessThan(1024 * 1024);
+  }, 60_000);
+
+  it('replays no 4xx: the same key after a 400 runs again, and a corrected request may use it', async () => {
+    const idem = newKey();
+    const before = things.received();
+    expect((await post(idem, { t: 1 }, { path: '/api/v1/things?reject=1' })).status).toBe(400);
+    await settle();
+    const again = await post(idem, { t: 1 }, { path: '/api/v1/things?reject=1' });
+    expect(again.status).toBe(400);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    await settle();
+    const corrected = await post(idem, { t: 2 });
+    expect(corrected.status).toBe(201);
+    expect(things.received() - before).toBe(3);
+  });
+
+  it("bounds a caller's stored answers in count and bytes, forgetting its oldest first", async () => {
+    const gw = await startTestGateway({
+      routeTable: new StaticRouteTable().setInstances('things', [{ id: 'things-1', url: things.url }]),
+      authUrl: auth.url,
+      env: { RATE_LIMIT_PER_MINUTE: '0', IDEMPOTENCY_MAX_ANSWERS: '20', IDEMPOTENCY_MAX_BYTES: '65536' },
+    });
+    const keysOf = redisKeys(gw.prefix);
+    const send = (idem: string, path = '/api/v1/things', as = alice) =>
+      request(gw.app).post(path).set('Authorization', as).set('Idempotency-Key', idem).send({ t: idem });
+    try {
+      const small = Array.from({ length: 30 }, () => newKey());
+      for (const idem of small) expect((await send(idem)).status).toBe(201);
+      await send(newKey(), '/api/v1/things', bob).expect(201);
+      await settle();
+      expect(await gw.redis.zcard(keysOf.idempotencyAnswers('user:alice'))).toBe(20);
+      const before = things.received();
+      expect((await send(small[29]!)).headers['idempotent-replayed']).toBe('true');
+      const forgotten = await send(small[0]!);
+      expect(forgotten.status).toBe(201);
+      expect(forgotten.headers['idempotent-replayed']).toBeUndefined();
+      expect(things.received() - before).toBe(1);
+
+      // About 27 KB each as stored: two fit in 64 KiB.
+      const large = Array.from({ length: 6 }, () => newKey());
+      for (const idem of large) expect((await send(idem, '/api/v1/things?pad=20000')).status).toBe(201);
+      await settle();
+      expect(Number(await gw.redis.get(keysOf.idempotencyBytes('user:alice')))).toBeLessThanOrEqual(65_536);
+      expect(await redisBytes(gw.redis, `${gw.prefix}idempotency*user:alice*`)).toBeLessThan(1.25 * 65_536);
+      expect((await send(large[5]!, '/api/v1/things?pad=20000')).headers['idempotent-replayed']).toBe('true');
+      // Another caller's answers are not touched by alice's.
+      expect(await gw.redis.zcard(keysOf.idempotencyAnswers('user:bob'))).toBe(1);
+    } finally {
+      await gw.close();
+    }
   });
 
   it('keeps the outcome for 24 hours', async () => {

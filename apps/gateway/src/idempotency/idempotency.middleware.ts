@@ -6,6 +6,7 @@ import { rateLimitSubject } from '../rate-limit/rate-limit.middleware';
 import { gatewayState } from '../request-state';
 import { idempotencyKeyOf, IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
 import type { DoneRecord, IdempotencyRepository } from './idempotency.repository';
+import type { BodyBudget } from './body-budget';
 import { readBody, requestFingerprint } from './request-body';
 import { captureResponse, type CapturedResponse } from './response-capture';
 
@@ -18,19 +19,22 @@ export const REPLAY_HEADER = 'Idempotent-Replayed';
 
 export interface IdempotencyOptions {
   repository: IdempotencyRepository;
+  /** The body bytes all `Idempotency-Key` requests of this process may hold at once while they run. */
+  bodies: BodyBudget;
   /** How long a claim lasts if its gateway dies mid-request (then the key is free again). */
   inFlightTtlMs: number;
   logger: Logger;
 }
 
 /**
- * An outcome worth replaying: what the request did (2xx) or why it was refused (4xx). Not kept, the key is
- * released and may be used again: 5xx and a cut response (the outcome is unknown: a write the gateway
- * gave up on may still be applied upstream), 408 and 429 (try again later), and responses marked
- * `Cache-Control: no-store` (they carry a credential: login, a new token — never stored).
+ * An outcome worth replaying: what the request did (2xx, 3xx). Not kept, the key is released and may be
+ * used again: 4xx (the request changed nothing, so running it again is safe, and a client may fix it and
+ * retry under the same key; a refusal can be large and cheap to provoke, so storing it would let anyone
+ * fill Redis), 5xx and a cut response (the outcome is unknown: a retry runs again and meets what the first
+ * did), and responses marked `Cache-Control: no-store` (they carry a credential: login, a new token).
  */
 function worthKeeping(response: CapturedResponse | undefined): response is CapturedResponse {
-  if (!response || response.status >= 500 || response.status === 408 || response.status === 429) return false;
+  if (!response || response.status >= 400) return false;
   return !/\bno-store\b/i.test(response.headers['cache-control'] ?? '');
 }
 
@@ -50,21 +54,28 @@ function replay(res: Response, record: DoneRecord): void {
 /**
  * `Idempotency-Key` on POST (draft-ietf-httpapi-idempotency-key-header), for every upstream: per caller
  * (user when authenticated, else client IP) and key, the first request runs and its outcome is kept for
- * 24 h; the same key with the same request (method, path, query, content type, body) replays that
- * response with `Idempotent-Replayed: true`; with another request it is a 422; while the first is still
- * running, a 409. The body is read (within the body limit) to fingerprint it, then sent upstream as read.
+ * 24 h (within the caller's bounds on stored answers: beyond them its oldest are forgotten); the same key
+ * with the same request (method, path, query, content type, body) replays that response with
+ * `Idempotent-Replayed: true`; with another request it is a 422; while the first is still running, a 409.
+ * The body is read (within the body limit) to fingerprint it, then sent upstream as read; the bodies held
+ * at once are bounded (`bodies`: 503 with Retry-After beyond).
  * Runs after authentication, rate limiting and access control: requests refused there claim no key.
  * Redis unreachable: 503 (the request is not run without the guarantee the client asked for).
  */
 export function idempotencyMiddleware(options: IdempotencyOptions): RequestHandler {
-  const { repository, inFlightTtlMs, logger } = options;
+  const { repository, bodies, inFlightTtlMs, logger } = options;
 
   async function handle(req: Request, res: Response, next: NextFunction): Promise<void> {
     const key = idempotencyKeyOf(req.headers[IDEMPOTENCY_KEY_HEADER]);
     if (key === undefined) return next();
-    // Within the route's own body limit (its manifest: 1 MiB for JSON, more for uploads).
+    // Within the route's own body limit (its manifest: 1 MiB for JSON, more for uploads), and within the
+    // budget of bodies held at once: a declared length is held before reading, so a refusal reads nothing.
+    // The bytes stay held until the response is over (the proxy sends them, capture keeps the answer).
     const decision = gatewayState(res).decision;
-    const body = await readBody(req, decision?.kind === 'route' ? decision.bodyLimit : undefined);
+    const reservation = bodies.reserve();
+    res.once('close', () => reservation.release());
+    reservation.cover(Number(req.headers['content-length'] ?? 0) || 0);
+    const body = await readBody(req, decision?.kind === 'route' ? decision.bodyLimit : undefined, (bytes) => reservation.cover(bytes));
     const fingerprint = requestFingerprint(req, body);
     const subject = rateLimitSubject(req, res);
     const owner = randomUUID();

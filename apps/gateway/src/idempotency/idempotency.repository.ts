@@ -25,18 +25,53 @@ redis.call('HSET', KEYS[1], 'state', 'in_flight', 'owner', ARGV[1], 'fingerprint
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return false`;
 
-/** Replaces our in-flight claim by the outcome, only if the claim is still ours. */
+/**
+ * Replaces our in-flight claim by the outcome, only if the claim is still ours, and enters it in the
+ * caller's answers: the ones expired meanwhile are forgotten, then the oldest are dropped until the caller
+ * is within its bounds (count and bytes; never the answer just stored). Sizes count what the record holds.
+ */
 const COMPLETE_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+local ttl = tonumber(ARGV[7])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'state', 'done', 'fingerprint', ARGV[2], 'status', ARGV[3], 'headers', ARGV[4], 'body', ARGV[5], 'stored', ARGV[6])
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
+redis.call('PEXPIRE', KEYS[1], ttl)
+local total = tonumber(redis.call('GET', KEYS[3]) or '0')
+local function forget(member)
+  total = total - (tonumber(string.match(member, ' (%d+)$')) or 0)
+  redis.call('ZREM', KEYS[2], member)
+end
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - ttl)) do forget(member) end
+local size = string.len(ARGV[2]) + string.len(ARGV[4]) + string.len(ARGV[5]) + tonumber(ARGV[12])
+local mine = ARGV[9] .. ' ' .. size
+redis.call('ZADD', KEYS[2], now, mine)
+total = total + size
+while redis.call('ZCARD', KEYS[2]) > tonumber(ARGV[10]) or total > tonumber(ARGV[11]) do
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+  if oldest == mine then break end
+  local record = ARGV[8] .. string.match(oldest, '^(%S+)')
+  if redis.call('HGET', record, 'state') == 'done' then redis.call('DEL', record) end
+  forget(oldest)
+end
+redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('SET', KEYS[3], math.max(total, 0), 'PX', ttl)
 return 1`;
 
 /** Gives the key up (outcome unknown or not kept), only if the claim is still ours. */
 const RELEASE_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+
+/** How many answers, and how many bytes of them, one caller may have stored at once. */
+export interface StoredAnswerBounds {
+  maxAnswers: number;
+  maxBytes: number;
+}
+
+/** Redis's own cost of a stored answer beyond its field values (hash, sorted-set entry, key names). */
+const RECORD_OVERHEAD_BYTES = 700;
 
 export interface IdempotencyRepository {
   /** Claims `key` for `owner` for `ttlMs`; undefined when claimed, else the record already there. */
@@ -75,11 +110,12 @@ function toRecord(flat: unknown): IdempotencyRecord {
   };
 }
 
-/** Redis key of a caller's key: hashed, so any visible key makes a short, safe key name. */
-const keyName = (prefix: string, subject: string, key: string) =>
-  redisKeys(prefix).idempotency(subject, createHash('sha256').update(key).digest('base64url'));
+/** A caller's key, hashed: any visible key makes a short, safe Redis key name. */
+const keyHash = (key: string) => createHash('sha256').update(key).digest('base64url');
+const keyName = (prefix: string, subject: string, key: string) => redisKeys(prefix).idempotency(subject, keyHash(key));
 
-export function createIdempotencyRepository(redis: Redis, prefix: string): IdempotencyRepository {
+export function createIdempotencyRepository(redis: Redis, prefix: string, bounds: StoredAnswerBounds): IdempotencyRepository {
+  const keys = redisKeys(prefix);
   return {
     async claim(subject, key, owner, fingerprint, ttlMs) {
       const existing = await redis.eval(
@@ -96,8 +132,10 @@ export function createIdempotencyRepository(redis: Redis, prefix: string): Idemp
       const body = response.body;
       const done = await redis.eval(
         COMPLETE_SCRIPT,
-        1,
+        3,
         keyName(prefix, subject, key),
+        keys.idempotencyAnswers(subject),
+        keys.idempotencyBytes(subject),
         owner,
         fingerprint,
         String(response.status),
@@ -105,6 +143,11 @@ export function createIdempotencyRepository(redis: Redis, prefix: string): Idemp
         body ? body.toString('base64') : '',
         body ? '1' : '0',
         String(ttlMs),
+        keys.idempotency(subject, ''),
+        keyHash(key),
+        String(bounds.maxAnswers),
+        String(bounds.maxBytes),
+        String(RECORD_OVERHEAD_BYTES),
       );
       return Number(done) === 1;
     },

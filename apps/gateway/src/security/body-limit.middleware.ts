@@ -6,8 +6,8 @@ const mib = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(2))} Mi
 
 /**
  * 413 for a declared body over the route's limit (from its manifest: 1 MiB for JSON, more for uploads),
- * before anything is proxied. The gateway never buffers bodies; a chunked body (no Content-Length) streams
- * through and the service's own parser enforces the same limit.
+ * before anything is proxied. The gateway buffers no body but an `Idempotency-Key` request's (bounded there);
+ * a chunked body (no Content-Length) streams through and the service's own parser enforces the same limit.
  */
 export const bodyLimit: RequestHandler = (req, res, next) => {
   const decision = gatewayState(res).decision;

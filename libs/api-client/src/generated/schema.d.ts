@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Username and email are unique case-insensitively (409).
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Username and email are unique case-insensitively (409). The first registration under a name listed in ADMIN_USERNAMES makes an admin; a listed name once claimed is reserved to its account, even after a deletion (409).
          */
         post: operations["authRegister"];
         delete?: never;
@@ -239,7 +239,7 @@ export interface paths {
         get: operations["authGetMe"];
         /**
          * Change your username and/or email
-         * @description Requires a JWT, or a personal access token with the `account` scope (403 naming the scope otherwise).
+         * @description Requires a JWT, or a personal access token with the `account` scope (403 naming the scope otherwise). Username and email are unique case-insensitively (409). A name listed in ADMIN_USERNAMES or claimed by an admin is reserved: only the admin that claimed it may take it (409 otherwise).
          */
         put: operations["authUpdateMe"];
         post?: never;
@@ -3316,7 +3316,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3505,7 +3505,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4482,7 +4482,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5197,7 +5197,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5916,7 +5916,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6745,7 +6745,7 @@ export interface operations {
                 file?: string;
             };
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7265,7 +7265,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8155,7 +8155,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8357,7 +8357,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8710,7 +8710,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9429,7 +9429,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -10258,7 +10258,7 @@ export interface operations {
                 file?: string;
             };
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -10778,7 +10778,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -11668,7 +11668,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -11870,7 +11870,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -12223,7 +12223,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -12942,7 +12942,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -13771,7 +13771,7 @@ export interface operations {
                 file?: string;
             };
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -14291,7 +14291,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -15181,7 +15181,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -15383,7 +15383,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
+                /** @description Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted). */
                 "Idempotency-Key"?: string;
             };
             path?: never;

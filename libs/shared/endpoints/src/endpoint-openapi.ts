@@ -27,7 +27,7 @@ const IdempotencyKeyHeaders = z.object({
     .optional()
     .openapi({
       description:
-        'Makes a retried POST safe: the first request with this key runs and its answer is kept for 24 hours; the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted).',
+        'Makes a retried POST safe: the first request with this key runs and its 2xx answer is kept for 24 hours (at most 1 000 answers, 1 MiB, per caller: the oldest are forgotten first); the same key with the same request (method, path, query, content type, body) gets that answer again with `Idempotent-Replayed: true` and writes nothing; with a different request it is a 422 `idempotency_key_reused`; while the first is still running, a 409. After a 4xx or 5xx the key is free: a retry runs again. A 503 with `Retry-After` when the gateway holds too many request bodies at once (nothing ran). Keys are per caller. 1–255 visible ASCII characters (a quoted string is accepted).',
       example: '6f1c2a9e-3b7d-4e0a-9c55-2d8e1f4b7a10',
     }),
 });
