@@ -55,7 +55,7 @@ export const gatewayConfigSchema = z.object({
   TRUST_PROXY: trustProxy,
   JWT_ISSUER: z.string().min(1).default('media-tracker'),
   JWT_AUDIENCE: z.string().min(1).default('media-tracker-api'),
-  /** The built web app (`index.html` + `assets/`); default: `../web` beside the gateway's bundle (main.ts). */
+  /** The built web app (`index.html` + `assets/`); default: `../web` beside the bundle that runs it (dist/apps/gateway or dist/apps/all-in-one). */
   WEB_DIR: z.string().min(1).optional(),
 });
 
