@@ -1,6 +1,7 @@
 # The four services' images, one target each; the build context is the repository root:
 #   docker build --target gateway -t media-tracker/gateway .
-#   (targets: gateway, auth-service, registry-service, catalog-service; docker-compose.yml builds all four)
+#   (targets: gateway, auth-service, registry-service, catalog-service; docker-compose.yml builds all four;
+#   and all-in-one: every service in one process, for a small host — docs/operations.md)
 # One file, so what every image shares (dependencies, toolchain, user, health check, signal, command) is
 # written once and its layers are built once for all four.
 # Debian (glibc) rather than Alpine: argon2 ships prebuilt glibc binaries, so no compiler is needed.
@@ -37,6 +38,15 @@ FROM build AS catalog-service-build
 COPY apps/catalog-service ./apps/catalog-service
 RUN node tools/build/build-app.mjs apps/catalog-service
 
+# The host imports the four apps' definitions: their sources come along, bundled into one main.js.
+FROM build AS all-in-one-build
+COPY apps/gateway ./apps/gateway
+COPY apps/auth-service ./apps/auth-service
+COPY apps/registry-service ./apps/registry-service
+COPY apps/catalog-service ./apps/catalog-service
+COPY apps/all-in-one ./apps/all-in-one
+RUN node tools/build/build-app.mjs apps/all-in-one
+
 # What every service's image shares; each target below adds its bundle, port and own settings.
 FROM node:24-bookworm-slim AS runtime
 # NODE_OPTIONS: a 2 × 8 MiB young generation (libs/stack SERVICE_NODE_OPTIONS, which says why).
@@ -59,26 +69,36 @@ COPY --from=gateway-build /src/dist/apps/gateway/ ./
 ENV PORT=8080
 EXPOSE 8080
 
-FROM runtime AS auth-service
-COPY --from=auth-service-build /src/dist/apps/auth-service/ ./
+# What an image hosting the auth service adds (its own target, and all-in-one).
 # GLIBC_TUNABLES: argon2id takes ~19 MiB per hash; a fixed mmap threshold returns each block to the OS
 # when the hash is done (glibc's dynamic threshold would keep ~19 MiB per libuv thread resident), and
 # hugetlb=1 maps it in transparent huge pages (a few page faults per hash instead of ~4 900).
 # JWT_KEY_DIR: owned by the runtime user, so a named volume mounted there inherits that ownership and the
 # service can persist its generated signing key.
-ENV PORT=3001 \
-    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1 \
+FROM runtime AS auth-runtime
+ENV GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1 \
     JWT_KEY_DIR=/var/lib/media-tracker/auth-keys
 USER 0:0
 RUN mkdir -p /var/lib/media-tracker/auth-keys && chown 1000:1000 /var/lib/media-tracker/auth-keys \
     && chmod 700 /var/lib/media-tracker/auth-keys
 USER 1000:1000
+
+FROM auth-runtime AS auth-service
+COPY --from=auth-service-build /src/dist/apps/auth-service/ ./
+ENV PORT=3001
 EXPOSE 3001
 
 FROM runtime AS registry-service
 COPY --from=registry-service-build /src/dist/apps/registry-service/ ./
 ENV PORT=3002
 EXPOSE 3002
+
+# Every service in one process (apps/all-in-one/README.md): only the gateway's port is published; the others
+# listen on the container's loopback.
+FROM auth-runtime AS all-in-one
+COPY --from=all-in-one-build /src/dist/apps/all-in-one/ ./
+ENV PORT=8080
+EXPOSE 8080
 
 # Last, so a plain `docker build .` (no --target) builds a catalog image.
 FROM runtime AS catalog-service

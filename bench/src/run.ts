@@ -23,6 +23,7 @@ import { measureLoginStorm } from './scenarios/login';
 import { measureGatewayHotPath } from './scenarios/hot-path';
 import { measureProxyOverhead } from './scenarios/proxy';
 import { measureSearch } from './scenarios/search';
+import { compareSingleProcess } from './scenarios/single-process';
 import { openCatalogSeeder } from './seed/catalog-seeder';
 import { seedList } from './seed/list-seeder';
 import { seedUsers } from './seed/users-seeder';
@@ -436,6 +437,22 @@ async function main(): Promise<void> {
         `    over the benchmark data: all /readyz 200 after ${withData.all_ready_ms} ms ${JSON.stringify(withData.by_process_ms)}`,
       );
       results.cold_start = { fresh, with_data: withData };
+    }
+
+    if (options.scenarios.has('single-process')) {
+      log(`single-process mode beside one process per service (list of ${results.dataset.list_entries} entries)`);
+      results.single_process = await compareSingleProcess(
+        {
+          ...storeUrls,
+          rootDir,
+          name: options.name,
+          login: async (url) => (await loginAndCreatePat(url, users.main.username, users.main.password)).jwt,
+          entries: results.dataset.list_entries,
+          redisPort,
+        },
+        options,
+        log,
+      );
     }
 
     if (options.profileApps.length) {

@@ -1,7 +1,7 @@
 import { delay } from '@mt/stack';
 import { ConformanceError, type ApiClient, type ApiResponse } from './support/api-client';
 import type { CatalogEntry, ErrorPayload, LoginResponse, Page, ProbeBody, User } from './support/api-types';
-import { CATEGORIES, eventually, startTestStack, type TestStack } from './support/test-stack';
+import { CATEGORIES, eventually, itWithSeparateProcesses, startTestStack, type TestStack } from './support/test-stack';
 
 /**
  * What an operator relies on, on a whole stack of processes whose stores sit behind TCP relays (so this
@@ -210,139 +210,143 @@ describe('scaling the movies catalog', () => {
     return { requestId, response };
   }
 
-  it('spreads requests across a second instance that joins, and loses no GET when an instance is killed', async () => {
-    const registered = await api.post<User>('/api/v1/auth/register', {
-      username: `scaler${Date.now().toString(36)}`,
-      email: `scaler${Date.now().toString(36)}@example.com`,
-      password: 'correct horse battery',
-    });
-    expect(registered.status).toBe(201);
-    const login = await api.post<LoginResponse>('/api/v1/auth/login', {
-      username: registered.body.username,
-      password: 'correct horse battery',
-    });
-    const token = login.body.access_token;
+  itWithSeparateProcesses(
+    'spreads requests across a second instance that joins, and loses no GET when an instance is killed',
+    'the killed instance is the all-in-one process, so the kill would take every service with it',
+    async () => {
+      const registered = await api.post<User>('/api/v1/auth/register', {
+        username: `scaler${Date.now().toString(36)}`,
+        email: `scaler${Date.now().toString(36)}@example.com`,
+        password: 'correct horse battery',
+      });
+      expect(registered.status).toBe(201);
+      const login = await api.post<LoginResponse>('/api/v1/auth/login', {
+        username: registered.body.username,
+        password: 'correct horse battery',
+      });
+      const token = login.body.access_token;
 
-    const second = await stack.stack.startCatalogInstance('movies');
-    await second.waitReady(30_000);
-    expect(second.name).toBe('catalog-movies-2');
+      const second = await stack.stack.startCatalogInstance('movies');
+      await second.waitReady(30_000);
+      expect(second.name).toBe('catalog-movies-2');
 
-    // The gateway routes to both once the registry has told it about the new instance.
-    await eventually(
-      async () => {
-        const served = new Set<string>();
-        for (let i = 0; i < 6; i++)
-          served.add(await instanceThatServed((await trackedGet('/api/v1/movies?limit=1')).requestId));
-        expect(served).toEqual(new Set(['catalog-movies', 'catalog-movies-2']));
-      },
-      { timeoutMs: 20_000, intervalMs: 200 },
-    );
+      // The gateway routes to both once the registry has told it about the new instance.
+      await eventually(
+        async () => {
+          const served = new Set<string>();
+          for (let i = 0; i < 6; i++)
+            served.add(await instanceThatServed((await trackedGet('/api/v1/movies?limit=1')).requestId));
+          expect(served).toEqual(new Set(['catalog-movies', 'catalog-movies-2']));
+        },
+        { timeoutMs: 20_000, intervalMs: 200 },
+      );
 
-    // Round robin: 40 requests, about half each.
-    const spread = new Map<string, number>();
-    for (let i = 0; i < 40; i++) {
-      const { requestId, response } = await trackedGet('/api/v1/movies?limit=1');
-      expect(response.status).toBe(200);
-      const instance = await instanceThatServed(requestId);
-      spread.set(instance, (spread.get(instance) ?? 0) + 1);
-    }
-    expect(spread.get('catalog-movies')).toBeGreaterThanOrEqual(15);
-    expect(spread.get('catalog-movies-2')).toBeGreaterThanOrEqual(15);
-
-    // 100 GETs and 25 POSTs spread over a SIGKILL of the first instance.
-    const outcomes: Outcome[] = [];
-    let killedAt = 0;
-    const victim = stack.stack.process('catalog-movies');
-    const send = async (kind: Outcome['kind'], run: () => Promise<ApiResponse<unknown>>) => {
-      const sentAt = Date.now();
-      try {
-        const response = await run();
-        outcomes.push({
-          kind,
-          sentAt,
-          status: response.status,
-          requestId: response.headers.get('x-request-id') ?? undefined,
-        });
-      } catch (error) {
-        if (error instanceof ConformanceError) throw error; // a wrong answer is never excused
-        outcomes.push({ kind, sentAt, status: 'network error' });
+      // Round robin: 40 requests, about half each.
+      const spread = new Map<string, number>();
+      for (let i = 0; i < 40; i++) {
+        const { requestId, response } = await trackedGet('/api/v1/movies?limit=1');
+        expect(response.status).toBe(200);
+        const instance = await instanceThatServed(requestId);
+        spread.set(instance, (spread.get(instance) ?? 0) + 1);
       }
-    };
-    const gets = (async () => {
-      for (let i = 0; i < 100; i++) {
-        if (i === 25) {
-          killedAt = Date.now();
-          victim.kill('SIGKILL');
+      expect(spread.get('catalog-movies')).toBeGreaterThanOrEqual(15);
+      expect(spread.get('catalog-movies-2')).toBeGreaterThanOrEqual(15);
+
+      // 100 GETs and 25 POSTs spread over a SIGKILL of the first instance.
+      const outcomes: Outcome[] = [];
+      let killedAt = 0;
+      const victim = stack.stack.process('catalog-movies');
+      const send = async (kind: Outcome['kind'], run: () => Promise<ApiResponse<unknown>>) => {
+        const sentAt = Date.now();
+        try {
+          const response = await run();
+          outcomes.push({
+            kind,
+            sentAt,
+            status: response.status,
+            requestId: response.headers.get('x-request-id') ?? undefined,
+          });
+        } catch (error) {
+          if (error instanceof ConformanceError) throw error; // a wrong answer is never excused
+          outcomes.push({ kind, sentAt, status: 'network error' });
         }
-        await send(
-          'GET',
-          async () => (await trackedGet(`/api/v1/movies?limit=2&page=${(i % 3) + 1}`)).response,
-        );
-        await delay(60);
+      };
+      const gets = (async () => {
+        for (let i = 0; i < 100; i++) {
+          if (i === 25) {
+            killedAt = Date.now();
+            victim.kill('SIGKILL');
+          }
+          await send(
+            'GET',
+            async () => (await trackedGet(`/api/v1/movies?limit=2&page=${(i % 3) + 1}`)).response,
+          );
+          await delay(60);
+        }
+      })();
+      const posts = (async () => {
+        for (let i = 0; i < 25; i++) {
+          await send('POST', () =>
+            api.post<CatalogEntry>(
+              '/api/v1/movies',
+              { title: `Scaled ${process.pid} ${Date.now()} ${i}`, year: 2000 },
+              { token },
+            ),
+          );
+          await delay(250);
+        }
+      })();
+      await Promise.all([gets, posts]);
+      expect(await victim.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+      const failed = outcomes.filter((outcome) => outcome.status !== 200 && outcome.status !== 201);
+      const getFailures = failed.filter((outcome) => outcome.kind === 'GET');
+      const postFailures = failed.filter((outcome) => outcome.kind === 'POST');
+      const retries = stack.logs.filter(
+        (line) => line.process === 'gateway' && line.json?.['msg'] === 'retrying upstream request',
+      ).length;
+      console.log(
+        `scaling: ${outcomes.length} requests over the kill; GET failures ${getFailures.length}, POST failures ${postFailures.length} ` +
+          `(${postFailures.map((f) => `${f.status} at +${f.sentAt - killedAt} ms`).join(', ') || 'none'}); gateway retries ${retries}`,
+      );
+      expect(outcomes.filter((outcome) => outcome.kind === 'GET')).toHaveLength(100);
+      // Idempotent requests never fail: the gateway sends them to the surviving instance.
+      expect(getFailures).toEqual([]);
+      // A non-idempotent request may fail only inside the expiry window, and only with a documented error:
+      // 503 when the dead instance refused it, 502 when the kill cut it off in flight.
+      for (const failure of postFailures) {
+        expect([502, 503]).toContain(failure.status);
+        expect(failure.sentAt - killedAt).toBeGreaterThanOrEqual(-100);
+        expect(failure.sentAt - killedAt).toBeLessThanOrEqual(EXPIRY_WINDOW_MS);
       }
-    })();
-    const posts = (async () => {
-      for (let i = 0; i < 25; i++) {
-        await send('POST', () =>
-          api.post<CatalogEntry>(
-            '/api/v1/movies',
-            { title: `Scaled ${process.pid} ${Date.now()} ${i}`, year: 2000 },
-            { token },
-          ),
-        );
-        await delay(250);
-      }
-    })();
-    await Promise.all([gets, posts]);
-    expect(await victim.exited).toEqual({ code: null, signal: 'SIGKILL' });
+      // The dead instance was in rotation when it died: a request was retried or failed on it.
+      expect(retries + postFailures.length).toBeGreaterThanOrEqual(1);
 
-    const failed = outcomes.filter((outcome) => outcome.status !== 200 && outcome.status !== 201);
-    const getFailures = failed.filter((outcome) => outcome.kind === 'GET');
-    const postFailures = failed.filter((outcome) => outcome.kind === 'POST');
-    const retries = stack.logs.filter(
-      (line) => line.process === 'gateway' && line.json?.['msg'] === 'retrying upstream request',
-    ).length;
-    console.log(
-      `scaling: ${outcomes.length} requests over the kill; GET failures ${getFailures.length}, POST failures ${postFailures.length} ` +
-        `(${postFailures.map((f) => `${f.status} at +${f.sentAt - killedAt} ms`).join(', ') || 'none'}); gateway retries ${retries}`,
-    );
-    expect(outcomes.filter((outcome) => outcome.kind === 'GET')).toHaveLength(100);
-    // Idempotent requests never fail: the gateway sends them to the surviving instance.
-    expect(getFailures).toEqual([]);
-    // A non-idempotent request may fail only inside the expiry window, and only with a documented error:
-    // 503 when the dead instance refused it, 502 when the kill cut it off in flight.
-    for (const failure of postFailures) {
-      expect([502, 503]).toContain(failure.status);
-      expect(failure.sentAt - killedAt).toBeGreaterThanOrEqual(-100);
-      expect(failure.sentAt - killedAt).toBeLessThanOrEqual(EXPIRY_WINDOW_MS);
-    }
-    // The dead instance was in rotation when it died: a request was retried or failed on it.
-    expect(retries + postFailures.length).toBeGreaterThanOrEqual(1);
+      // Every GET sent after the kill was served by the survivor.
+      const sentAfterKill = outcomes.filter((outcome) => outcome.kind === 'GET' && outcome.sentAt > killedAt);
+      expect(sentAfterKill.length).toBeGreaterThanOrEqual(70);
+      const servers = await Promise.all(sentAfterKill.map((outcome) => instanceThatServed(outcome.requestId!)));
+      expect(new Set(servers)).toEqual(new Set(['catalog-movies-2']));
 
-    // Every GET sent after the kill was served by the survivor.
-    const sentAfterKill = outcomes.filter((outcome) => outcome.kind === 'GET' && outcome.sentAt > killedAt);
-    expect(sentAfterKill.length).toBeGreaterThanOrEqual(70);
-    const servers = await Promise.all(sentAfterKill.map((outcome) => instanceThatServed(outcome.requestId!)));
-    expect(new Set(servers)).toEqual(new Set(['catalog-movies-2']));
-
-    // The registry forgets the dead instance within the TTL (seen in the detailed /health of the gateway's
-    // metrics port: the public one names categories, not instances).
-    await eventually(
-      async () => {
-        const response = await fetch(`${stack.stack.process('gateway').metricsUrl}/health`);
-        const health = (await response.json()) as { services?: Record<string, unknown> };
-        const movies = Object.keys(health.services ?? {}).filter((name) =>
-          name.startsWith('catalog:movies:'),
-        );
-        expect(movies).toHaveLength(1);
-      },
-      { timeoutMs: EXPIRY_WINDOW_MS, intervalMs: 200 },
-    );
-    const afterwards = await api.post<CatalogEntry>(
-      '/api/v1/movies',
-      { title: `After the kill ${Date.now()}`, year: 2001 },
-      { token },
-    );
-    expect(afterwards.status).toBe(201);
-  });
+      // The registry forgets the dead instance within the TTL (seen in the detailed /health of the gateway's
+      // metrics port: the public one names categories, not instances).
+      await eventually(
+        async () => {
+          const response = await fetch(`${stack.stack.process('gateway').metricsUrl}/health`);
+          const health = (await response.json()) as { services?: Record<string, unknown> };
+          const movies = Object.keys(health.services ?? {}).filter((name) =>
+            name.startsWith('catalog:movies:'),
+          );
+          expect(movies).toHaveLength(1);
+        },
+        { timeoutMs: EXPIRY_WINDOW_MS, intervalMs: 200 },
+      );
+      const afterwards = await api.post<CatalogEntry>(
+        '/api/v1/movies',
+        { title: `After the kill ${Date.now()}`, year: 2001 },
+        { token },
+      );
+      expect(afterwards.status).toBe(201);
+    },
+  );
 });

@@ -64,7 +64,7 @@ export const gatewayConfigSchema = z.object({
    * at least the largest body a route accepts, so every body can fit.
    */
   IDEMPOTENCY_BUFFER_BYTES: envInt(32 * 1024 * 1024, 16 * 1024 * 1024, 4 * 1024 * 1024 * 1024),
-  /** The built web app (`index.html` + `assets/`); default: `../web` beside the gateway's bundle (main.ts). */
+  /** The built web app (`index.html` + `assets/`); default: `../web` beside the bundle that runs it (dist/apps/gateway or dist/apps/all-in-one). */
   WEB_DIR: z.string().min(1).optional(),
 });
 

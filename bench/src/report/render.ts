@@ -231,6 +231,29 @@ function sections(results: BenchResults): Section[] {
       ]);
   }
   if (other.length) out.push({ title: 'Bulk and start-up', header: ['measurement', 'result'], rows: other });
+  const single = results.single_process;
+  if (single) {
+    const row = (mode: string, m: typeof single.multi) => [
+      mode,
+      String(m.processes),
+      n0(m.idle_rss_mb.total),
+      n0(m.after_load_rss_mb.total),
+      n0(m.after_load_idle_20s_rss_mb.total),
+      n0(m.throughput.catalog.rps),
+      n0(m.throughput.list.rps),
+    ];
+    const store = (mb: number | null) => (mb === null ? 'not a local process' : `${n0(mb)} MB`);
+    out.push({
+      title: `Single-process mode (issue 41) — the whole stack, same data, each mode started fresh and measured alone`,
+      header: ['mode', 'processes', 'idle RSS MB', 'RSS after the load MB', '20 s later MB', 'catalog page req/s', `list page req/s (${single.multi.throughput.entries} entries)`],
+      rows: [row('one process per service', single.multi), row('single process', single.single)],
+      notes: [
+        `single ÷ apart: catalog page ${pct(single.ratio.catalog)}, list page ${pct(single.ratio.list)}`,
+        `RSS of every process the launcher started, stores excluded; beside them MongoDB ${store(single.stores_rss_mb.mongo)}, Redis ${store(single.stores_rss_mb.redis)}`,
+        `apart, by process (idle MB): ${Object.entries(single.multi.idle_rss_mb.by_process).map(([name, mb]) => `${name} ${n0(mb)}`).join(', ')}`,
+      ],
+    });
+  }
   if (rss.idle_before_seeding || rss.idle_after_load) {
     const names = Object.keys(rss.idle_before_seeding ?? rss.idle_after_load ?? {});
     out.push({

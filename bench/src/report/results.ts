@@ -9,6 +9,7 @@ import type { ListsResults } from '../scenarios/lists';
 import type { LoginResults } from '../scenarios/login';
 import type { ProxyResults } from '../scenarios/proxy';
 import type { SearchAtSize } from '../scenarios/search';
+import type { SingleProcessResults } from '../scenarios/single-process';
 
 export interface BenchResults {
   meta: {
@@ -55,6 +56,8 @@ export interface BenchResults {
   /** Issue 18: a 10 000-row Letterboxd import and the export of that list. */
   imports?: ImportsResults;
   cold_start?: ColdStartResults;
+  /** Issue 41: the stack in one process beside one process per service, same data, measured in turn. */
+  single_process?: SingleProcessResults;
   rss_mb: {
     idle_before_seeding?: Record<string, number>;
     /** 20 s after the load (see after_load_series). */

@@ -214,6 +214,23 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     );
   } else targets.push(skip('cold_start', 'Cold start', '≤ 15 s', 'not measured'));
 
+  const single = results.single_process;
+  if (single) {
+    const mb = (value: number) => `${value.toFixed(0)} MB`;
+    targets.push(
+      check('single_process_idle_rss', 'Single process: idle RSS of the whole stack (stores excluded)', '≤ 200 MB', `${mb(single.single.idle_rss_mb.total)} (apart: ${mb(single.multi.idle_rss_mb.total)})`, single.single.idle_rss_mb.total <= 200),
+      check(
+        'single_process_after_load_rss',
+        'Single process: RSS after the list load (right after; 20 s later)',
+        '≤ 260 MB',
+        `${mb(single.single.after_load_rss_mb.total)}; ${mb(single.single.after_load_idle_20s_rss_mb.total)} (apart: ${mb(single.multi.after_load_rss_mb.total)})`,
+        single.single.after_load_rss_mb.total <= 260,
+      ),
+      check('single_process_catalog_rps', 'Single process: catalog page throughput, share of one process per service', '≥ 70 %', pct(single.ratio.catalog), single.ratio.catalog >= 0.7),
+      check('single_process_list_rps', 'Single process: list page throughput, share of one process per service', '≥ 70 %', pct(single.ratio.list), single.ratio.list >= 0.7),
+    );
+  } else targets.push(skip('single_process', 'Single process: memory and throughput beside one process per service', '≤ 200 MB idle, ≥ 70 %', 'not measured'));
+
   for (const [key, label] of [
     ['idle_before_seeding', 'before seeding'],
     ['idle_after_load', 'after the load'],

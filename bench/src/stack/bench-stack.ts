@@ -16,6 +16,8 @@ export interface BenchStackOptions {
   /** Apps profiled with the inspector (bench/tools/cpu-profile-preload.cjs); profiles land in `profileDir` at exit. */
   profileApps?: readonly AppName[];
   profileDir?: string;
+  /** Every service in one process (`npm start -- --single-process`). */
+  singleProcess?: boolean;
 }
 
 export interface BenchStack {
@@ -55,6 +57,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       : {};
   const stack = await startStack({
     rootDir: options.rootDir,
+    singleProcess: options.singleProcess,
     apps: options.apps,
     ports: 'free',
     gatewayPort: 0,

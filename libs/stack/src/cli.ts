@@ -1,4 +1,5 @@
-// `npm start`: the whole stack on this machine, one process per service, until Ctrl-C (SIGINT) or SIGTERM.
+// `npm start`: the whole stack on this machine, one process per service (or all in one with --single-process),
+// until Ctrl-C (SIGINT) or SIGTERM.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,8 @@ Options:
   --status-file <path>  write the processes (name, url, metrics url, pid) as JSON once they are
                         spawned, again when ready with how to attach another instance
   --json-logs           print the services' JSON log lines as they are, prefixed with the process name
+  --single-process      run every service in one Node.js process (less memory; also MT_SINGLE_PROCESS=1):
+                        same ports, variables and logs, but one crash stops them all
   -h, --help            this text
 
 Every other setting is an environment variable passed on to the services (see README.md).`;
@@ -38,7 +41,7 @@ interface CliArgs {
   statusFile?: string;
 }
 
-function parseCli(argv: string[]): CliArgs | 'help' {
+function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -52,6 +55,7 @@ function parseCli(argv: string[]): CliArgs | 'help' {
       'ready-timeout': { type: 'string' },
       'status-file': { type: 'string' },
       'json-logs': { type: 'boolean' },
+      'single-process': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -75,6 +79,7 @@ function parseCli(argv: string[]): CliArgs | 'help' {
     apps: apps as AppName[] | undefined,
     redisKeyPrefix: values['redis-prefix'],
     mongoDbNames: dbPrefix ? { auth: `${dbPrefix}auth`, catalog: (category) => `${dbPrefix}catalog_${category}` } : undefined,
+    singleProcess: values['single-process'] || env['MT_SINGLE_PROCESS'] === '1',
     onLog: values['json-logs'] ? (line) => process.stdout.write(`[${line.process}] ${line.text}\n`) : undefined,
   };
   return {
@@ -141,6 +146,7 @@ function writeStatus(file: string | undefined, stack: Stack, ready: boolean, att
   const status = {
     ready,
     launcher_pid: process.pid,
+    single_process: stack.singleProcess,
     gateway_url: stack.gatewayUrl,
     processes: stack.processes.map((s) => ({ name: s.name, app: s.app, url: s.url, port: s.port, metrics_url: s.metricsUrl, pid: s.pid })),
     attach,
@@ -158,7 +164,12 @@ function printSummary(stack: Stack, attach: AttachHint | undefined): void {
     say(`  API:   ${stack.gatewayUrl}/api/v1`);
     say(`  Docs:  ${stack.gatewayUrl}/api/v1/docs`);
   }
-  say('  Processes (API port, then the metrics port: /metrics and the detailed /health):');
+  const hostPid = stack.singleProcess ? stack.processes[0]?.pid : undefined;
+  say(
+    hostPid === undefined
+      ? '  Processes (API port, then the metrics port: /metrics and the detailed /health):'
+      : `  Services, all in one process (pid ${hostPid}; API port, then the metrics port: /metrics and the detailed /health):`,
+  );
   const order: AppName[] = ['gateway', 'auth-service', 'registry-service', 'catalog-service'];
   const sorted = [...stack.processes].sort((a, b) => order.indexOf(a.app) - order.indexOf(b.app) || a.name.localeCompare(b.name));
   for (const s of sorted) say(`    ${s.name.padEnd(width)}  ${s.url.padEnd(urlWidth)}  ${s.metricsUrl ?? ''}  pid ${s.pid}`);
@@ -173,7 +184,7 @@ function printSummary(stack: Stack, attach: AttachHint | undefined): void {
 async function main(): Promise<number> {
   let args: CliArgs | 'help';
   try {
-    args = parseCli(process.argv.slice(2));
+    args = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
     complain(`${(error as Error).message}\n\n${USAGE}`);
     return 2;

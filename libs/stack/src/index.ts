@@ -5,3 +5,4 @@ export * from './log-format';
 export * from './http-probe';
 export * from './service-process';
 export * from './stack';
+export * from './single-process';

@@ -9,6 +9,8 @@ export interface ServiceSpec {
   /** Process name: log prefix and handle name (`gateway`, `catalog-movies`, ...). */
   name: string;
   app: AppName;
+  /** The script to run, when not the app's own bundle (`dist/apps/<app>/main.js`): the all-in-one host. */
+  entry?: string;
   port: number;
   /** Its metrics port (METRICS_PORT: /metrics and the detailed /health); default: the service's own default. */
   metricsPort?: number;
@@ -79,10 +81,30 @@ export function describeExit(exit: ExitInfo): string {
   return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
 }
 
+/** Resolves once GET <url>/readyz answers 200; rejects when the process exits first or at the timeout. */
+export async function waitUntilReady(service: ServiceProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: ProbeAnswer | Error | undefined;
+  while (Date.now() < deadline) {
+    if (!service.running) {
+      throw new Error(`${service.name} ${describeExit(service.exitInfo ?? (await service.exited))} before it was ready${lastWords(service)}`);
+    }
+    try {
+      last = await httpGet(`${service.url}/readyz`, Math.min(1500, Math.max(100, deadline - Date.now())));
+      if (last.status === 200) return;
+    } catch (error) {
+      last = error as Error;
+    }
+    await delay(100);
+  }
+  const seen = last instanceof Error ? last.message : last ? `${last.status} ${last.body}` : 'no answer';
+  throw new Error(`${service.name} was not ready within ${timeoutMs} ms (last /readyz: ${seen})${lastWords(service)}`);
+}
+
 /** Starts a built app (`dist/apps/<app>/main.js`) as its own process. */
 export function spawnService(spec: ServiceSpec): ServiceProcess {
   const rootDir = spec.rootDir ?? findWorkspaceRoot();
-  const entry = appEntry(rootDir, spec.app);
+  const entry = spec.entry ?? appEntry(rootDir, spec.app);
   if (!existsSync(entry)) throw new Error(`${spec.name}: ${entry} does not exist; build it first (npm run build)`);
   const host = spec.host ?? '127.0.0.1';
   let env: NodeJS.ProcessEnv = { ...spec.env };
@@ -181,24 +203,7 @@ export function spawnService(spec: ServiceSpec): ServiceProcess {
       launch();
       if (options.waitReady ?? true) await handle.waitReady(options.readyTimeoutMs);
     },
-    async waitReady(timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: ProbeAnswer | Error | undefined;
-      while (Date.now() < deadline) {
-        if (!handle.running) {
-          throw new Error(`${spec.name} ${describeExit(exitInfo ?? (await exited))} before it was ready${lastWords(handle)}`);
-        }
-        try {
-          last = await httpGet(`${handle.url}/readyz`, Math.min(1500, Math.max(100, deadline - Date.now())));
-          if (last.status === 200) return;
-        } catch (error) {
-          last = error as Error;
-        }
-        await delay(100);
-      }
-      const seen = last instanceof Error ? last.message : last ? `${last.status} ${last.body}` : 'no answer';
-      throw new Error(`${spec.name} was not ready within ${timeoutMs} ms (last /readyz: ${seen})${lastWords(handle)}`);
-    },
+    waitReady: (timeoutMs = 30_000) => waitUntilReady(handle, timeoutMs),
     recentOutput: () => [...output],
   };
 

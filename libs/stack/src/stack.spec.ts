@@ -43,6 +43,30 @@ process.on('SIGTERM', () => {
 });
 `;
 
+/** The all-in-one host's stand-in: one server per planned service, each answering with its own environment. */
+const FAKE_HOST = `
+const http = require('node:http');
+const plan = JSON.parse(process.env.MT_SERVICES);
+const servers = plan.map(({ name, app, env: own }) => {
+  const env = { ...process.env, ...own };
+  delete env.MT_SERVICES;
+  const fields = env.CATEGORY ? { service: app, category: env.CATEGORY } : { service: app };
+  const log = (msg) => process.stdout.write(JSON.stringify({ level: 'info', ...fields, msg }) + '\\n');
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/readyz') return res.end('{"status":"healthy"}');
+    res.end(JSON.stringify({ ...env, PID: String(process.pid) }));
+  });
+  server.listen(Number(own.PORT), own.HOST, () => log(name + ' listening'));
+  return server;
+});
+process.stdout.write(JSON.stringify({ level: 'info', service: 'all-in-one', msg: 'hosting ' + plan.length }) + '\\n');
+process.on('SIGTERM', () => {
+  let open = servers.length;
+  for (const server of servers) server.close(() => --open === 0 && process.exit(0));
+});
+`;
+
 let rootDir: string;
 beforeAll(() => {
   rootDir = mkdtempSync(path.join(tmpdir(), 'mt-stack-spec-'));
@@ -50,6 +74,8 @@ beforeAll(() => {
     mkdirSync(path.join(rootDir, 'dist/apps', app), { recursive: true });
     writeFileSync(path.join(rootDir, 'dist/apps', app, 'main.js'), FAKE_APP);
   }
+  mkdirSync(path.join(rootDir, 'dist/apps/all-in-one'), { recursive: true });
+  writeFileSync(path.join(rootDir, 'dist/apps/all-in-one/main.js'), FAKE_HOST);
 });
 afterAll(() => rmSync(rootDir, { recursive: true, force: true }));
 
@@ -73,6 +99,56 @@ describe('startStack', () => {
   };
   afterEach(async () => {
     await stack?.stop();
+    stack = undefined;
+  });
+
+  it('in single-process mode, hosts every service in one process with the same ports and variables, and names their log lines', async () => {
+    lines = [];
+    stack = await startStack({
+      rootDir,
+      singleProcess: true,
+      waitForRoutes: false,
+      gatewayPort: 0,
+      ports: 'free',
+      mongoUrl: 'mongodb://127.0.0.1:1',
+      redisUrl: 'redis://127.0.0.1:2',
+      mongoDbNames: { auth: 't_auth', catalog: (category) => `t_catalog_${category}` },
+      appEnv: { gateway: { RATE_LIMIT_PER_MINUTE: '0' } },
+      onLog: (line) => lines.push(line),
+      baseEnv: { ...process.env, PORT: '9999', CATEGORY: 'leaked', MONGO_DB_NAME: 'leaked', GLIBC_TUNABLES: '' },
+    });
+    await stack.waitReady(10_000);
+
+    expect(stack.singleProcess).toBe(true);
+    expect(new Set(stack.processes.map((p) => p.pid)).size).toBe(1);
+    const env = Object.fromEntries(await Promise.all(stack.processes.map(async (p) => [p.name, await envOf(p.url)] as const)));
+    for (const [name, vars] of Object.entries(env)) {
+      expect({ name, PORT: vars['PORT'], PID: vars['PID'], INTERNAL_SECRET: vars['INTERNAL_SECRET'], AUTH_URL: vars['AUTH_URL'] }).toEqual({
+        name,
+        PORT: String(stack.process(name).port),
+        PID: String(stack.process(name).pid),
+        INTERNAL_SECRET: stack.internalSecret,
+        AUTH_URL: stack.process('auth-service').url,
+      });
+    }
+    expect(pick(env['catalog-books']!, ['CATEGORY', 'MONGO_DB_NAME'])).toEqual({ CATEGORY: 'books', MONGO_DB_NAME: 't_catalog_books' });
+    expect(env['auth-service']!['MONGO_DB_NAME']).toBe('t_auth');
+    expect(env['gateway']!['RATE_LIMIT_PER_MINUTE']).toBe('0');
+    expect(env['gateway']).not.toHaveProperty('CATEGORY');
+    expect(env['registry-service']).not.toHaveProperty('MONGO_DB_NAME');
+    // The host's C library and V8 get the settings the separate processes get.
+    expect(env['gateway']!['GLIBC_TUNABLES']).toBe(AUTH_GLIBC_TUNABLES);
+    expect(env['gateway']!['NODE_OPTIONS']).toContain(SERVICE_NODE_OPTIONS);
+
+    const said = (process: string) => lines.filter((line) => line.process === process).map((line) => line.json?.['msg']);
+    expect(said('catalog-movies')).toContain('catalog-movies listening');
+    expect(said('gateway')).toContain('gateway listening');
+    expect(said('all-in-one')).toEqual(['hosting 6']);
+    await expect(stack.process('catalog-movies').restart()).rejects.toThrow('catalog-movies runs inside the single all-in-one process');
+
+    const host = stack.process('gateway');
+    await stack.stop();
+    expect(host.exitInfo).toEqual({ code: 0, signal: null });
     stack = undefined;
   });
 

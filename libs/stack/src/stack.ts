@@ -3,6 +3,7 @@ import { provideMongo, provideRedis, type ProvideOptions, type ProvidedStore } f
 import { freePort, portIsFree } from './free-port';
 import { formatLogLine, parseLogLine, type LogSink } from './log-format';
 import { describeExit, spawnService, type ExitInfo, type ServiceProcess } from './service-process';
+import { spawnHost, type PlannedService } from './single-process';
 import { APPS, findWorkspaceRoot, type AppName } from './workspace';
 
 /** The service map of the brief: where each process listens unless told otherwise. */
@@ -67,6 +68,12 @@ export interface StackOptions {
   onUnexpectedExit?: (service: ServiceProcess, exit: ExitInfo) => void;
   /** The environment children inherit and store URLs are read from (default process.env). */
   baseEnv?: NodeJS.ProcessEnv;
+  /**
+   * Run the services in one process (the all-in-one host, dist/apps/all-in-one) instead of one each: same
+   * ports, variables and names; every handle then has the host's pid, and stopping one stops the host.
+   * Extra catalog instances (`startCatalogInstance`) are still processes of their own.
+   */
+  singleProcess?: boolean;
 }
 
 export interface Stack {
@@ -79,7 +86,9 @@ export interface Stack {
   /** Where the secret came from: the `internalSecret` option, the environment's INTERNAL_SECRET, or generated. */
   readonly internalSecretSource: 'option' | 'environment' | 'generated';
   readonly mongoDbNames: { auth: string; catalog: Record<string, string> };
-  /** Every process started so far (including extra catalog instances). */
+  /** True when the services run in one process (`singleProcess`). */
+  readonly singleProcess: boolean;
+  /** Every service started so far (including extra catalog instances); in single-process mode they share a pid. */
   readonly processes: readonly ServiceProcess[];
   /** A process by name: `gateway`, `auth-service`, `registry-service`, `catalog-movies`, `catalog-movies-2`... */
   process(name: string): ServiceProcess;
@@ -220,6 +229,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // Variables that belong to one service must not leak from the launcher's environment into another.
   for (const name of ['PORT', 'HOST', 'CATEGORY', 'ADVERTISED_URL', 'MONGO_DB_NAME']) delete commonEnv[name];
   const envFor = (app: AppName, own: NodeJS.ProcessEnv) => withServiceNodeOptions({ ...commonEnv, ...own, ...options.appEnv?.[app] });
+  /** A service's own variables: over the common ones in its process, or in the host's plan. */
+  const ownEnv = (app: AppName, own: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...own, ...options.appEnv?.[app] });
 
   const processes: ServiceProcess[] = [];
   let stopping = false;
@@ -228,8 +239,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (options.onUnexpectedExit) options.onUnexpectedExit(service, exit);
     else note(`${service.name} ${describeExit(exit)}`);
   };
-  const launch = (name: string, app: AppName, port: number, env: NodeJS.ProcessEnv, metricsPort?: number): ServiceProcess => {
-    const service = spawnService({ name, app, port, metricsPort: metricsPort ?? metricsPorts.get(name), host, env, rootDir, onLog, onExit });
+  // Single-process mode: the first services are planned (their own variables only), then hosted together.
+  let planned: PlannedService[] | undefined = options.singleProcess ? [] : undefined;
+  const hosted = new Set<ServiceProcess>();
+  const launch = (name: string, app: AppName, port: number, env: NodeJS.ProcessEnv, metricsPort?: number): ServiceProcess | undefined => {
+    if (planned) {
+      planned.push({ name, app, port, metricsPort: metricsPort ?? metricsPorts.get(name), env });
+      return undefined;
+    }
+    const service = spawnService({ name, app, port, metricsPort: metricsPort ?? metricsPorts.get(name), host, env: envFor(app, env), rootDir, onLog, onExit });
     processes.push(service);
     return service;
   };
@@ -243,7 +261,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       name,
       'catalog-service',
       port,
-      envFor('catalog-service', {
+      ownEnv('catalog-service', {
         CATEGORY: category,
         ADVERTISED_URL: `http://127.0.0.1:${port}`,
         MONGO_DB_NAME: mongoDbNames.catalog[category] ?? options.mongoDbNames?.catalog?.(category) ?? `catalog_${category}`,
@@ -254,16 +272,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   try {
-    if (apps.has('registry-service')) launch('registry-service', 'registry-service', registryPort, envFor('registry-service', {}));
+    if (apps.has('registry-service')) launch('registry-service', 'registry-service', registryPort, ownEnv('registry-service', {}));
     if (apps.has('auth-service')) {
-      launch('auth-service', 'auth-service', authPort, envFor('auth-service', { MONGO_DB_NAME: mongoDbNames.auth, ADVERTISED_URL: authUrl, ...authMallocEnv(commonEnv) }));
+      launch('auth-service', 'auth-service', authPort, ownEnv('auth-service', { MONGO_DB_NAME: mongoDbNames.auth, ADVERTISED_URL: authUrl, ...authMallocEnv(commonEnv) }));
     }
     if (apps.has('catalog-service')) {
       for (const category of categories) {
         launchCatalog(category, await choosePort(undefined, DEFAULT_PORTS.catalog[category] ?? 0));
       }
     }
-    if (gatewayPort !== undefined) launch('gateway', 'gateway', gatewayPort, envFor('gateway', {}));
+    if (gatewayPort !== undefined) launch('gateway', 'gateway', gatewayPort, ownEnv('gateway', {}));
+    if (planned?.length) {
+      // GLIBC_TUNABLES is read by the C library at process start: the host takes the auth service's.
+      const hostEnv = withServiceNodeOptions({ ...commonEnv, ...(apps.has('auth-service') ? authMallocEnv(commonEnv) : {}) });
+      const { services } = spawnHost({ services: planned, host, env: hostEnv, rootDir, onLog, onExit });
+      for (const service of services) hosted.add(service);
+      processes.push(...services);
+    }
+    planned = undefined; // from here on (extra instances), one process each
   } catch (error) {
     await Promise.all(processes.map((service) => service.stop()));
     await stopStores();
@@ -285,6 +311,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     internalSecret,
     internalSecretSource: secret.source,
     mongoDbNames,
+    singleProcess: Boolean(options.singleProcess),
     processes,
     process(name) {
       const found = processes.find((service) => service.name === name);
@@ -312,18 +339,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     async startCatalogInstance(category, instanceOptions = {}) {
       const port = instanceOptions.port ?? (await freePort());
-      return launchCatalog(category, port, instanceOptions.env, await freePort());
+      const instance = launchCatalog(category, port, instanceOptions.env, await freePort());
+      if (!instance) throw new Error(`catalog-${category}: not started`);
+      return instance;
     },
     async stop() {
       stopping = true;
       // Front to back: the gateway first (no new traffic), then catalogs and auth (catalogs deregister
       // from the registry), the registry last; then the stores this stack started.
-      const waves = [
-        processes.filter((s) => s.app === 'gateway'),
-        processes.filter((s) => s.app === 'catalog-service' || s.app === 'auth-service'),
-        processes.filter((s) => s.app === 'registry-service'),
-      ];
-      for (const wave of waves) await Promise.all(wave.map((service) => service.stop(10_000)));
+      // Single-process mode: the extra instances (processes of their own) first, while the hosted registry
+      // still answers their deregistration; then the host, which stops its services in the same order.
+      const waves = hosted.size
+        ? [processes.filter((s) => !hosted.has(s)), processes.filter((s) => hosted.has(s))]
+        : [
+            processes.filter((s) => s.app === 'gateway'),
+            processes.filter((s) => s.app === 'catalog-service' || s.app === 'auth-service'),
+            processes.filter((s) => s.app === 'registry-service'),
+          ];
+      for (const wave of waves) await Promise.all(wave.map((service) => service.stop(hosted.has(service) ? 30_000 : 10_000)));
       await stopStores();
     },
   };

@@ -183,7 +183,8 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
   // The launcher's settings, so that an image runs a service as `npm start` does.
   if (!env.includes(`NODE_OPTIONS=${SERVICE_NODE_OPTIONS}`))
     problems.push(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS} expected in the image (libs/stack SERVICE_NODE_OPTIONS)`);
-  if (app === 'auth-service' && !env.includes(`GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES}`))
+  // The auth service's, also where the all-in-one host runs it.
+  if ((app === 'auth-service' || app === 'all-in-one') && !env.includes(`GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES}`))
     problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the image (libs/stack AUTH_GLIBC_TUNABLES)`);
 
   // The last CMD is the image's.

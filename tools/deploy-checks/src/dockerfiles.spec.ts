@@ -1,16 +1,18 @@
 import { imageChain, imageOf, isInBuildContext, lintDockerfile, parseDockerfile } from './dockerfile';
-import { APPS, readRepoFile, repoFileExists } from './repo';
+import { APPS, IMAGES, readRepoFile, repoFileExists } from './repo';
 
 describe('the Dockerfile (one target per app)', () => {
   const dockerfile = readRepoFile('Dockerfile');
   const stages = parseDockerfile(dockerfile);
 
-  it.each(APPS)('passes the image lint for the $app target', ({ app, port }) => {
+  it.each(IMAGES)('passes the image lint for the $app target', ({ app, port }) => {
     expect(lintDockerfile(dockerfile, { app, port })).toEqual([]);
   });
 
-  it.each(APPS)('builds the $app image on the shared runtime stage, with a build stage of its own', ({ app }) => {
-    expect(imageChain(stages, app).map((stage) => stage.name)).toEqual(['runtime', app]);
+  it.each(IMAGES)('builds the $app image on the shared runtime stage, with a build stage of its own', ({ app }) => {
+    // The images that host the auth service stand on its settings, written once.
+    const hostsAuth = app === 'auth-service' || app === 'all-in-one';
+    expect(imageChain(stages, app).map((stage) => stage.name)).toEqual(hostsAuth ? ['runtime', 'auth-runtime', app] : ['runtime', app]);
     expect(stages.find((stage) => stage.name === `${app}-build`)?.image).toBe('build');
   });
 
@@ -34,10 +36,13 @@ describe('the Dockerfile (one target per app)', () => {
     );
   });
 
-  it("rejects an auth image without the launcher's malloc settings for argon2", () => {
+  it("rejects an auth or all-in-one image without the launcher's malloc settings for argon2", () => {
     const mutated = dockerfile.replace(':glibc.malloc.hugetlb=1', '');
     expect(mutated).not.toBe(dockerfile);
-    expect(lintDockerfile(mutated, { app: 'auth-service', port: 3001 })).toEqual([expect.stringContaining('ENV GLIBC_TUNABLES=')]);
+    for (const [app, port] of [['auth-service', 3001], ['all-in-one', 8080]] as const) {
+      expect(lintDockerfile(mutated, { app, port })).toEqual([expect.stringContaining('ENV GLIBC_TUNABLES=')]);
+    }
+    expect(lintDockerfile(mutated, { app: 'gateway', port: 8080 })).toEqual([]);
   });
 
   it('rejects an auth image left as root after preparing its key directory', () => {

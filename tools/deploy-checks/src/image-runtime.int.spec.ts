@@ -187,3 +187,85 @@ describe('the app bundles, laid out like the runtime images', () => {
     expect(logs).not.toMatch(/\bat .+\.(js|ts):\d+:\d+/); // no stack traces
   }, 60_000);
 });
+
+/**
+ * The all-in-one bundle as its image runs it (bundle + node_modules, environment only): registry, auth, a
+ * catalog and the gateway in one process. Its services' ports are given in MT_SERVICES (free ones here; the
+ * image's own defaults are fixed ports that another stack on this machine may hold).
+ */
+describe('the all-in-one bundle, laid out like its runtime image', () => {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'image-runtime-aio-'));
+  const prefix = testRedisPrefix('images-aio');
+  const databases = { auth: testDbName('aio_auth'), catalog: testDbName('aio_catalog') };
+  let child: ChildProcess;
+  let output = '';
+  const ports = { gateway: 0, gatewayMetrics: 0 };
+
+  beforeAll(async () => {
+    await bundleApp('all-in-one', workDir);
+    symlinkSync(repoPath('node_modules'), path.join(workDir, 'node_modules'), 'dir');
+    const [gateway, gatewayMetrics, auth, registry, catalog] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    Object.assign(ports, { gateway, gatewayMetrics });
+    const url = (port: number) => `http://127.0.0.1:${port}`;
+    const own = (port: number, env: Record<string, string> = {}) => ({ PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', ADVERTISED_URL: url(port), ...env });
+    const plan = [
+      { name: 'registry-service', app: 'registry-service', env: own(registry) },
+      { name: 'auth-service', app: 'auth-service', env: own(auth, { MONGO_DB_NAME: databases.auth }) },
+      { name: 'catalog-books', app: 'catalog-service', env: own(catalog, { CATEGORY: 'books', MONGO_DB_NAME: databases.catalog }) },
+      { name: 'gateway', app: 'gateway', env: { ...own(gateway), METRICS_PORT: String(gatewayMetrics) } },
+    ];
+    child = spawn(process.execPath, ['--enable-source-maps', 'main.js'], {
+      cwd: workDir,
+      env: {
+        PATH: process.env['PATH'],
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        INTERNAL_SECRET: 'i'.repeat(40),
+        MONGO_URL: testMongoUrl(),
+        REDIS_URL: testRedisUrl(),
+        REDIS_KEY_PREFIX: prefix,
+        AUTH_URL: url(auth),
+        REGISTRY_URL: url(registry),
+        JWT_KEY_DIR: path.join(workDir, 'auth-keys'),
+        MT_SERVICES: JSON.stringify(plan),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await eventually(
+      async () => {
+        const response = await fetch(`${url(gateway)}/api/v1/categories`).catch(() => undefined);
+        return response?.status === 200 && ((await response.json()) as Array<{ id: string }>).some((category) => category.id === 'books');
+      },
+      60_000,
+      `the gateway lists books (output: ${output.slice(-500)})`,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child?.exitCode === null) child.kill('SIGKILL');
+    await Promise.all([deleteRedisPrefix(prefix), dropTestDatabase(databases.auth), dropTestDatabase(databases.catalog)]);
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it("passes its Dockerfile's HEALTHCHECK command on the gateway's port, which fails against a closed port", async () => {
+    const command = healthcheckCommand('all-in-one');
+    const env = { PATH: process.env['PATH'] };
+    expect(await runCommand(command, { ...env, PORT: String(ports.gateway) })).toBe(0);
+    expect(await runCommand(command, { ...env, PORT: String(await freePort()) })).toBe(1);
+  });
+
+  it("serves the gateway's metrics on its METRICS_PORT, under the gateway's name", async () => {
+    const scraped = await fetch(`http://127.0.0.1:${ports.gatewayMetrics}/metrics`);
+    expect(await scraped.text()).toMatch(/^process_cpu_user_seconds_total\{service="gateway"\} /m);
+  });
+
+  it('stops every service on SIGTERM with exit status 0 within 10 s, without a stack trace', async () => {
+    const startedAt = Date.now();
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(0);
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect(output).not.toMatch(/\bat .+\.(js|ts):\d+:\d+/);
+  }, 30_000);
+});

@@ -20,6 +20,9 @@ export const APPS = [
 ] as const;
 export type AppName = (typeof APPS)[number]['app'];
 
+/** Every target of the root Dockerfile: the four apps, and the all-in-one host of them all (gateway's port). */
+export const IMAGES = [...APPS, { app: 'all-in-one', port: 8080 }] as const;
+
 /** The catalog categories shipped by default and the port each listens on (the service map). */
 export const CATEGORIES = [
   { category: 'movies', port: 3011 },

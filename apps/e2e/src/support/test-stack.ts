@@ -17,6 +17,21 @@ import { recordConformance } from './conformance-report';
 import { OpenApiConformance, type OpenApiDocument } from './openapi-conformance';
 
 export const CATEGORIES = ['books', 'movies', 'tvshows'] as const;
+
+/**
+ * The suite against the stack in single-process mode (MT_SINGLE_PROCESS=1, as `npm start` reads it: the
+ * `test:single-process` target sets it): every service hosted by one all-in-one process.
+ */
+export const SINGLE_PROCESS = process.env['MT_SINGLE_PROCESS'] === '1';
+
+/**
+ * A test that needs one service as a process of its own (it kills or restarts it): skipped in single-process
+ * mode, where that process is the whole stack, with `reason` in the skipped test's name.
+ */
+export function itWithSeparateProcesses(name: string, reason: string, fn: jest.ProvidesCallback, timeout?: number): void {
+  if (SINGLE_PROCESS) it.skip(`${name} (skipped in single-process mode: ${reason})`, fn, timeout);
+  else it(name, fn, timeout);
+}
 export type Category = (typeof CATEGORIES)[number];
 
 export interface TestStackOptions {
@@ -60,7 +75,7 @@ export interface TestStack {
 const LIST_ENTRIES_COLLECTION = 'list_entries';
 
 /**
- * One whole stack as processes (the way `npm start` runs it) in its own databases and Redis namespace,
+ * One whole stack as processes (the way `npm start` runs it; one process in single-process mode) in its own databases and Redis namespace,
  * ready (every /readyz 200, every category routed), with the published OpenAPI document loaded.
  */
 export async function startTestStack(options: TestStackOptions): Promise<TestStack> {
@@ -83,6 +98,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
 
   const closeProxies = () => Promise.all([mongoProxy?.close(), redisProxy?.close()]);
   const stack = await startStack({
+    singleProcess: SINGLE_PROCESS,
     ports: 'free',
     gatewayPort: 0,
     mongoUrl: mongoProxy?.url ?? testMongoUrl(),

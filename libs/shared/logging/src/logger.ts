@@ -43,6 +43,9 @@ export const safeLoggerOptions = (): pino.LoggerOptions => ({
   },
 });
 
+/** An asynchronous writer of log lines to stdout; pino flushes it synchronously when the process exits. */
+export const stdoutLogDestination = (): pino.DestinationStream => pino.destination({ sync: false });
+
 /** JSON lines on stdout, each stamped with the service and, inside a request, its request id. */
 export function createLogger({ service, level = 'info', destination }: LoggerOptions): Logger {
   return pino(
@@ -53,7 +56,6 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    // Asynchronous writes; pino flushes them synchronously when the process exits.
-    destination ?? pino.destination({ sync: false }),
+    destination ?? stdoutLogDestination(),
   );
 }

@@ -1,2 +1,3 @@
 export * from './run-service';
 export * from './idle-collector';
+export * from './run-host';

@@ -1,6 +1,6 @@
 import { ConfigError } from '@mt/config';
 import { createMetricsApp, healthReportOf, startService, type RunningService } from '@mt/http';
-import { createLogger, type Logger } from '@mt/logging';
+import { createLogger, type Logger, type LoggerOptions } from '@mt/logging';
 import { createMetrics, type Metrics } from '@mt/metrics';
 import { createLifecycle, type Lifecycle } from '@mt/probes';
 import {
@@ -78,8 +78,8 @@ export interface ServiceParts {
 export interface ServiceDefinition<C extends ServiceBaseConfig, S extends StoreSpecs> {
   /** `gateway`, `auth-service`...: the `service` of every log line and the metrics' `service` label. */
   name: string;
-  /** Parses the environment; a ConfigError names every bad variable. */
-  loadConfig: () => C;
+  /** Parses the environment (`env`, default process.env); a ConfigError names every bad variable. */
+  loadConfig: (env?: NodeJS.ProcessEnv) => C;
   /** One of several processes of the same service (a catalog's category): named in messages and log lines. */
   instance?: (config: C) => { id: string; logFields: Record<string, unknown> };
   stores?: (config: C) => S;
@@ -107,17 +107,29 @@ export function startupFailureMessage(error: unknown): string {
   return `start-up failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** The body of `runService`, for tests: resolves once listening, with the running service. */
+export interface StartServiceOptions {
+  /**
+   * Signals, exit code, the handlers of unexpected errors and the idle collector belong to the process: true
+   * for a service that is the whole process; false when a host (or a test) runs several services in one.
+   */
+  attachToProcess?: boolean;
+  /** The variables this service reads its configuration from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Where its log lines go (default: its own asynchronous stdout writer); a host shares one among its services. */
+  logDestination?: LoggerOptions['destination'];
+}
+
+/** The body of `runService`, for hosts and tests: resolves once listening, with the running service. */
 export async function startServiceProcess<C extends ServiceBaseConfig, S extends StoreSpecs>(
   definition: ServiceDefinition<C, S>,
-  options: { attachToProcess?: boolean } = {},
+  options: StartServiceOptions = {},
 ): Promise<RunningService> {
-  const config = definition.loadConfig();
+  const config = definition.loadConfig(options.env ?? process.env);
   const instance = definition.instance?.(config);
   const label = instance ? `${definition.name} (${instance.id})` : definition.name;
   /** Names the process to the stores (MongoDB appName, Redis CLIENT LIST). */
   const clientName = instance ? `${definition.name}-${instance.id}` : definition.name;
-  const rootLogger = createLogger({ service: definition.name, level: config.LOG_LEVEL });
+  const rootLogger = createLogger({ service: definition.name, level: config.LOG_LEVEL, destination: options.logDestination });
   const logger = instance ? rootLogger.child(instance.logFields) : rootLogger;
   const lifecycle = createLifecycle();
   const metrics = createMetrics(definition.name);
@@ -188,14 +200,19 @@ export async function startServiceProcess<C extends ServiceBaseConfig, S extends
   });
   if (attachToProcess) {
     exitWith(running, logger);
-    const mb = (bytes: number) => Math.round(bytes / 1048576);
-    startIdleCollector({ onCollect: (before, after) => logger.debug({ heap_used_mb: mb(before), after_mb: mb(after) }, 'idle: the last burst\'s garbage collected') });
+    collectWhenIdle(logger);
   }
   return running;
 }
 
+/** The process's idle collector (one per process, whatever it hosts), reporting to `logger` at debug. */
+export function collectWhenIdle(logger: Logger): void {
+  const mb = (bytes: number) => Math.round(bytes / 1048576);
+  startIdleCollector({ onCollect: (before, after) => logger.debug({ heap_used_mb: mb(before), after_mb: mb(after) }, 'idle: the last burst\'s garbage collected') });
+}
+
 /** Unexpected errors are logged without their stack; an uncaught exception ends the process. */
-function watchProcess(logger: Logger): void {
+export function watchProcess(logger: Logger): void {
   process.on('unhandledRejection', (reason) =>
     logger.error(
       { reason: reason instanceof Error ? reason.message : String(reason) },
@@ -209,7 +226,7 @@ function watchProcess(logger: Logger): void {
 }
 
 /** Exit 1 if start-up throws; on SIGTERM/SIGINT stop gracefully and exit 0 (1 if stopping failed). */
-function exitWith(running: RunningService, logger: Logger): void {
+export function exitWith(running: Pick<RunningService, 'started' | 'stop'>, logger: Logger): void {
   running.started.catch((error: Error) => {
     logger.fatal({ err: { name: error.name, message: error.message } }, 'start-up failed');
     process.exit(1);
@@ -226,3 +243,7 @@ function exitWith(running: RunningService, logger: Logger): void {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
 }
+
+/** A service definition with its types inferred (config and stores), for a main.ts or a host to run. */
+export const defineService = <C extends ServiceBaseConfig, S extends StoreSpecs>(definition: ServiceDefinition<C, S>): ServiceDefinition<C, S> =>
+  definition;

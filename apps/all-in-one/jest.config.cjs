@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../../jest.preset.cjs'),
+  displayName: 'all-in-one',
+  rootDir: __dirname,
+};
