@@ -52,15 +52,17 @@ export function startIdleCollector(options: IdleCollectorOptions = {}): IdleColl
 }
 
 /**
- * A full collection that also compacts every page: a plain one frees the garbage but keeps the pages where
- * survivors are scattered (measured: 39 MB used of 317 MB kept; compacting, 74 MB kept).
+ * A full collection that also compacts every page and returns the freed ones to the system: a plain one
+ * frees the garbage but keeps the pages where survivors are scattered. On Node 24's V8 the compaction flag
+ * alone keeps the evacuated pages pooled; the last-resort flavour (what V8 runs under memory pressure)
+ * releases them.
  */
 function compactingGc(): () => void {
-  const gc = globalThis.gc ?? exposeGc();
+  const gc = (globalThis.gc ?? exposeGc()) as (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
   return () => {
     setFlagsFromString('--compact-on-every-full-gc');
     try {
-      gc();
+      gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     } finally {
       setFlagsFromString('--no-compact-on-every-full-gc');
     }
