@@ -298,7 +298,7 @@ describe('npm start (the stack launcher CLI)', () => {
       const output = launched.output();
       expect(exit.code).not.toBe(0);
       expect(output).toContain('The stack did not start: no MongoDB: MONGO_URL is not set, no mongod is on PATH');
-      for (const way of ['MONGO_URL=mongodb://', 'docker run', 'mongod` is on PATH']) expect(output).toContain(way);
+      for (const way of ["MONGO_URL='mongodb://host:27017/?replicaSet=rs0'", 'docker run', 'mongod` is on PATH']) expect(output).toContain(way);
       expect(output).not.toMatch(STACK_TRACE);
       expect(output).not.toContain('Could NOT download');
       expect(output.trim().split('\n').length).toBeLessThan(15);
