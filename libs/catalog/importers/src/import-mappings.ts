@@ -1,5 +1,6 @@
 import { IMPORT_LIMITS, formatSize } from './limits';
-import type { Category, ListStatus } from './model';
+import type { ListStatus } from '@mt/domain';
+import type { Category } from './model';
 import { GOODREADS_SHELVES } from './sources/goodreads';
 import { sourcesFor } from './sources/registry';
 import type { SourceId } from './sources/source';

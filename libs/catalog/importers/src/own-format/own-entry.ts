@@ -1,4 +1,5 @@
-import { LIST_STATUSES, type ImportEntry, type ListStatus } from '../model';
+import { LIST_STATUSES, type ListStatus } from '@mt/domain';
+import type { ImportEntry } from '../model';
 import { toCalendarDate } from '../normalise/dates';
 
 /** The list fields of this API's own exports, as read from a JSON entry or a CSV row. */
