@@ -84,7 +84,7 @@ export const BOOKS = {
 export const MEDIA_CATEGORIES = [MOVIES, TVSHOWS, BOOKS] as const;
 export type MediaCategoryId = (typeof MEDIA_CATEGORIES)[number]['id'];
 /** The shipped categories' ids, sorted. */
-export const MEDIA_CATEGORY_IDS: readonly MediaCategoryId[] = MEDIA_CATEGORIES.map((category) => category.id).sort();
+export const MEDIA_CATEGORY_IDS: readonly MediaCategoryId[] = /*#__PURE__*/ MEDIA_CATEGORIES.map((category) => category.id).sort();
 
 export const isMediaCategoryId = (value: unknown): value is MediaCategoryId =>
   typeof value === 'string' && (MEDIA_CATEGORY_IDS as readonly string[]).includes(value);

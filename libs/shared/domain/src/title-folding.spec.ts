@@ -1,4 +1,4 @@
-import { foldText, genreKey, searchWords, titleKey, titleWords, wordPrefixes } from './title-folding';
+import { EXTRA_FOLD_CHARS, EXTRA_FOLDS, foldText, genreKey, searchWords, titleKey, titleWords, wordPrefixes } from './title-folding';
 
 describe('text folding', () => {
   it('folds case and accents, including letters that do not decompose', () => {
@@ -6,6 +6,10 @@ describe('text folding', () => {
     expect(foldText('ÉTOILE')).toBe('etoile');
     expect(foldText('Straße Ærø Łódź')).toBe('strasse aero lodz');
     expect(foldText('ﬁlm')).toBe('film');
+  });
+
+  it('finds every letter it folds by hand', () => {
+    expect(Object.keys(EXTRA_FOLDS).join('').match(EXTRA_FOLD_CHARS)).toEqual(Object.keys(EXTRA_FOLDS));
   });
 
   it('builds the duplicate key from the folded title with whitespace collapsed', () => {
