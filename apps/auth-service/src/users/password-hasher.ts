@@ -1,6 +1,6 @@
 import * as argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
-import { ConcurrencyLimit } from '../shared/concurrency-limit';
+import { Semaphore } from '@mt/stores';
 
 export interface Argon2Params {
   memoryCost: number;
@@ -18,22 +18,22 @@ export interface Argon2Params {
  */
 export class PasswordHasher {
   private readonly options: argon2.Options;
-  private readonly slots: ConcurrencyLimit;
+  private readonly slots: Semaphore;
   private dummyHash?: Promise<string>;
 
   constructor(params: Argon2Params) {
     this.options = { type: argon2.argon2id, memoryCost: params.memoryCost, timeCost: params.timeCost, parallelism: 1 };
-    this.slots = new ConcurrencyLimit(params.concurrency ?? 4);
+    this.slots = new Semaphore(params.concurrency ?? 4);
   }
 
   hash(password: string): Promise<string> {
-    return this.slots.run(() => argon2.hash(password, this.options));
+    return this.slots.use(() => argon2.hash(password, this.options));
   }
 
   /** False for a wrong password and for a hash that is not argon2 at all. */
   async verify(hash: string, password: string): Promise<boolean> {
     try {
-      return await this.slots.run(() => argon2.verify(hash, password));
+      return await this.slots.use(() => argon2.verify(hash, password));
     } catch {
       return false;
     }
