@@ -19,11 +19,11 @@ export const SEARCH_SORTS = exactly<NonNullable<SearchQuery['sort']>>()(['releva
 export const SHIPPED_CATEGORIES = exactly<KnownCategory>()(MEDIA_CATEGORY_IDS);
 export const ORDERS = exactly<NonNullable<ListQuery['order']>>()(['asc', 'desc']);
 
-/** Page size of the paged endpoints (API.md §7). */
+/** Page size of the paged endpoints (docs/api.md "Limits"). */
 export const MAX_PAGE_LIMIT = 100;
 
 type ImportSource = NonNullable<CategoryPaths['/api/v1/{category}/list/imports']['post']['parameters']['query']>['source'];
-/** The import sources of the API (API.md §12) and the media type each is written in (the upload's Content-Type). */
+/** The import sources of the API (docs/api.md "Your list in a category") and the media type each is written in (the upload's Content-Type). */
 export const IMPORT_SOURCE_TYPES: Readonly<Record<ImportSource, 'text/csv' | 'application/json'>> = {
   'media-tracker': 'application/json',
   csv: 'text/csv',

@@ -6,7 +6,7 @@ import { sourcesFor } from './sources/registry';
 import type { SourceId } from './sources/source';
 import { STORYGRAPH_STATUSES } from './sources/storygraph';
 
-/** How a source's own state becomes a §6 status. */
+/** How a source's own state becomes a list status. */
 export interface StatusMapping {
   readonly from: string;
   readonly to: ListStatus;
@@ -170,7 +170,7 @@ export function describeImportSource(source: SourceId): string {
 
 /**
  * The Markdown the import endpoint's OpenAPI description includes: how each source of `category` is read
- * and mapped to §6, and the limits.
+ * and mapped to list statuses, and the limits.
  */
 export function describeImportSources(category: Category): string {
   const limits = IMPORT_LIMITS;

@@ -104,7 +104,7 @@ function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportIte
     const value = fieldValue(field, fields[field], rule, warnings, verbatim);
     if (value !== undefined) (item as unknown as Record<string, unknown>)[field] = value;
   }
-  // §8: a book's isbn13 follows from its ISBN; the row can be matched by it.
+  // A book's isbn13 follows from its ISBN (it is derived, read-only); the row can be matched by it.
   if (typeof item.isbn === 'string' && item.external_ids.isbn13 === undefined)
     item.external_ids.isbn13 = isbn13Of(item.isbn) ?? undefined;
   if (title === null && Object.keys(item.external_ids).length === 0)
@@ -132,7 +132,7 @@ function checkedEntry(entry: ImportEntry, warnings: string[]): ImportEntry {
   return checked;
 }
 
-/** The finished row: item validated per §5/§8, entry per §6; `warnings` collected by the source are kept. */
+/** The finished row: item validated by the catalog's field and external-id rules, entry by the list's; `warnings` collected by the source are kept. */
 export function completeRow(
   row: number,
   category: Category,

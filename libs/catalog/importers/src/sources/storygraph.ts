@@ -57,7 +57,7 @@ function rowOf(row: CsvRow, context: ParseContext): ImportRow {
     finished_at: finished,
     notes: multiLine(row.cell('Review')),
   });
-  // "ISBN/UID" holds an ISBN, or StoryGraph's own id for editions without one (not an id of §8).
+  // "ISBN/UID" holds an ISBN, or StoryGraph's own id for editions without one (not an external id the catalog knows).
   const isbnOrUid = row.cell('ISBN/UID').trim();
   const looksLikeIsbn = /^[\d-]{9,17}[\dXx]$/.test(isbnOrUid);
   if (looksLikeIsbn && normaliseIsbn(isbnOrUid) === undefined)
