@@ -13,8 +13,7 @@ export interface Argon2Params {
  * argon2id hashing. The argon2 package runs the work on libuv's thread pool, so a login never
  * blocks the event loop. Parallelism is 1 (OWASP); memory and time come from configuration.
  * At most `concurrency` hashes run at once (configured: every core but one): hashes on every core take the
- * CPU from the event loop (the bench's login storm on 2 cores, /livez p99 over six runs: 4 hashes at once
- * 28-43 ms, 2 at once 15-36 ms, 1 at once 16-24 ms, at 17-25 logins/s).
+ * CPU from the event loop (the bench's login storm: bench/README.md "What profiling changed").
  */
 export class PasswordHasher {
   private readonly options: argon2.Options;
