@@ -2,7 +2,7 @@ import { duplicateKeyFields, isDuplicateKeyError, retryTransient } from '@mt/sto
 import type { Scope } from '@mt/tokens';
 import { Types, type Connection } from 'mongoose';
 import { toObjectId } from '../shared/object-id';
-import { tokenModel, type TokenDocument, type TokenModel } from './token.model';
+import { tokenModel, type TokenDocument, type TokenModel } from './token.document';
 
 export interface TokenRecord {
   id: string;

@@ -2,7 +2,7 @@ import type { Role } from '@mt/tokens';
 import type { Connection, QueryFilter } from 'mongoose';
 import { duplicateKeyFields, isDuplicateKeyError } from '@mt/stores';
 import { toObjectId } from '../shared/object-id';
-import { userModel, type UserDocument, type UserModel } from './user.model';
+import { userModel, type UserDocument, type UserModel } from './user.document';
 
 export interface UserRecord {
   id: string;
