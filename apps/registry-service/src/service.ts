@@ -1,7 +1,7 @@
 import { defineService } from '@mt/runtime';
 import { createApp, createInstances } from './app';
 import { loadRegistryConfig } from './config';
-import { createExpirySweeper } from './instances/expiry-sweeper';
+import { ExpirySweeper } from './instances/expiry-sweeper';
 
 /** What this service is, for its own process (main.ts) and for a host of several services (apps/all-in-one). */
 export const registryService = defineService({
@@ -11,7 +11,7 @@ export const registryService = defineService({
   stores: (config) => ({ redis: { url: config.REDIS_URL, waitAtStartup: true } }),
   create: ({ config, logger, lifecycle, metrics, redis }) => {
     const instances = createInstances({ config, logger, redis });
-    const sweeper = createExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
+    const sweeper = new ExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
     return {
       app: createApp({ config, logger, lifecycle, redis, metrics, instances }),
       startup: async () => {

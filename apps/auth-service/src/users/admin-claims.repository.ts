@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
-import { isDuplicateKeyError } from '../shared/mongo-errors';
+import { isDuplicateKeyError } from '@mt/stores';
 import { toObjectId } from '../shared/object-id';
-import { adminClaimModel, type AdminClaimDocument, type AdminClaimModel } from './admin-claim.model';
+import { adminClaimModel, type AdminClaimDocument, type AdminClaimModel } from './admin-claim.document';
 
 export class AdminClaimsRepository {
   readonly model: AdminClaimModel;
