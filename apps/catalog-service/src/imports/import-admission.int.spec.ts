@@ -1,4 +1,5 @@
 import { createServiceServer } from '@mt/http';
+import { keepAliveExchange, requestWithBody } from '@mt/testing';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-harness';
@@ -99,4 +100,18 @@ describe('import uploads admitted before their body is read (movies)', () => {
     // Places are given back: the next upload is taken.
     expect((await slowUpload(port, newUserId(), csvPieces(10, 1), 0)).status).toBe(202);
   }, 60_000);
+
+  it.each(['content-length', 'chunked'] as const)(
+    'answers the next request on the keep-alive connection at once after refusing a %s upload early',
+    async (framing) => {
+      // A JSON row over 1 MiB: refused with 413 after about 1 MiB of a 9 MiB body.
+      const body = Buffer.from(`[{"movie":{"title":"${'x'.repeat(60_000)}"},"a":[${'1,'.repeat(4.5 * 1024 * 1024)}1]}]`);
+      const headers = Object.entries({ ...asUser(newUserId()), 'content-type': 'application/json' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const upload = requestWithBody(`POST /api/v1/movies/list/imports?source=trakt HTTP/1.1\r\nHost: x\r\n${headers}`, body, framing);
+      const exchange = await keepAliveExchange(port, upload, 'GET /api/v1/movies?limit=1 HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(exchange.statuses).toEqual([413, 200]);
+      expect(exchange.nextAnsweredAfterMs).toBeLessThan(1000);
+    },
+    30_000,
+  );
 });

@@ -42,7 +42,9 @@ export function importEndpoints(category: CategoryDefinition, service: ImportsSe
       async handle({ query, caller, req }) {
         const mediaType = IMPORT_SOURCES[query.source as keyof typeof IMPORT_SOURCES].mediaType;
         if (!req.is(mediaType)) throw errors.unsupportedMediaType(`source '${query.source}' is sent as ${mediaType}`);
-        const job = await service.start(caller.userId, caller.scopes.includes('catalog:write'), query, req);
+        // Not destroyed when the parser stops early: the server drains the rest and keeps the connection.
+        const body = req.iterator({ destroyOnReturn: false });
+        const job = await service.start(caller.userId, caller.scopes.includes('catalog:write'), query, body);
         return reply.status(202, job, { Location: `${base}/list/imports/${job.id}` });
       },
     }),
