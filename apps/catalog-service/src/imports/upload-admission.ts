@@ -2,7 +2,7 @@ import { AppError, errors } from '@mt/errors';
 
 /** The documented default of IMPORT_UPLOADS_AT_ONCE. */
 export const DEFAULT_IMPORT_UPLOADS_AT_ONCE = 2;
-/** What a client told to come back later waits: an upload is validated in seconds. */
+/** What a client told to come back later waits: about the time one upload takes to validate. */
 const RETRY_AFTER_SECONDS = 5;
 
 export const ACTIVE_IMPORT = 'an import into this list is already queued or running; wait until it has finished';

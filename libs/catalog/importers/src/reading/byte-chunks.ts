@@ -7,8 +7,7 @@ export type ImportInput = AsyncIterable<Uint8Array | string>;
 /**
  * The parsers see at most this many bytes at once, so a field or token limit is checked well before a
  * single huge chunk (a whole file read in one piece) could be tokenized in one go, and the process gets
- * back to its other requests after each slice: a slice of tokens as dense as `[],` keeps it busy for
- * milliseconds (bench figures in the README).
+ * back to its other requests after each slice, however dense the slice's tokens (`[],` repeated) are.
  */
 const SLICE_BYTES = 4 * 1024;
 

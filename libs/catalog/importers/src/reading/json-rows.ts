@@ -37,9 +37,9 @@ const VALUE_STARTS = new Set<TokenType>([
  * Guards the token stream before values are assembled: nesting depth, the length of every string and
  * number (partial tokens are checked as they grow, so a 10 MiB string is refused after its first 64 Ki
  * characters), the bytes and the values of one row element. Returns the token to assemble, or undefined:
- * every row of every source is an object, so a row that is an array is never assembled (a 1 MiB row of
- * `[],` would be hundreds of thousands of arrays) but passed on as `null` once it ends, which fails its row
- * as any other value that is not an object does.
+ * every row of every source is an object, so a row that is an array is never assembled (a row of `[],`
+ * repeated would be one array per three bytes) but passed on as `null` once it ends, which fails its row as
+ * any other value that is not an object does.
  */
 class TokenGuard {
   private depth = 0;
