@@ -2,7 +2,7 @@
 // run is the longest; a failure in the earlier ones shows first). Jest's default orders by size and duration.
 const Sequencer = require('@jest/test-sequencer').default;
 
-const ORDER = ['hostile-input', 'faults', 'load'];
+const ORDER = ['hostile-input', 'import-flood', 'faults', 'load'];
 const rank = (file) => {
   if (!file.includes('.resilience.spec')) return -1;
   const index = ORDER.findIndex((name) => file.includes(`${name}.resilience.spec`));

@@ -16,6 +16,7 @@ import { ImportMatcher } from './imports/import-matcher';
 import { ImportQueue, type ImportQueueOptions } from './imports/import-queue';
 import { ImportRunner } from './imports/import-runner';
 import { ImportsService } from './imports/imports.service';
+import { UploadAdmission } from './imports/upload-admission';
 import { ListStatsService } from './stats/stats.service';
 import { UserDeletionService } from './events/user-deletion.service';
 import { LegacyHistoryRepository } from './lists/legacy-history.repository';
@@ -43,10 +44,12 @@ export interface CatalogModuleOptions {
   now?: () => Date;
   /** The import queue on Redis (BullMQ); without it, import requests answer 503 (tools that only read). */
   imports?: Omit<ImportQueueOptions, 'category' | 'logger'>;
+  /** IMPORT_UPLOADS_AT_ONCE. */
+  importUploadsAtOnce?: number;
 }
 
 /** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
-export function createCatalogModule({ category, connection, logger, cursorSecret, sortHints, now, imports }: CatalogModuleOptions) {
+export function createCatalogModule({ category, connection, logger, cursorSecret, sortHints, now, imports, importUploadsAtOnce }: CatalogModuleOptions) {
   const cursors = createCursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
@@ -96,7 +99,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     moderation: new ModerationService(category, catalogRepository, lists, redirects, atomic, now),
     importJobs,
     importRunner,
-    imports: new ImportsService(category, importJobs, importQueue, cursors, now),
+    imports: new ImportsService(category, importJobs, importQueue, cursors, now, new UploadAdmission(importUploadsAtOnce)),
     listExport: new ListExportService(category, listRepository, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),

@@ -2,6 +2,7 @@ import { baseEnvShape, envInt, internalSecretShape, loadConfig, mongoEnvShape, r
 import { z } from 'zod';
 import { getCategory, knownCategoryIds, loadCategoryModule } from './categories/categories';
 import path from 'node:path';
+import { DEFAULT_IMPORT_UPLOADS_AT_ONCE } from './imports/upload-admission';
 
 const optionalPort = z
   .string()
@@ -46,6 +47,8 @@ const catalogEnvSchema = z
     IMPORT_CONCURRENCY: envInt(2, 1, 16),
     /** A running import whose instance stopped renewing its queue lock this long ago (a crash) is resumed by another. */
     IMPORT_LOCK_MS: envInt(30_000, 1000, 600_000),
+    /** Import uploads this instance reads and validates at once (a further one is a 503 with Retry-After). */
+    IMPORT_UPLOADS_AT_ONCE: envInt(DEFAULT_IMPORT_UPLOADS_AT_ONCE, 1, 64),
   })
   .superRefine((env, ctx) => {
     if (env.PORT === 0 && env.ADVERTISED_URL === undefined) {

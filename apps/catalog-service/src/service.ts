@@ -25,6 +25,7 @@ export const catalogService = defineService({
       logger,
       cursorSecret: config.INTERNAL_SECRET,
       imports: { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX, concurrency: config.IMPORT_CONCURRENCY, lockMs: config.IMPORT_LOCK_MS },
+      importUploadsAtOnce: config.IMPORT_UPLOADS_AT_ONCE,
     });
     const consumer = new UserEventsConsumer({
       redis: createRedis({ url: config.REDIS_URL, logger, name: `${SERVICE}-${category.id}-events`, blocking: true }),

@@ -25,7 +25,7 @@ export function listExportEndpoints(category: CategoryDefinition, service: ListE
       description: [
         'Streams every entry of your list, oldest first, with its full catalog entry (external ids included), as a download.',
         `JSON: \`{"format":"${EXPORT_FORMAT}","category":"${category.id}","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at"}]}\`, one entry per line.`,
-        `CSV (RFC 4180, UTF-8 without BOM, CRLF): the header \`${header}\`; lists (genres, authors) as \`a; b\` (\`;\` and \`\\\\\` inside a value escaped with \`\\\\\`); a text cell starting with \`=\`, \`+\`, \`-\` or \`@\` gets a leading \`'\` (spreadsheet formula injection); null is an empty cell.`,
+        `CSV (RFC 4180, UTF-8 without BOM, CRLF): the header \`${header}\`; lists (genres, authors) as \`a; b\` (\`;\` and \`\\\\\` inside a value escaped with \`\\\\\`); cells holding \`;\` are quoted too, and text that could start a formula for a reader set to \`,\` or \`;\` (\`=\`, \`+\`, \`-\`, \`@\`, full-width or after spaces, a tab, a CR; at the start, after a \`;\` or a line break) gets a \`'\` there (spreadsheet formula injection; see docs/api.md); null is an empty cell.`,
         'Both are read back by the import (`source=media-tracker` / `source=csv`). The list is read as the response is written: memory does not grow with its size.',
       ].join('\n\n'),
       query: ExportQuery,

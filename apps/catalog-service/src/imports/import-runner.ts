@@ -9,6 +9,7 @@ import { listedItem, type NewListEntryFields } from '../lists/lists.repository';
 import { ListedItemGoneError, type ImportedEntry, type ListService } from '../lists/lists.service';
 import type { ImportCounts, ImportJobDocument, ImportJobsRepository, RowError } from './import-jobs.repository';
 import { PlannedEntries, type ImportMatcher, type RowMatch } from './import-matcher';
+import { KeptRowMessages } from './kept-row-messages';
 
 /** Rows applied per transaction (with their checkpoint). */
 export const IMPORT_BATCH_ROWS = 500;
@@ -87,6 +88,7 @@ export class ImportRunner {
     const rows = parseImport(this.jobs.readUpload(job._id), { source: job.source as never, category: this.category.id as Category, fileName: job.file_name ?? undefined });
     // Dry runs: what the earlier rows would have done (list fields by item id; entries they would create).
     const dry = { overlay: new Map<string, NewListEntryFields>(), planned: new PlannedEntries() };
+    const kept = new KeptRowMessages(job);
     let position = 0;
     let batch: ImportRow[] = [];
     for await (const row of rows) {
@@ -94,17 +96,17 @@ export class ImportRunner {
       if (position <= job.rows_done) continue;
       batch.push(row);
       if (batch.length >= this.batchRows) {
-        await this.applyBatch(job, batch, position - batch.length, dry);
+        await this.applyBatch(job, batch, position - batch.length, dry, kept);
         batch = [];
       }
     }
-    if (batch.length) await this.applyBatch(job, batch, position - batch.length, dry);
+    if (batch.length) await this.applyBatch(job, batch, position - batch.length, dry, kept);
   }
 
-  private async applyBatch(job: ImportJobDocument, rows: ImportRow[], from: number, dry: DryRunState): Promise<void> {
+  private async applyBatch(job: ImportJobDocument, rows: ImportRow[], from: number, dry: DryRunState, kept: KeptRowMessages): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.tryBatch(job, rows, from, dry);
+        return await this.tryBatch(job, rows, from, dry, kept);
       } catch (error) {
         // Another user created one of the batch's entries meanwhile, or a moderator removed or merged one it
         // matched: matching again finds the new one, the survivor, or none (a row like any other then).
@@ -114,7 +116,7 @@ export class ImportRunner {
     }
   }
 
-  private async tryBatch(job: ImportJobDocument, rows: ImportRow[], from: number, dry: DryRunState): Promise<void> {
+  private async tryBatch(job: ImportJobDocument, rows: ImportRow[], from: number, dry: DryRunState, kept: KeptRowMessages): Promise<void> {
     const tally = new BatchTally();
     const ok: OkRow[] = [];
     for (const row of rows) {
@@ -140,15 +142,17 @@ export class ImportRunner {
     for (const { row } of applied) for (const message of row.warnings) tally.warnings.push({ row: row.row, message });
     const creations = applied.flatMap(({ match }) => (match.kind === 'create' ? [match.doc] : []));
     tally.errors.sort((a, b) => a.row - b.row); // a failed match may follow a failed parse in the batch
+    const stored = kept.fit(tally);
     // Computed afresh on every attempt: a retried transaction must not count its outcomes twice.
     const checkpoint = async (outcomes: ImportOutcome[], session: Session) => {
       const counts = { ...tally.counts };
       for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
-      if (!(await this.jobs.checkpoint(job._id, from, from + rows.length, counts, tally, session))) throw new ImportJobGoneError('job moved on');
+      if (!(await this.jobs.checkpoint(job._id, from, from + rows.length, counts, stored, session))) throw new ImportJobGoneError('job moved on');
     };
 
     if (job.dry_run) {
       await checkpoint(await this.lists.previewImport(job.user_id, applied.map(({ entry }) => entry), job.mode, dry.overlay), undefined);
+      kept.add(stored);
       return;
     }
     await this.lists.importEntries(
@@ -158,5 +162,6 @@ export class ImportRunner {
       (session) => this.catalog.insertAll(creations, session),
       (session, outcomes) => checkpoint(outcomes, session),
     );
+    kept.add(stored);
   }
 }

@@ -1,10 +1,11 @@
 import { limitParam, pageParam, pageSchema, timestampSchema, z } from '@mt/contracts';
-import { sourcesFor, type Category } from '@mt/importers';
+import { formatSize, sourcesFor, type Category } from '@mt/importers';
 import { cursorParam, nextCursorSchema, refusePageWithCursor } from '@mt/pagination';
 import type { CategoryDefinition } from '../categories/categories';
 import { IMPORT_MODES } from '../lists/list-import';
 import { objectIdParam } from '@mt/contracts';
 import { IMPORT_COUNT_KEYS, MAX_KEPT_ERRORS } from './import-jobs.repository';
+import { MAX_KEPT_ROW_BYTES, MAX_ROW_MESSAGE_BYTES } from './kept-row-messages';
 
 const count = () => z.number().int().min(0);
 
@@ -31,10 +32,10 @@ export const ImportJobSchema = z
     counts: z.object(Object.fromEntries(IMPORT_COUNT_KEYS.map((key) => [key, count().openapi({ description: COUNT_DESCRIPTIONS[key] })])) as Record<(typeof IMPORT_COUNT_KEYS)[number], ReturnType<typeof count>>),
     errors: z
       .array(z.object({ row: z.number().int().min(1), message: z.string() }))
-      .openapi({ description: `Failed rows, in file order (row 1 is the first data row of a JSON file, the header of a CSV file, as a spreadsheet numbers it); at most ${MAX_KEPT_ERRORS}` }),
+      .openapi({ description: `Failed rows, in file order (row 1 is the first data row of a JSON file, the header of a CSV file, as a spreadsheet numbers it); the first ones, at most ${MAX_KEPT_ERRORS} and ${formatSize(MAX_KEPT_ROW_BYTES)} as stored, each message cut to ${MAX_ROW_MESSAGE_BYTES} bytes` }),
     warnings: z
       .array(z.object({ row: z.number().int().min(1), message: z.string() }))
-      .openapi({ description: `Rows imported with a remark, in file order (numbered as \`errors\`): a value that was not valid and was dropped (an external id, a year), a list cut to its maximum, notes shortened to 2000 characters; the row itself was applied. At most ${MAX_KEPT_ERRORS}` }),
+      .openapi({ description: `Rows imported with a remark, in file order (numbered as \`errors\`): a value that was not valid and was dropped (an external id, a year), a list cut to its maximum, notes shortened to 2000 characters; the row itself was applied. Bounded like \`errors\`` }),
     failure: z.string().nullable().openapi({ description: 'Why a `failed` job stopped (not a row problem); null otherwise' }),
     created_at: timestampSchema(),
     started_at: timestampSchema().nullable(),

@@ -10,6 +10,7 @@ import { pageWindow, toPage } from '../shared/offset-page';
 import { ActiveImportExistsError, zeroCounts, type ImportJobDocument, type ImportJobsRepository } from './import-jobs.repository';
 import type { ImportJobListQueryInput, ImportStartQuery } from './imports.schemas';
 import { UploadCopy } from './upload-copy';
+import { ACTIVE_IMPORT as ACTIVE, UploadAdmission } from './upload-admission';
 
 /** Where jobs go to be executed (BullMQ in production); null on an instance that runs no imports. */
 export interface ImportQueuePort {
@@ -17,8 +18,6 @@ export interface ImportQueuePort {
 }
 
 export type ImportJobResponse = ReturnType<typeof toJobResponse>;
-
-const ACTIVE = 'an import into this list is already queued or running; wait until it has finished';
 
 export function toJobResponse(category: string, job: ImportJobDocument) {
   return {
@@ -53,10 +52,17 @@ export class ImportsService {
     private readonly queue: ImportQueuePort | null,
     private readonly cursors: CursorCodec,
     private readonly now: () => Date = () => new Date(),
+    private readonly admission = new UploadAdmission(),
   ) {}
 
+  /** Called before the body is read: a refusal here (409, 503) costs the instance nothing of the upload. */
   async start(userId: string, canCreateEntries: boolean, query: ImportStartQuery, body: AsyncIterable<Uint8Array | string>): Promise<ImportJobResponse> {
     if (!this.queue) throw errors.serviceUnavailable('imports are not available on this instance');
+    const release = this.admission.admit(userId);
+    return this.startAdmitted(userId, canCreateEntries, query, body, this.queue).finally(release);
+  }
+
+  private async startAdmitted(userId: string, canCreateEntries: boolean, query: ImportStartQuery, body: AsyncIterable<Uint8Array | string>, queue: ImportQueuePort): Promise<ImportJobResponse> {
     // Early, to spare the upload; the unique index decides below.
     if (await this.jobs.hasActive(userId)) throw errors.conflict(ACTIVE);
     const id = newId();
@@ -89,7 +95,7 @@ export class ImportsService {
       throw error;
     }
     try {
-      await this.queue.enqueue(id.toHexString());
+      await queue.enqueue(id.toHexString());
     } catch {
       // Not queued, so never run: nothing may stay behind that blocks the next import.
       await this.jobs.remove(id);

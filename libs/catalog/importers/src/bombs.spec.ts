@@ -140,7 +140,7 @@ describe('import files built to exhaust memory are refused with 413, memory stay
   it('one JSON entry made of many small values: refused once it passes 1 MiB', async () => {
     const { input, probe } = bomb([
       ['{"format":"media-tracker/list@1","category":"movies","entries":[{"item":{"title":"x","genres":[', 1],
-      ['"Drama",', 1_000_000],
+      [`"${'Drama '.repeat(6)}",`, 200_000],
       ['"Drama"]}}]}', 1],
     ]);
     expect(await refusalOf(input, { source: 'media-tracker', category: 'movies' })).toEqual({
@@ -149,6 +149,39 @@ describe('import files built to exhaust memory are refused with 413, memory stay
       rowsRead: 0,
     });
     expect(probe.pulled).toBeLessThan(2 * MiB);
+  });
+
+  it('one JSON row made of 1 MiB of empty arrays: refused at 64 Ki values, never assembled whole', async () => {
+    const { input, probe } = bomb([
+      ['[{"movie":{"title":"x","ids":[', 1],
+      ['[],', 350_000],
+      ['[]]}}]', 1],
+    ]);
+    expect(await refusalOf(input, { source: 'trakt', category: 'movies' })).toEqual({
+      status: 413,
+      limit: 'maxJsonElementValues',
+      rowsRead: 0,
+    });
+    expect(probe.pulled).toBeLessThan(1 * MiB);
+  });
+
+  it('10 MiB of JSON rows that are arrays of empty arrays: each fails its row without being assembled', async () => {
+    const row = `[${'[],'.repeat(60_000)}[]]`;
+    const { input, probe } = bomb([
+      ['{"format":"media-tracker/list@1","category":"movies","entries":[', 1],
+      [`${row},`, 57],
+      [`${row}]}`, 1],
+    ]);
+    const rows = [];
+    for await (const parsed of parseImport(input, { source: 'media-tracker', category: 'movies' }))
+      rows.push(parsed);
+    expect(rows).toHaveLength(58);
+    expect(
+      rows.every((parsed) => !parsed.ok && parsed.message === 'an entry must be an object with an item'),
+    ).toBe(true);
+    expect(probe.pulled).toBeGreaterThan(9 * MiB);
+    // Assembled, one such row alone outweighed this bound (the README has the figures).
+    expect(probe.peakLiveHeap).toBeLessThan(2 * MiB);
   });
 
   it('50 001 JSON rows: refused at row 50 001 with the live heap bounded', async () => {

@@ -51,7 +51,7 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     externalIds: 'the `external_ids.<key>` columns',
     notes: [
       'Lists (genres, authors) are written `a; b` (a `;` or `\\` inside a value escaped with `\\`).',
-      "A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `'` (spreadsheets would run it as a formula); the import removes it.",
+      "Text that a spreadsheet could run as a formula (`=`, `+`, `-`, `@`, their full-width forms, a tab or CR, also after spaces or quotes), at the start of a cell or after a `;` or a line break inside it, is exported with a `'` there (spreadsheets would run it as a formula); the import removes it.",
     ],
   },
   letterboxd: {

@@ -12,6 +12,8 @@ export interface ImportLimits {
   readonly maxJsonDepth: number;
   /** Bytes of one JSON row element (one list entry, one Trakt item). */
   readonly maxJsonElementBytes: number;
+  /** Values of one JSON row element, member names included (what assembling it costs in memory). */
+  readonly maxJsonElementValues: number;
 }
 
 const KiB = 1024;
@@ -24,6 +26,7 @@ export const IMPORT_LIMITS: ImportLimits = {
   maxRecordChars: 256 * KiB,
   maxJsonDepth: 32,
   maxJsonElementBytes: 1 * MiB,
+  maxJsonElementValues: 64 * KiB,
 };
 
 /** `10 MiB`, `64 KiB`, `512 bytes`: limits as people read them. */

@@ -9,7 +9,8 @@ interface ErrorLogger {
 }
 
 /** `scheme://user:password@host` → `scheme://[redacted]@host`: driver messages may quote a connection URL. */
-export const withoutUrlCredentials = (text: string): string => text.replace(/\/\/[^/@\s]+@/g, '//[redacted]@');
+export const withoutUrlCredentials = (text: string): string =>
+  text.replace(/\/\/[^/@\s]+@/g, '//[redacted]@');
 
 /** The request id set by the request-context middleware; falls back to the echoed header. */
 function requestIdOf(req: Request): string {
@@ -17,16 +18,16 @@ function requestIdOf(req: Request): string {
   return fromLocals ?? String(req.res?.getHeader('x-request-id') ?? '');
 }
 
-/** A body was announced (chunked, or a Content-Length above 0) and has not arrived in full. */
-const hasUnreadBody = (req: Request): boolean =>
-  !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
-
 /** Unknown route: a JSON 404 in the contract's payload. Mount after every router. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(errors.notFound(`no route for ${req.method} ${req.path}`));
 };
 
-/** The one error middleware: renders every error as the docs/api.md "Errors" payload. */
+/**
+ * The one error middleware: renders every error as the docs/api.md "Errors" payload. An answer given before
+ * the request body was read to its end keeps the connection: the service server drains the rest of the body
+ * within bounds (@mt/http, early-answers.ts), so a client still uploading is not reset before it reads it.
+ */
 export function errorMiddleware(logger: ErrorLogger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) {
@@ -38,16 +39,15 @@ export function errorMiddleware(logger: ErrorLogger): ErrorRequestHandler {
     if (appError.status >= 500) {
       // Log the original error's type and message (never its stack: logs are scanned for leaks). A fault
       // we did not expect is an error; a 5xx we raised on purpose (starting, store down) is a warning.
-      const original = err instanceof Error ? { name: err.name, message: withoutUrlCredentials(err.message) } : { value: '(not an Error)' };
+      const original =
+        err instanceof Error
+          ? { name: err.name, message: withoutUrlCredentials(err.message) }
+          : { value: '(not an Error)' };
       if (err === appError) logger.warn({ err: original, status: appError.status }, 'request failed');
       else logger.error({ err: original, status: appError.status }, 'request failed');
     }
     res.status(appError.status);
     for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
-    // Answered before the request body was read to its end (a 4xx before proxying, an upstream timeout
-    // while the client is still uploading): close the connection rather than read the rest of a body
-    // that may never end.
-    if (hasUnreadBody(req)) res.setHeader('Connection', 'close');
     res.json(
       buildErrorPayload({
         message: appError.message,

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { appPrototypes } from './app-prototypes';
 import { clientErrorHandler } from './client-errors';
+import { drainAfterEarlyAnswers } from './early-answers';
 
 export interface ServiceRuntime {
   name: string;
@@ -53,7 +54,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
  * `requestTimeoutMs` of its first byte, else 408 (clientErrorHandler); an idle keep-alive connection is
  * not a request and waits up to the keep-alive timeout; a handler still working after the body arrived
  * is not limited by it. Node checks the deadline every `connectionsCheckingInterval` (30 s by default,
- * which let never-ending headers run for 77 s): every second here, or sooner for short timeouts.
+ * which let never-ending headers run for 77 s): every second here, or sooner for short timeouts. A request
+ * answered before its body was read whole has the rest of it drained, within bounds (early-answers.ts).
  */
 export function createServiceServer(app: Express, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Server {
   const server = createServer(
@@ -67,6 +69,7 @@ export function createServiceServer(app: Express, requestTimeoutMs = DEFAULT_REQ
     app,
   );
   server.on('clientError', clientErrorHandler(requestTimeoutMs));
+  drainAfterEarlyAnswers(server);
   return server;
 }
 

@@ -3,16 +3,19 @@ import type { Category } from '../model';
 import {
   catalogColumns,
   csvHeader,
-  guardFormula,
   joinList,
   LIST_COLUMNS,
   type CatalogColumn,
 } from '../own-format/csv-columns';
+import { guardFormula } from '../own-format/formula-guard';
 import type { ExportEntry, ExportOptions } from '../own-format/export-entry';
 import { batched } from './batch';
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled; records end with CRLF. */
-const NEEDS_QUOTES = /[",\r\n]/;
+/**
+ * RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled; records end with CRLF.
+ * A `;` is quoted too, for readers that take both `,` and `;` as separators.
+ */
+const NEEDS_QUOTES = /[",;\r\n]/;
 const field = (cell: string): string => (NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
 const csvLine = (cells: readonly string[]): string => `${cells.map(field).join(',')}\r\n`;
 
@@ -20,7 +23,8 @@ function cellOf(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return guardFormula(joinList(value.map(String)));
   if (typeof value === 'string') return guardFormula(value);
-  return String(value);
+  // A number is a number to a spreadsheet, a negative one included, never a formula.
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : guardFormula(String(value));
 }
 
 function recordOf(entry: ExportEntry, columns: readonly CatalogColumn[]): string[] {

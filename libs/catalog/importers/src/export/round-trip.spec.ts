@@ -199,7 +199,7 @@ describe('exports', () => {
     );
     expect(text.charCodeAt(0)).not.toBe(0xfeff);
     expect(text).toContain(
-      ',Ursula K. Le Guin; Smith\\; Jones,9780441478125,304,9780441478125,OL59863W,18421,completed,2,1,',
+      ',"Ursula K. Le Guin; Smith\\; Jones",9780441478125,304,9780441478125,OL59863W,18421,completed,2,1,',
     );
     // Row of entry 2: title "=cmd|' /C calc'!A0" is written with a leading apostrophe.
     expect(text).toContain("\r\n6561f0c2a1b2c3d4e5f60702,'=cmd|' /C calc'!A0,1992,");

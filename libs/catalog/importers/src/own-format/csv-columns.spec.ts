@@ -1,4 +1,5 @@
-import { csvHeader, guardFormula, joinList, splitList, unguardFormula } from './csv-columns';
+import { csvHeader, joinList, splitList } from './csv-columns';
+import { guardFormula, unguardFormula } from './formula-guard';
 
 describe('CSV export columns', () => {
   it('flattens each category: catalog fields, one column per external id, then the list fields', () => {

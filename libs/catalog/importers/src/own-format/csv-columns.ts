@@ -75,17 +75,6 @@ export function splitList(cell: string): string[] {
   return values.map((value) => value.trim()).filter((value) => value !== '');
 }
 
-/**
- * Spreadsheets run a cell that starts with = + - @ (or a tab or CR) as a formula: such text cells are
- * written with a leading apostrophe, which spreadsheets show as text and the import removes again.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export const guardFormula = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
-
-export const unguardFormula = (cell: string): string =>
-  cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
-
 /** Columns that only another category has: a file with them is another category's export. */
 export function foreignColumns(category: Category): Map<string, Category> {
   const own = new Set(csvHeader(category));

@@ -6,9 +6,13 @@ export type ImportInput = AsyncIterable<Uint8Array | string>;
 
 /**
  * The parsers see at most this many bytes at once, so a field or token limit is checked well before a
- * single huge chunk (a whole file read in one piece) could be tokenized in one go.
+ * single huge chunk (a whole file read in one piece) could be tokenized in one go, and the process gets
+ * back to its other requests after each slice, however dense the slice's tokens (`[],` repeated) are.
  */
-const SLICE_BYTES = 16 * 1024;
+const SLICE_BYTES = 4 * 1024;
+
+/** Lets the event loop serve I/O (other users' requests) before the next slice is parsed. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const startsWithZip = (chunk: Buffer): boolean => chunk.length >= 4 && chunk.readUInt32LE(0) === 0x04034b50;
 
@@ -53,8 +57,10 @@ export async function* countedChunks(input: ImportInput, limits: ImportLimits): 
       }
     }
     checkUtf8(chunk);
-    for (let start = 0; start < chunk.length; start += SLICE_BYTES)
+    for (let start = 0; start < chunk.length; start += SLICE_BYTES) {
       yield chunk.subarray(start, start + SLICE_BYTES);
+      await nextTurn();
+    }
   }
   checkUtf8();
 }

@@ -23,14 +23,29 @@ export type JsonEvent =
 const OPENERS = new Set<TokenType>([TokenType.LEFT_BRACE, TokenType.LEFT_BRACKET]);
 const CLOSERS = new Set<TokenType>([TokenType.RIGHT_BRACE, TokenType.RIGHT_BRACKET]);
 
+const VALUE_STARTS = new Set<TokenType>([
+  TokenType.LEFT_BRACE,
+  TokenType.LEFT_BRACKET,
+  TokenType.STRING,
+  TokenType.NUMBER,
+  TokenType.TRUE,
+  TokenType.FALSE,
+  TokenType.NULL,
+]);
+
 /**
  * Guards the token stream before values are assembled: nesting depth, the length of every string and
  * number (partial tokens are checked as they grow, so a 10 MiB string is refused after its first 64 Ki
- * characters), and the bytes of one row element.
+ * characters), the bytes and the values of one row element. Returns the token to assemble, or undefined:
+ * every row of every source is an object, so a row that is an array is never assembled (a row of `[],`
+ * repeated would be one array per three bytes) but passed on as `null` once it ends, which fails its row as
+ * any other value that is not an object does.
  */
 class TokenGuard {
   private depth = 0;
   private elementStart: number | undefined;
+  private elementValues = 0;
+  private skippingArrayRow = false;
 
   constructor(
     private readonly limits: ImportLimits,
@@ -38,7 +53,7 @@ class TokenGuard {
     private readonly rootType: TokenType,
   ) {}
 
-  check(token: ParsedTokenInfo): void {
+  check(token: ParsedTokenInfo): ParsedTokenInfo | undefined {
     if (this.depth === 0 && token.token !== this.rootType && !token.partial) {
       const expected = this.rootType === TokenType.LEFT_BRACKET ? 'an array' : 'an object';
       throw unreadableFile(`the JSON document must be ${expected}`);
@@ -52,7 +67,7 @@ class TokenGuard {
         'maxFieldChars',
       );
     }
-    if (token.partial) return;
+    if (token.partial) return undefined;
     const before = this.depth;
     if (OPENERS.has(token.token)) {
       this.depth += 1;
@@ -68,6 +83,15 @@ class TokenGuard {
     const startsElement =
       before === this.rowDepth && token.token !== TokenType.COMMA && !CLOSERS.has(token.token);
     if (startsElement && this.elementStart === undefined) this.elementStart = token.offset;
+    if (this.elementStart !== undefined && VALUE_STARTS.has(token.token)) {
+      this.elementValues += 1;
+      if (this.elementValues > this.limits.maxJsonElementValues) {
+        throw fileTooLarge(
+          `a JSON row has more than ${this.limits.maxJsonElementValues} values`,
+          'maxJsonElementValues',
+        );
+      }
+    }
     if (
       this.elementStart !== undefined &&
       token.offset - this.elementStart > this.limits.maxJsonElementBytes
@@ -77,9 +101,21 @@ class TokenGuard {
         'maxJsonElementBytes',
       );
     }
+    const forward = this.forwarded(token, startsElement);
     // An element ends with its last token back at row depth: a scalar, or the closer of its container.
-    if (this.depth <= this.rowDepth && (before === this.rowDepth || CLOSERS.has(token.token)))
+    if (this.depth <= this.rowDepth && (before === this.rowDepth || CLOSERS.has(token.token))) {
       this.elementStart = undefined;
+      this.elementValues = 0;
+    }
+    return forward;
+  }
+
+  private forwarded(token: ParsedTokenInfo, startsElement: boolean): ParsedTokenInfo | undefined {
+    if (startsElement && token.token === TokenType.LEFT_BRACKET) this.skippingArrayRow = true;
+    if (!this.skippingArrayRow) return token;
+    if (this.depth > this.rowDepth) return undefined;
+    this.skippingArrayRow = false;
+    return { ...token, token: TokenType.NULL, value: null };
   }
 }
 
@@ -133,8 +169,8 @@ export async function* readJsonRows(
   let failure: unknown;
 
   tokenizer.onToken = (token) => {
-    guard.check(token);
-    if (!token.partial) parser.write(token);
+    const forward = guard.check(token);
+    if (forward) parser.write(forward);
   };
   tokenizer.onError = (error) => {
     failure ??= error;

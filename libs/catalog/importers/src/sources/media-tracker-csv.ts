@@ -1,7 +1,8 @@
 import { unreadableFile } from '../import-file-error';
 import { failedRow, type ImportRow } from '../model';
 import { completeRow } from '../normalise/row';
-import { catalogColumns, foreignColumns, splitList, unguardFormula } from '../own-format/csv-columns';
+import { catalogColumns, foreignColumns, splitList } from '../own-format/csv-columns';
+import { unguardFormula } from '../own-format/formula-guard';
 import { ownEntry } from '../own-format/own-entry';
 import { isCsvRow, openCsvTable, type CsvRow } from '../reading/csv-table';
 import type { ImportInput } from '../reading/byte-chunks';

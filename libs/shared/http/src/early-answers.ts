@@ -1,0 +1,59 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** The most of a request body read and thrown away after the request was answered early. */
+export const EARLY_ANSWER_DRAIN_BYTES = 16 * 1024 * 1024;
+/** How long the rest of such a body may take to arrive before the connection is closed. */
+export const EARLY_ANSWER_DRAIN_MS = 5000;
+
+export interface DrainLimits {
+  bytes: number;
+  ms: number;
+}
+
+/**
+ * A request answered before its body was read whole (a 413 at the limit, a 409 or 503 before reading, a
+ * 400 at the first bad byte, an upstream's early answer relayed by the gateway) leaves the rest of the body
+ * on the connection. Node throws such a body away only when nobody started reading it; once a handler or a
+ * proxy read part of it and stopped, the rest sat unread and the client's next request on the keep-alive
+ * connection waited behind it until the request timeout (408). So the rest is read and dropped here, and
+ * the connection serves the next request. Within bounds: a body that goes on beyond them, or announces more
+ * than they allow (then the answer says `Connection: close`), has its connection closed instead. Closing
+ * at once is not the default because a client (the gateway's agent) still sending its body may get the
+ * reset before it has read the answer.
+ */
+export function drainAfterEarlyAnswers(
+  server: Server,
+  limits: DrainLimits = { bytes: EARLY_ANSWER_DRAIN_BYTES, ms: EARLY_ANSWER_DRAIN_MS },
+): void {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const tooLong = Number(req.headers['content-length'] ?? 0) > limits.bytes;
+    if (tooLong) res.setHeader('Connection', 'close');
+    res.once('finish', () => {
+      if (req.complete) return;
+      // A request a handler destroyed (a stream iterator left early) can no longer be read: close.
+      if (tooLong || req.destroyed) socket.destroy();
+      else drainRest(req, socket, limits);
+    });
+  });
+}
+
+function drainRest(req: IncomingMessage, socket: Socket, limits: DrainLimits): void {
+  let drained = 0;
+  const timer = setTimeout(() => socket.destroy(), limits.ms);
+  const stop = () => {
+    clearTimeout(timer);
+    socket.off('close', stop);
+  };
+  req.once('end', stop);
+  socket.once('close', stop);
+  // A pipe still attached (the gateway's to an upstream that has answered) would hold the body back
+  // whenever that upstream request stops taking it; what is left is nobody's now.
+  req.unpipe();
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > limits.bytes) socket.destroy();
+  });
+  req.resume();
+}
