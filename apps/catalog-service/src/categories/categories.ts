@@ -1,6 +1,5 @@
 import type { CategoryRecord } from '@mt/contracts';
 import type { Endpoint } from '@mt/endpoints';
-import type { CatalogModule } from '../catalog-module';
 import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
 import { GOODREADS_ID, IMDB_ID, ISBN13_ID, OPENLIBRARY_ID, TMDB_ID, TVDB_ID, type ExternalIdKey } from './external-ids';
 
@@ -46,7 +45,19 @@ export interface CategoryDefinition {
    * Endpoints of this category beyond the shared catalog and list ones (paths under /api/v1/<id>). They are
    * routed, documented and scope-checked like the others, with no change anywhere else.
    */
-  readonly endpoints?: (module: CatalogModule) => Endpoint[];
+  readonly endpoints?: (context: CategoryContext) => Endpoint[];
+}
+
+/**
+ * What a category's own endpoints are handed: the definition and reads of the shared catalog, declared
+ * here so a category depends on this narrow shape and never on the service's wiring.
+ */
+export interface CategoryContext {
+  readonly category: CategoryDefinition;
+  readonly catalog: {
+    /** One entry as the API answers it; a 404 when there is none. */
+    get(id: string): Promise<Record<string, unknown>>;
+  };
 }
 
 /**

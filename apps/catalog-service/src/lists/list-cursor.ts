@@ -1,6 +1,5 @@
 import { isObjectIdHex } from '@mt/validation';
 import type { CursorPosition } from '@mt/pagination';
-import type { ListEntryDocument } from './lists.repository';
 import type { ListSort } from './lists.schemas';
 
 /** The sort key of an entry as a cursor stores it (JSON: dates as epoch ms; score as [score_missing, score]). */
@@ -13,7 +12,17 @@ export interface ListPosition {
   served: number;
 }
 
-function sortKeyOf(doc: ListEntryDocument, sort: ListSort): ListSortKey {
+/** What a cursor keeps of a list entry (the stored entry has these fields). */
+export interface ListSortedEntry {
+  item_id: { toHexString(): string };
+  item_title_key: string;
+  score: number | null;
+  score_missing: 0 | 1;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function sortKeyOf(doc: ListSortedEntry, sort: ListSort): ListSortKey {
   switch (sort) {
     case 'title':
       return doc.item_title_key;
@@ -26,7 +35,7 @@ function sortKeyOf(doc: ListEntryDocument, sort: ListSort): ListSortKey {
   }
 }
 
-export function listPositionAfter(doc: ListEntryDocument, sort: ListSort, served: number): CursorPosition {
+export function listPositionAfter(doc: ListSortedEntry, sort: ListSort, served: number): CursorPosition {
   return { k: sortKeyOf(doc, sort), i: doc.item_id.toHexString(), n: served };
 }
 
