@@ -74,6 +74,37 @@ const CATALOG_MAY_IMPORT = {
   data: ['domain'],
   migrations: ['data', 'domain'],
 };
+/**
+ * Files that still import against the direction, each to be fixed (then removed from here): the layout came
+ * first, as pure moves, so that work in flight on the old paths still merges.
+ */
+const CATALOG_LAYER_DEBTS = [
+  'data/entry.document.ts',
+  'data/list-page.reader.ts',
+  'data/list.repository.ts',
+  'data/listing-plan.ts',
+  'domain/list-cursor.ts',
+  'domain/list-dates.ts',
+  'domain/list-import.ts',
+  'domain/list-stats.ts',
+  'features/account-deletion/account-deletion.service.ts',
+  'features/catalog/catalog.service.ts',
+  'features/list-changes/list-changes.service.ts',
+  'features/list-export/list-export.service.ts',
+  'features/list-import/import-matcher.ts',
+  'features/list-import/import-runner.ts',
+  'features/list-import/list-import.schemas.ts',
+  'features/list-import/list-import.service.ts',
+  'features/list-stats/list-stats.service.ts',
+  'features/list/list-entry.response.ts',
+  'features/list/list.service.ts',
+  'features/moderation/moderation.service.ts',
+  'http/app.ts',
+  'http/category.endpoints.ts',
+  'http/list-import.endpoints.ts',
+  'main.ts',
+
+].map(catalogLayer);
 export const CATALOG_LAYER_ZONES = Object.entries(CATALOG_MAY_IMPORT).flatMap(([layer, allowed]) =>
   CATALOG_LAYERS.filter((other) => other !== layer && !allowed.includes(other)).map((other) => ({
     target: catalogLayer(layer),
@@ -103,7 +134,7 @@ export default [
   },
   {
     files: [`${CATALOG}/**/*.ts`],
-    ignores: ['**/*.spec.ts'],
+    ignores: ['**/*.spec.ts', ...CATALOG_LAYER_DEBTS],
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${ROOT}/tsconfig.base.json` })] },
     rules: { 'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: CATALOG_LAYER_ZONES }] },

@@ -2,12 +2,12 @@ import { redisKeys } from '@mt/contracts';
 import { registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
 import { runService } from '@mt/runtime';
 import { backoffDelay, closeRedis, createRedis, sleep } from '@mt/stores';
-import { createApp } from './app';
-import { categoryRecord, getCategory } from './categories/categories';
-import { createCatalogModule } from './catalog-module';
-import { loadCatalogConfig } from './config';
-import { UserEventsConsumer } from './events/user-events.consumer';
-import { categoryEndpoints } from './category.endpoints';
+import { createApp } from './http/app';
+import { categoryRecord, getCategory } from './domain/categories';
+import { createCatalogModule } from './composition/catalog-module';
+import { loadCatalogConfig } from './composition/config';
+import { UserEventsConsumer } from './workers/user-events.consumer';
+import { categoryEndpoints } from './http/category.endpoints';
 
 const SERVICE = 'catalog-service';
 

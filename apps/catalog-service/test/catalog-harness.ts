@@ -1,12 +1,12 @@
-import { getCategory } from '../src/categories/categories';
+import { getCategory } from '../src/domain/categories';
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeMongo, createMongoConnection, openMongo } from '@mt/stores';
 import { captureLogger, deleteRedisPrefix, dropTestDatabase, testDbName, testMongoUrl, testRedisPrefix, testRedisUrl } from '@mt/testing';
 import type { Express } from 'express';
-import { createApp } from '../src/app';
-import { createCatalogModule, type CatalogModule, type CatalogModuleOptions } from '../src/catalog-module';
-import { loadCatalogConfig, type CatalogConfig } from '../src/config';
+import { createApp } from '../src/http/app';
+import { createCatalogModule, type CatalogModule, type CatalogModuleOptions } from '../src/composition/catalog-module';
+import { loadCatalogConfig, type CatalogConfig } from '../src/composition/config';
 import { TEST_SECRET } from './identity-headers';
 
 export interface CatalogHarness {

@@ -1,0 +1,152 @@
+import type { Logger } from '@mt/logging';
+import { createCursorCodec } from '@mt/pagination';
+import type { Connection } from 'mongoose';
+import type { CategoryDefinition } from '../domain/categories';
+import { CatalogRepository } from '../data/catalog.repository';
+import { changedSinceWalkInCode } from '../data/store-profile/changed-since-walk';
+import { CatalogService } from '../features/catalog/catalog.service';
+import { SORT_KEY_FIELDS, type SortField } from '../data/listing-plan';
+import { ListChangesRepository } from '../data/list-changes.repository';
+import { ListChangesService } from '../features/list-changes/list-changes.service';
+import { foldLegacyUpserts } from '../migrations/legacy-upserts';
+import { ListFeedReader } from '../data/list-feed.reader';
+import { ListExportService } from '../features/list-export/list-export.service';
+import { ImportJobsRepository } from '../data/import-jobs.repository';
+import { ImportMatcher } from '../features/list-import/import-matcher';
+import { ImportQueue, type ImportQueueOptions } from '../workers/import-queue';
+import { ImportRunner } from '../features/list-import/import-runner';
+import { ImportsService } from '../features/list-import/list-import.service';
+import { ListStatsService } from '../features/list-stats/list-stats.service';
+import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
+import { LegacyHistoryRepository } from '../data/legacy-history.repository';
+import { foldLegacyHistories } from '../migrations/legacy-history';
+import { copyItemsIntoLegacyEntries } from '../migrations/legacy-item-copies';
+import { ListOwnersRepository } from '../data/list-owners.repository';
+import { LIST_RANGE_FIELDS, ListRepository } from '../data/list.repository';
+import { ListPageReader } from '../data/list-page.reader';
+import { ListService } from '../features/list/list.service';
+import { EntryRedirectsRepository } from '../data/entry-redirects.repository';
+import { ModerationService } from '../features/moderation/moderation.service';
+import { AtomicRunner } from '../data/atomic';
+import { KeyedRangeHints, RangeHints, type RangeHintsOptions } from '../data/store-profile/range-hints';
+import { sortsInsteadOfWalkingIndexes } from '@mt/stores';
+import { CatalogDatabase, COLLECTIONS } from '../data/database';
+
+export interface CatalogModuleOptions {
+  category: CategoryDefinition;
+  connection: Connection;
+  logger: Logger;
+  /** Key material for page cursors shared by every instance (INTERNAL_SECRET): any instance accepts any instance's cursors. */
+  cursorSecret: string;
+  /** Tests shrink the samples and thresholds to exercise the range hints (catalog and lists) on small data. */
+  sortHints?: Partial<Pick<RangeHintsOptions<SortField>, 'sampleSize' | 'minEntries' | 'refreshIntervalMs' | 'rankFactor' | 'rankPadding'>>;
+  now?: () => Date;
+  /** The import queue on Redis (BullMQ); without it, import requests answer 503 (tools that only read). */
+  imports?: Omit<ImportQueueOptions, 'category' | 'logger'>;
+}
+
+/** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
+export function createCatalogModule({ category, connection, logger, cursorSecret, sortHints, now, imports }: CatalogModuleOptions) {
+  const cursors = createCursorCodec({ secret: cursorSecret });
+  const db = new CatalogDatabase(connection);
+  const atomic = new AtomicRunner(connection, logger);
+  const hints: RangeHints<SortField> = new RangeHints<SortField>({
+    fields: SORT_KEY_FIELDS,
+    loadSample: (size) => catalogRepository.loadSortKeySample(size),
+    countEntries: () => catalogRepository.entryCount(),
+    logger,
+    ...sortHints,
+  });
+  const catalogRepository = new CatalogRepository(db, hints);
+  const listRepository = new ListRepository(db);
+  // A personal list is sorted within its owner's entries: one sample per recently read list.
+  const listHints = new KeyedRangeHints({
+    fields: LIST_RANGE_FIELDS,
+    loadSample: (userId, size) => listRepository.sampleSortKeys(userId, size),
+    countEntries: (userId) => listRepository.count(userId, undefined),
+    logger,
+    minEntries: 2000,
+    ...sortHints,
+  });
+  const listOwners = new ListOwnersRepository(db);
+  const listChanges = new ListChangesRepository(db);
+  const listFeedReader = new ListFeedReader(listRepository, listChanges);
+  const legacyHistory = new LegacyHistoryRepository(db);
+  const redirects = new EntryRedirectsRepository(db);
+  const catalog = new CatalogService(category, catalogRepository, listRepository, redirects, atomic, cursors, now);
+  const importJobs = new ImportJobsRepository(db);
+  const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
+  const lists = new ListService(listRepository, new ListPageReader(listRepository, listHints), listOwners, catalogRepository, listChanges, legacyHistory, atomic, cursors, now);
+  const importRunner = new ImportRunner(category, importJobs, lists, catalogRepository, new ImportMatcher(category, catalogRepository), logger, now);
+
+  return {
+    category,
+    connection,
+    atomic,
+    hints,
+    listHints,
+    catalogRepository,
+    listRepository,
+    listOwners,
+    listChanges,
+    listFeedReader,
+    cursors,
+    catalog,
+    lists,
+    moderation: new ModerationService(category, catalogRepository, lists, redirects, atomic, now),
+    importJobs,
+    importRunner,
+    imports: new ImportsService(category, importJobs, importQueue, cursors, now),
+    listExport: new ListExportService(category, listRepository, now),
+    listStats: new ListStatsService(listOwners, listRepository, atomic),
+    listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
+    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, legacyHistory, catalogRepository, importJobs, atomic, now),
+
+    /** Detects transactions, ensures every index, reconciles the entry counter, chooses the sorting server's adapters (range hints, ...) where the server needs them. */
+    async prepare(): Promise<void> {
+      await atomic.detect();
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
+      await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
+      // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
+      const migration = await catalog.migrateExternalIds();
+      if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
+      const feed = await foldLegacyUpserts(listChanges, listRepository);
+      if (feed.folded || feed.numbered) logger.info(feed, 'change feed: legacy upsert records folded into the list entries');
+      const history = await foldLegacyHistories(legacyHistory, listRepository, atomic);
+      if (history.folded || history.orphans) logger.info(history, 'list history: list_history folded into the list entries');
+      const copied = await copyItemsIntoLegacyEntries(listRepository, catalogRepository);
+      if (copied) logger.info({ entries: copied }, "list entries: their catalog entry's title and year copied into them");
+      const backfilled = await catalog.backfillPersonSearch();
+      if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
+      // Range hints only where the server needs them: MongoDB walks the sort indexes in order by itself.
+      if (await sortsInsteadOfWalkingIndexes(db.collection(COLLECTIONS.entries))) {
+        logger.info('the database sorts matches instead of walking indexes in order: sorted reads use range hints, cursor pages filter changed rows in code, list reads carry the history along');
+        hints.start();
+        catalogRepository.changedSinceWalk = changedSinceWalkInCode;
+        listHints.start();
+        listFeedReader.narrowBySeq = true;
+        listRepository.entryProjection = undefined;
+      }
+    },
+
+    /**
+     * Starts this instance's import worker and hands every queued or running job to the queue again
+     * (idempotent: covers a Redis that lost its data, or jobs queued while no instance ran).
+     */
+    async startImports(): Promise<void> {
+      if (!importQueue) return;
+      importQueue.start((jobId) => importRunner.run(jobId), (jobId, reason) => importRunner.fail(jobId, reason));
+      for (const id of await importJobs.activeIds()) await importQueue.enqueue(id.toHexString());
+    },
+
+    async stopImports(): Promise<void> {
+      await importQueue?.close();
+    },
+
+    stop(): void {
+      hints.stop();
+    },
+  };
+}
+
+export type CatalogModule = ReturnType<typeof createCatalogModule>;

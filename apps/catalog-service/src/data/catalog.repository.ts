@@ -1,0 +1,427 @@
+import { mongo } from 'mongoose';
+import type { Session } from './atomic';
+import { COLLECTIONS, type CatalogDatabase } from './database';
+import { isDuplicateKeyError } from './mongo-errors';
+import type { RangeHints, SortKeyRow } from './store-profile/range-hints';
+import { ENTRY_LISTING_PROJECTION, type EntryChange, type EntryDocument, type EntryListingRow } from './entry.document';
+import { MatchCountCache } from './match-count-cache';
+import { changedSinceWalkInQuery, type ChangedSinceWalk } from './store-profile/changed-since-walk';
+import { cursorKeyValue, cursorReadFilter, type CursorRead } from './listing-cursor';
+import { rangeFilter, sortSpec, withRange, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
+
+/**
+ * `count`: the number of catalog entries (an O(1) total for unfiltered listings); `version`: increases
+ * with every write that can change what a listing filter matches (see MatchCountCache).
+ */
+interface CounterDocument {
+  _id: string;
+  count: number;
+  version: number;
+}
+
+/**
+ * The counter of the entries collection, written in the same transaction as the entries and split over
+ * several documents: every create or change bumps one of them, chosen at random, and a reader adds them
+ * up. One hot document would make concurrent writers' transactions conflict with each other (each
+ * conflict a retry; 50 concurrent creates exhausted the retries); with the shards two concurrent writes
+ * rarely pick the same one. The first shard keeps the id the single counter had.
+ */
+const COUNTER_SHARDS = Array.from({ length: 32 }, (_, i) => (i === 0 ? 'entries' : `entries:${i}`));
+const anyShard = () => COUNTER_SHARDS[Math.floor(Math.random() * COUNTER_SHARDS.length)] ?? 'entries';
+
+export interface CatalogState {
+  entries: number;
+  version: number;
+}
+
+export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'>;
+const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1 } as const;
+
+/** A unique index refused the write: an entry with the same folded title and year exists. */
+export class DuplicateEntryError extends Error {
+  override name = 'DuplicateEntryError';
+}
+
+/** The external ids index refused the write: another entry holds one of the `key:value` pairs. */
+export class DuplicateExternalIdError extends Error {
+  override name = 'DuplicateExternalIdError';
+}
+
+const EXTERNAL_IDS_INDEX = 'external_ids_unique';
+
+/** The data layer's reading of E11000: which unique rule the write broke (anything else is rethrown as is). */
+function duplicateError(error: unknown): unknown {
+  if (!isDuplicateKeyError(error)) return error;
+  const { keyPattern, message } = error as { keyPattern?: Record<string, unknown>; message?: string };
+  const external = (keyPattern && 'external_keys' in keyPattern) || (message ?? '').includes(EXTERNAL_IDS_INDEX);
+  return external ? new DuplicateExternalIdError('external id taken', { cause: error }) : new DuplicateEntryError('duplicate entry', { cause: error });
+}
+
+/**
+ * Indexes of the entries collection. Every listing sort has an index ending in `_id` (the tie-break) that
+ * MongoDB can walk in either direction; `year` sorts use `year_missing` first so entries without a year
+ * come last in both orders (hence one index per direction).
+ */
+export const ENTRY_INDEXES: mongo.IndexDescription[] = [
+  // Duplicates: same folded title and same year (null = no year, and null equals null in a unique index).
+  { name: 'title_year_unique', key: { title_key: 1, year: 1 }, unique: true },
+  { name: 'title_sort', key: { title_key: 1, _id: 1 } },
+  { name: 'year_sort_asc', key: { year_missing: 1, year: 1, _id: 1 } },
+  { name: 'year_sort_desc', key: { year_missing: 1, year: -1, _id: -1 } },
+  { name: 'created_sort', key: { created_at: 1, _id: 1 } },
+  { name: 'updated_sort', key: { updated_at: 1, _id: 1 } },
+  // Search: every query word is a title word prefix (multikey), in title order for the default sort.
+  { name: 'search_prefix_title', key: { title_prefixes: 1, title_key: 1, _id: 1 } },
+  // Relevance: entries containing the query words as whole words.
+  { name: 'search_word_title', key: { title_words: 1, title_key: 1, _id: 1 } },
+  // Filters, in the default (title) order.
+  { name: 'genre_title', key: { genre_keys: 1, title_key: 1, _id: 1 } },
+  { name: 'year_title', key: { year: 1, title_key: 1, _id: 1 } },
+  // External ids (API.md §8): one entry per `key:value` pair; partial, as entries without any have no array.
+  { name: EXTERNAL_IDS_INDEX, key: { external_keys: 1 }, unique: true, partialFilterExpression: { external_keys: { $exists: true } } },
+  // person= search (director / network / authors), in the default (title) order.
+  { name: 'search_person_title', key: { person_prefixes: 1, title_key: 1, _id: 1 } },
+  // Account deletion: the entries a user created.
+  { name: 'created_by', key: { created_by: 1 } },
+];
+
+export class CatalogRepository {
+  private readonly countCache = new MatchCountCache();
+  /**
+   * How cursor pages leave out rows changed since their walk began: by a condition of the query, unless the
+   * module, having probed the server, sets the adapter for servers that sort every match (changed-since-walk.ts).
+   */
+  changedSinceWalk: ChangedSinceWalk = changedSinceWalkInQuery;
+
+  constructor(
+    private readonly db: CatalogDatabase,
+    private readonly hints: RangeHints<SortField>,
+  ) {}
+
+  private get entries() {
+    return this.db.collection<EntryDocument>(COLLECTIONS.entries);
+  }
+
+  private get counters() {
+    return this.db.collection<CounterDocument>(COLLECTIONS.counters);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.entries.createIndexes(ENTRY_INDEXES);
+  }
+
+  /** Inserts and counts the entry (in the caller's transaction); a duplicate throws DuplicateEntryError. */
+  async insert(doc: EntryDocument, session: Session): Promise<void> {
+    try {
+      await this.entries.insertOne(doc, { session });
+    } catch (error) {
+      throw duplicateError(error);
+    }
+    await this.bumpCounter({ count: 1, version: 1 }, session);
+  }
+
+  /**
+   * Inserts and counts several entries in the caller's transaction, in one statement (list imports); a
+   * duplicate throws DuplicateEntryError / DuplicateExternalIdError and the transaction is to be aborted.
+   */
+  async insertAll(docs: readonly EntryDocument[], session: Session): Promise<void> {
+    if (!docs.length) return;
+    try {
+      await this.entries.insertMany([...docs], { session, ordered: true });
+    } catch (error) {
+      throw duplicateError(error);
+    }
+    await this.bumpCounter({ count: docs.length, version: 1 }, session);
+  }
+
+  /**
+   * Bulk import (seeding, benchmarks) of documents built with `newEntryDocument`. Not atomic: if the
+   * insert fails part-way, the counter is recounted before the error is rethrown.
+   */
+  async importMany(docs: EntryDocument[]): Promise<void> {
+    if (!docs.length) return;
+    try {
+      await this.entries.insertMany(docs, { ordered: true });
+    } catch (error) {
+      await this.reconcileEntryCount(undefined);
+      throw error;
+    }
+    await this.bumpCounter({ count: docs.length, version: 1 }, undefined);
+  }
+
+  /**
+   * Applies `change` when `createdBy` created the entry (and it is still as the change expects);
+   * null when it is unknown, someone else's, or changed meanwhile.
+   */
+  async updateIfCreatedBy(id: mongo.ObjectId, createdBy: string | null, change: EntryChange, session: Session): Promise<EntryDocument | null> {
+    // createdBy null: a moderator's change, to any entry (also one whose creator is gone).
+    const filter: EntryFilter = createdBy === null ? { _id: id } : { _id: id, created_by: createdBy };
+    if (change.expect) {
+      filter.updated_at = change.expect.updatedAt;
+      filter.external_keys = change.expect.externalKeys === null ? { $exists: false } : change.expect.externalKeys;
+    }
+    const update: mongo.UpdateFilter<EntryDocument> = { $set: change.set };
+    if (change.unset.length) update.$unset = Object.fromEntries(change.unset.map((field) => [field, '']));
+    let updated: EntryDocument | null;
+    try {
+      updated = await this.entries.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
+    } catch (error) {
+      throw duplicateError(error);
+    }
+    if (updated) await this.bumpCounter({ version: 1 }, session);
+    return updated;
+  }
+
+  /** Moderation: removes the entry and uncounts it in the caller's transaction; null when there is none. */
+  async deleteById(id: mongo.ObjectId, session: Session): Promise<EntryDocument | null> {
+    const removed = await this.entries.findOneAndDelete({ _id: id }, { session });
+    if (removed) await this.bumpCounter({ count: -1, version: 1 }, session);
+    return removed;
+  }
+
+  /**
+   * A list addition about to point at the entry, in its transaction: the entry's summary, written (see
+   * `list_claims`) so that a concurrent removal or merge of the entry conflicts with the addition; null when
+   * the entry is gone.
+   */
+  async claimForList(id: mongo.ObjectId, session: Session): Promise<ItemSummaryRow | null> {
+    return this.entries.findOneAndUpdate({ _id: id }, { $inc: { list_claims: 1 } }, { session, returnDocument: 'after', projection: ITEM_SUMMARY }) as Promise<ItemSummaryRow | null>;
+  }
+
+  findById(id: mongo.ObjectId, session?: Session): Promise<EntryDocument | null> {
+    return this.entries.findOne({ _id: id }, { session });
+  }
+
+  /** A merge's survivor takes the combined external ids (in the merge's transaction, after the merged entry is gone). */
+  async setExternalIds(id: mongo.ObjectId, ids: Record<string, string>, keys: string[], now: Date, session: Session): Promise<EntryDocument | null> {
+    // No `external_keys: []`: the unique index is partial on the array's existence.
+    const update: mongo.UpdateFilter<EntryDocument> = keys.length
+      ? { $set: { external_ids: ids, external_keys: keys, updated_at: now } }
+      : { $set: { external_ids: ids, updated_at: now }, $unset: { external_keys: '' } };
+    let updated: EntryDocument | null;
+    try {
+      updated = await this.entries.findOneAndUpdate({ _id: id }, update, { returnDocument: 'after', session });
+    } catch (error) {
+      throw duplicateError(error);
+    }
+    if (updated) await this.bumpCounter({ version: 1 }, session);
+    return updated;
+  }
+
+  /** Import matching: the entries holding any of these `key:value` pairs (index-served), with what matching needs. */
+  findByExternalKeys(keys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'external_keys'>>> {
+    if (!keys.length) return Promise.resolve([]);
+    return this.entries.find({ external_keys: { $in: [...keys] } }, { projection: { _id: 1, external_keys: 1 } }).toArray();
+  }
+
+  /** Import matching: the entries with these folded titles (the duplicate index's first key), to be matched with their years. */
+  findByTitleKeys(titleKeys: readonly string[]): Promise<Array<Pick<EntryDocument, '_id' | 'title_key' | 'year'>>> {
+    if (!titleKeys.length) return Promise.resolve([]);
+    return this.entries.find({ title_key: { $in: [...titleKeys] } }, { projection: { _id: 1, title_key: 1, year: 1 } }).toArray();
+  }
+
+  /** The item summaries that list entries show, with the title sort key; absent ids are left out. */
+  async summaries(ids: readonly mongo.ObjectId[], session?: Session): Promise<Map<string, ItemSummaryRow>> {
+    if (!ids.length) return new Map();
+    const rows = await this.entries
+      .find({ _id: { $in: [...ids] } }, { projection: ITEM_SUMMARY, session })
+      .toArray();
+    return new Map(rows.map((row) => [row._id.toHexString(), row as ItemSummaryRow]));
+  }
+
+  /** The entry another write collided with (the duplicate key: folded title and year). */
+  async findDuplicate(titleKeyValue: string, year: number | null, excludeId?: mongo.ObjectId): Promise<mongo.ObjectId | null> {
+    const filter: EntryFilter = { title_key: titleKeyValue, year };
+    if (excludeId) filter._id = { $ne: excludeId };
+    const found = await this.entries.findOne(filter, { projection: { _id: 1 } });
+    return found?._id ?? null;
+  }
+
+  /** The entry holding the `key:value` external id pair, if any (index-served). */
+  findByExternalKey(key: string): Promise<EntryDocument | null> {
+    return this.entries.findOne({ external_keys: key });
+  }
+
+  /** Some entry other than `excludeId` holding one of these `key:value` pairs (the one a write collided with). */
+  async findExternalKeyHolder(keys: readonly string[], excludeId?: mongo.ObjectId): Promise<mongo.ObjectId | null> {
+    if (!keys.length) return null;
+    const filter: EntryFilter = { external_keys: { $in: [...keys] } };
+    if (excludeId) filter._id = { $ne: excludeId };
+    const found = await this.entries.findOne(filter, { projection: { _id: 1 } });
+    return found?._id ?? null;
+  }
+
+  /**
+   * Start-up migration of entries written before external ids existed: stores the ids derived from their own
+   * fields (`derive` returns them, possibly {}). Idempotent, batched; an entry whose derived pair another entry
+   * already holds keeps no pair (it is counted in `conflicts` and left for a moderator to merge).
+   */
+  async migrateExternalIds(derive: (doc: EntryDocument) => Record<string, string>, toKeys: (ids: Record<string, string>) => string[]): Promise<{ migrated: number; conflicts: number }> {
+    let migrated = 0;
+    let conflicts = 0;
+    for (;;) {
+      const batch = await this.entries.find({ external_ids: { $exists: false } }).limit(500).toArray();
+      if (!batch.length) {
+        if (migrated || conflicts) await this.bumpCounter({ version: 1 }, undefined);
+        return { migrated, conflicts };
+      }
+      for (const doc of batch) {
+        const ids = derive(doc);
+        const keys = toKeys(ids);
+        try {
+          await this.entries.updateOne({ _id: doc._id, external_ids: { $exists: false } }, { $set: { external_ids: ids, ...(keys.length ? { external_keys: keys } : {}) } });
+        } catch (error) {
+          if (!(duplicateError(error) instanceof DuplicateExternalIdError)) throw error;
+          conflicts++;
+          await this.entries.updateOne({ _id: doc._id, external_ids: { $exists: false } }, { $set: { external_ids: {} } });
+          continue;
+        }
+        migrated++;
+      }
+    }
+  }
+
+  /** Start-up backfill of a derived field that entries written before it existed lack (idempotent, batched). */
+  async backfillMissing(field: 'person_prefixes', compute: (doc: EntryDocument) => string[]): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const batch = await this.entries.find({ [field]: { $exists: false } }).limit(500).toArray();
+      // What filters match changed: cached counts of the old version must not be served.
+      if (!batch.length) {
+        if (done) await this.bumpCounter({ version: 1 }, undefined);
+        return done;
+      }
+      await this.entries.bulkWrite(
+        batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [field]: { $exists: false } }, update: { $set: { [field]: compute(doc) } } } })),
+        { ordered: false },
+      );
+      done += batch.length;
+    }
+  }
+
+  /** Account deletion: the user's entries stay, without a creator. Idempotent. */
+  async releaseCreator(userId: string): Promise<number> {
+    const result = await this.entries.updateMany({ created_by: userId }, { $set: { created_by: null } });
+    return result.modifiedCount;
+  }
+
+  /** The number of entries and the catalog version, from the counter shards (one indexed read). */
+  async state(): Promise<CatalogState> {
+    const state = await this.readCounter();
+    this.hints.observe(state.entries);
+    return state;
+  }
+
+  async entryCount(): Promise<number> {
+    return (await this.readCounter()).entries;
+  }
+
+  private async readCounter(): Promise<CatalogState> {
+    const shards = await this.counters.find({ _id: { $in: COUNTER_SHARDS } }).toArray();
+    const state = { entries: 0, version: 0 };
+    for (const shard of shards) {
+      state.entries += shard.count ?? 0;
+      state.version += shard.version ?? 0;
+    }
+    return state;
+  }
+
+  /**
+   * The number of matches of each filter (index-served counts), cached for the catalog version `state`
+   * was read at. An empty filter is the whole collection: the counter already knows.
+   */
+  async countMatches(filters: readonly EntryFilter[], state: CatalogState): Promise<number[]> {
+    const key = JSON.stringify(filters);
+    const cached = this.countCache.get(key, state.version);
+    if (cached) return cached;
+    const counts = await Promise.all(
+      filters.map((filter) => (Object.keys(filter).length ? this.entries.countDocuments(filter) : state.entries)),
+    );
+    this.countCache.set(key, state.version, counts);
+    return counts;
+  }
+
+  /**
+   * Start-up: sets the counter to the true number of entries (it may have drifted if entries were
+   * written without the service, or on a standalone server without transactions).
+   */
+  async reconcileEntryCount(session: Session): Promise<number> {
+    const count = await this.entries.countDocuments({}, { session });
+    const [first = 'entries', ...others] = COUNTER_SHARDS;
+    await this.counters.updateMany({ _id: { $in: others } }, { $set: { count: 0 } }, { session });
+    await this.counters.updateOne({ _id: first }, { $set: { count }, $inc: { version: 1 } }, { upsert: true, session });
+    return count;
+  }
+
+  private async bumpCounter(inc: { count?: number; version: number }, session: Session): Promise<void> {
+    await this.counters.updateOne({ _id: anyShard() }, { $inc: inc }, { upsert: true, session });
+  }
+
+  /**
+   * Rows [skip, skip + limit) of one ordered segment that holds `segmentTotal` rows. With a sort key hint
+   * the query reads only a range of the sort index; if the range proves too small, it is widened, and
+   * finally the plain query runs. The answer is the same either way.
+   */
+  async findSegment(
+    segment: OrderedSegment,
+    window: { skip: number; limit: number },
+    segmentTotal: number,
+    entries: number,
+  ): Promise<EntryListingRow[]> {
+    const { skip, limit } = window;
+    const expected = Math.min(limit, segmentTotal - skip);
+    if (expected <= 0) return [];
+    const sort = sortSpec(segment.field, segment.direction);
+    // Where the last needed row probably lies in the whole collection's order.
+    const rank = (this.hints.rankFor(skip + expected) * entries) / Math.max(1, segmentTotal);
+    return this.hints.readNarrowed(segment.field, segment.direction, rank, entries, expected, (bound) => {
+      const filter = bound === undefined ? segment.filter : withRange(segment.filter, rangeFilter(segment.field, segment.direction, bound));
+      return this.listingRows(filter).sort(sort).skip(skip).limit(limit).toArray();
+    });
+  }
+
+  /**
+   * Cursor pages: the rows of one `CursorRead` (rows changed after `changedUpTo` are left out: they may have
+   * moved behind the cursor, so each is seen at most once; how, see `changedSinceWalk`). Index-ordered range
+   * reads; their cost does not grow with the depth of the page. With `depth`, narrowed by range hints where the
+   * server sorts every match, like findSegment.
+   */
+  findAfter(read: CursorRead): Promise<EntryListingRow[]> {
+    return this.changedSinceWalk(read, (part) => this.readAfter(part));
+  }
+
+  private readAfter(read: CursorRead): Promise<EntryListingRow[]> {
+    const { segment, start, limit, depth } = read;
+    const filter = cursorReadFilter(read);
+    const sort = sortSpec(segment.field, segment.direction);
+    const expected = depth ? Math.min(limit, depth.segmentTotal - depth.depth) : 0;
+    if (!depth || expected <= 0) return this.listingRows(filter).sort(sort).limit(limit).toArray();
+    // As findSegment: on servers that sort every match, a range of the sort key that probably holds the rows —
+    // counted from the cursor's key when it is a single value (the rows after it), else from the segment's start.
+    const from = start && segment.field !== 'year' ? cursorKeyValue(segment.field, start.key) : undefined;
+    const rows = from === undefined ? depth.depth + expected : expected;
+    const rank = (this.hints.rankFor(rows) * depth.entries) / Math.max(1, depth.segmentTotal);
+    return this.hints.readNarrowed(
+      segment.field,
+      segment.direction,
+      rank,
+      depth.entries,
+      expected,
+      (bound) => {
+        const bounded = bound === undefined ? filter : withRange(filter, rangeFilter(segment.field, segment.direction, bound));
+        return this.listingRows(bounded).sort(sort).limit(limit).toArray();
+      },
+      from,
+    );
+  }
+
+  private listingRows(filter: EntryFilter) {
+    return this.entries.find<EntryListingRow>(filter, { projection: ENTRY_LISTING_PROJECTION });
+  }
+
+  loadSortKeySample(size: number): Promise<SortKeyRow<SortField>[]> {
+    return this.entries
+      .aggregate<SortKeyRow<SortField>>([{ $sample: { size } }, { $project: { _id: 0, title_key: 1, year: 1, created_at: 1, updated_at: 1 } }])
+      .toArray();
+  }
+}
