@@ -5,14 +5,12 @@
  * Everything the benchmark takes from inside the apps comes through this one module.
  */
 export { getCategory } from '../../apps/catalog-service/src/domain/categories';
-export {
-  catalogSchemas,
-  type EntryFieldsInput,
-} from '../../apps/catalog-service/src/features/catalog/catalog.schemas';
+export { catalogSchemas } from '../../apps/catalog-service/src/features/catalog/catalog.schemas';
+export type { EntryFieldsInput } from '../../apps/catalog-service/src/domain/catalog-query';
 export { newEntryDocument, type EntryDocument } from '../../apps/catalog-service/src/data/entry.document';
 export { titleKey, titleWords } from '../../apps/catalog-service/src/domain/text-folding';
 export { createCatalogModule, type CatalogModule } from '../../apps/catalog-service/src/composition/catalog-module';
-export type { ListStatus } from '../../apps/catalog-service/src/features/list/list.schemas';
+export type { ListStatus } from '../../apps/catalog-service/src/domain/list-entry';
 export { withStatusDates } from '../../apps/catalog-service/src/domain/list-dates';
 export { ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_TIME_COST } from '../../apps/auth-service/src/config';
 export { PasswordHasher } from '../../apps/auth-service/src/users/password-hasher';

@@ -1,6 +1,6 @@
 import { mongo } from 'mongoose';
 import type { CatalogModule } from '../src/composition/catalog-module';
-import type { EntryFieldsInput } from '../src/features/catalog/catalog.schemas';
+import type { EntryFieldsInput } from '../src/domain/catalog-query';
 import { newEntryDocument, type EntryDocument } from '../src/data/entry.document';
 
 export interface SeedInput extends EntryFieldsInput {

@@ -2,7 +2,7 @@ import { mongo } from 'mongoose';
 import { externalIdKeys, type CategoryDefinition } from '../domain/categories';
 import { externalKeysOf, resolveExternalIds } from '../domain/external-ids';
 import { genreKey, titleKey, titleSearchKeys } from '../domain/text-folding';
-import type { EntryFieldsInput } from '../features/catalog/catalog.schemas';
+import type { EntryFieldsInput } from '../domain/catalog-query';
 
 /**
  * A catalog entry as stored. Besides what the client sees it keeps derived keys, written together with

@@ -1,7 +1,7 @@
 import type { KeyedRangeHints } from './store-profile/range-hints';
 import type { ListPosition } from '../domain/list-cursor';
 import { rangeFieldOf, type ListEntryDocument, type ListRange, type ListRangeField, type ListRepository } from './list.repository';
-import type { ListSort, ListStatus } from '../features/list/list.schemas';
+import type { ListSort, ListStatus } from '../domain/list-entry';
 
 /** How many entries the user has, and how many of them the page's filter selects. */
 export interface ListCounts {

@@ -7,7 +7,7 @@ import { isDuplicateKeyError } from './mongo-errors';
 import { feedFilter, type FeedResume } from '../domain/feed-position';
 import type { ListPosition } from '../domain/list-cursor';
 import { MAX_HISTORY_PER_ENTRY, newestFirst, type HistoryEvent } from '../domain/list-history';
-import type { ListSort, ListStatus } from '../features/list/list.schemas';
+import type { ListSort, ListStatus, NewListEntryFields } from '../domain/list-entry';
 import type { ItemSummaryRow } from './catalog.repository';
 
 /** The catalog entry a list entry points at, with what the entry keeps of it (title sort key, title, year). */
@@ -124,8 +124,6 @@ const EXPORTED_LIST_ENTRY_PROJECTION: Readonly<Record<Exclude<keyof ExportedList
   updated_at: 1,
 };
 
-/** What a service decides about a new entry; the repository derives the rest of the document. */
-export type NewListEntryFields = Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at'>;
 
 /** The fields a PATCH sets (the repository derives `score_missing` and bumps `rev`). */
 export type ListEntryChange = Partial<Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at' | 'repeat_count'>> & {

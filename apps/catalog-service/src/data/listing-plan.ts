@@ -1,7 +1,7 @@
 import type { mongo } from 'mongoose';
 import { genreKey, searchWords } from '../domain/text-folding';
 import { pageWindow, type PageWindow } from '../domain/offset-page';
-import type { CatalogListQuery, CatalogSort } from '../features/catalog/catalog.schemas';
+import type { CatalogListQuery, CatalogSort } from '../domain/catalog-query';
 import type { EntryDocument } from './entry.document';
 import type { Direction, SortValue } from './store-profile/range-hints';
 

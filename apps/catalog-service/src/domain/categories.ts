@@ -1,10 +1,10 @@
 import type { CategoryRecord } from '@mt/contracts';
 import type { Endpoint } from '@mt/endpoints';
+import type { ListStatus } from './list-entry';
 import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
 import { GOODREADS_ID, IMDB_ID, ISBN13_ID, OPENLIBRARY_ID, TMDB_ID, TVDB_ID, type ExternalIdKey } from './external-ids';
 
 export type ProgressUnit = 'minutes' | 'episodes' | 'pages';
-export type ListStatus = 'watching' | 'completed' | 'on_hold' | 'dropped' | 'plan_to_watch';
 export type StatusLabels = Readonly<Record<ListStatus, string>>;
 
 /** Labels of a category that names none of its own. */

@@ -1,6 +1,6 @@
 import { isObjectIdHex } from '@mt/validation';
 import type { CursorPosition } from '@mt/pagination';
-import type { ListSort } from '../features/list/list.schemas';
+import type { ListSort } from './list-entry';
 
 /** The sort key of an entry as a cursor stores it (JSON: dates as epoch ms; score as [score_missing, score]). */
 export type ListSortKey = string | number | [number, number | null];

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '@mt/errors';
-import type { ListStatus } from '../features/list/list.schemas';
+import type { ListStatus } from './list-entry';
 
 export interface ListDates {
   started_at: string | null;

@@ -1,4 +1,4 @@
-import type { NewListEntryFields } from '../data/list.repository';
+import type { NewListEntryFields } from './list-entry';
 
 /** What an import does with an entry already on the list: leave it (`skip_existing`, default) or replace its fields. */
 export const IMPORT_MODES = ['skip_existing', 'overwrite'] as const;

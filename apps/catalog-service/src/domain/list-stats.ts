@@ -1,4 +1,4 @@
-import { LIST_STATUSES, type ListStatus } from '../features/list/list.schemas';
+import { LIST_STATUSES, type ListStatus } from './list-entry';
 
 /** What of an entry the statistics count. */
 export interface StatsFields {

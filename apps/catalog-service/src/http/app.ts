@@ -6,15 +6,15 @@ import type { Metrics } from '@mt/metrics';
 import type { Lifecycle } from '@mt/probes';
 import { pingMongo } from '@mt/stores';
 import type { Express } from 'express';
-import type { CatalogModule } from '../composition/catalog-module';
-import { categoryEndpoints } from './category.endpoints';
+import { categoryEndpoints, type CategoryServices } from './category.endpoints';
 
 export interface CatalogAppDeps {
   config: { INTERNAL_SECRET: string; SERVICE_VERSION: string };
   logger: Logger;
   lifecycle: Lifecycle;
   metrics: Metrics;
-  module: CatalogModule;
+  /** The category's use cases, and the connection the readiness probe pings. */
+  module: CategoryServices & { connection: Parameters<typeof pingMongo>[0] };
 }
 
 /** The category's HTTP app: probes at the root, its endpoints at /api/v1/<category>. */

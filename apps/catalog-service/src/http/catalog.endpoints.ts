@@ -1,6 +1,7 @@
 import { defineEndpoint, PUBLIC, reply, scope, type Endpoint } from '@mt/endpoints';
 import { categoryBasePath, type CategoryDefinition } from '../domain/categories';
-import { catalogSchemas, type EntryFieldsInput } from '../features/catalog/catalog.schemas';
+import { catalogSchemas } from '../features/catalog/catalog.schemas';
+import { type EntryFieldsInput } from '../domain/catalog-query';
 import type { CatalogService } from '../features/catalog/catalog.service';
 
 const DUPLICATES =

@@ -1,6 +1,12 @@
 import type { EndpointGroup } from '@mt/endpoints';
-import type { CatalogModule } from '../composition/catalog-module';
-import { categoryBasePath } from '../domain/categories';
+import { categoryBasePath, type CategoryDefinition } from '../domain/categories';
+import type { CatalogService } from '../features/catalog/catalog.service';
+import type { ListChangesService } from '../features/list-changes/list-changes.service';
+import type { ListExportService } from '../features/list-export/list-export.service';
+import type { ImportsService } from '../features/list-import/list-import.service';
+import type { ListStatsService } from '../features/list-stats/list-stats.service';
+import type { ListService } from '../features/list/list.service';
+import type { ModerationService } from '../features/moderation/moderation.service';
 import { catalogEndpoints } from './catalog.endpoints';
 import { listChangesEndpoints } from './list-changes.endpoints';
 import { listExportEndpoints } from './list-export.endpoints';
@@ -10,12 +16,24 @@ import { listStatsEndpoints } from './list-stats.endpoints';
 import { listEndpoints } from './list.endpoints';
 import { moderationEndpoints } from './moderation.endpoints';
 
+/** The use cases a category's endpoints call, as the wiring hands them over (composition/). */
+export interface CategoryServices {
+  readonly category: CategoryDefinition;
+  readonly catalog: CatalogService;
+  readonly moderation: ModerationService;
+  readonly listFeed: ListChangesService;
+  readonly listStats: ListStatsService;
+  readonly listExport: ListExportService;
+  readonly imports: ImportsService;
+  readonly lists: ListService;
+}
+
 /**
  * Every public endpoint of one category: the shared catalog (reads, then writes), the personal list, and
  * whatever the category's definition adds of its own. The router, the OpenAPI fragment and the route
  * manifest the gateway routes by are all derived from this one list.
  */
-export function categoryEndpoints(module: CatalogModule): EndpointGroup {
+export function categoryEndpoints(module: CategoryServices): EndpointGroup {
   const { category } = module;
   const listTag = `${category.id} list`;
   return {

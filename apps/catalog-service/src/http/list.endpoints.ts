@@ -1,6 +1,7 @@
 import { MessageSchema } from '@mt/contracts';
 import { defineEndpoint, reply, scope, type Endpoint } from '@mt/endpoints';
-import { listSchemas as s, MAX_BULK_IDS } from '../features/list/list.schemas';
+import { listSchemas as s } from '../features/list/list.schemas';
+import { MAX_BULK_IDS } from '../domain/list-entry';
 import type { ListService } from '../features/list/list.service';
 
 const OWN = "Each user sees and changes only their own list; another user's entry is a 404.";

@@ -5,11 +5,7 @@ import { componentPrefix, externalIdKeys, type CategoryDefinition } from '../../
 import { settableExternalIdKeys } from '../../domain/external-ids';
 import { isbn13Of, normaliseIsbn } from '../../domain/isbn';
 import { searchWords } from '../../domain/text-folding';
-
-export const YEAR_MIN = 1870;
-export const YEAR_MAX = 2100;
-export const CATALOG_SORTS = ['relevance', 'title', 'year', 'created_at', 'updated_at'] as const;
-export type CatalogSort = (typeof CATALOG_SORTS)[number];
+import { CATALOG_SORTS, YEAR_MAX, YEAR_MIN } from '../../domain/catalog-query';
 
 const title = () => z.string().trim().min(1).max(300).openapi({ description: 'Title (1–300 characters, trimmed)', example: 'The Matrix' });
 const year = () => z.number().int().min(YEAR_MIN).max(YEAR_MAX).openapi({ description: `Release year (${YEAR_MIN}–${YEAR_MAX})`, example: 1999 });
@@ -19,34 +15,6 @@ const genres = () =>
     .array(z.string().trim().min(1).max(50))
     .max(20)
     .openapi({ description: 'Genres (at most 20 strings of 1–50 characters)', example: ['Science Fiction', 'Action'] });
-
-/** The fields of a create or patch body, as validated (own fields keyed by name). */
-export interface EntryFieldsInput {
-  title?: string;
-  year?: number | null;
-  description?: string | null;
-  genres?: string[];
-  /** A value sets the key, null removes it (PATCH); validated against the category's keys. */
-  external_ids?: Record<string, string | null>;
-  [ownField: string]: unknown;
-}
-
-export interface CatalogListQuery {
-  /** `key:value` lookup (API.md §8), parsed. */
-  external_id?: { key: string; value: string };
-  q?: string;
-  /** `person=` (categories with person fields). */
-  person?: string;
-  /** `isbn=` (books), normalised to the ISBN-13 it denotes. */
-  isbn?: string;
-  genre?: string;
-  year?: number;
-  page?: number;
-  limit?: number;
-  cursor?: string;
-  sort?: CatalogSort;
-  order?: 'asc' | 'desc';
-}
 
 function ownInputShape(category: CategoryDefinition, presence: 'create' | 'patch'): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};

@@ -10,7 +10,7 @@ import type { EntryRedirectsRepository } from '../../data/entry-redirects.reposi
 import { titleKey } from '../../domain/text-folding';
 import { TransactionContentionError, type AtomicRunner } from '../../data/atomic';
 import { toPage } from '../../domain/offset-page';
-import type { CatalogListQuery, EntryFieldsInput } from './catalog.schemas';
+import type { CatalogListQuery, EntryFieldsInput } from '../../domain/catalog-query';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../../data/catalog.repository';
 import { entryPatchChange, newEntryDocument, patchNeedsCurrent, personPrefixes, storedExternalIds, toEntryResponse, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../data/entry.document';
 import { positionAfter, readPosition } from '../../data/listing-cursor';

@@ -2,7 +2,7 @@ import { calendarDateSchema, timestampSchema, z } from '@mt/contracts';
 import { EXPORT_FORMAT } from '@mt/importers';
 import { componentPrefix, type CategoryDefinition } from '../../domain/categories';
 import { catalogSchemas } from '../catalog/catalog.schemas';
-import { LIST_STATUSES } from '../list/list.schemas';
+import { LIST_STATUSES } from '../../domain/list-entry';
 
 export const EXPORT_FORMATS = ['json', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

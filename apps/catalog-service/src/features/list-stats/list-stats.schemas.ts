@@ -1,5 +1,5 @@
 import { z } from '@mt/contracts';
-import { LIST_STATUSES } from '../list/list.schemas';
+import { LIST_STATUSES } from '../../domain/list-entry';
 
 const count = () => z.number().int().min(0);
 

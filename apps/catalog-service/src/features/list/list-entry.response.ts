@@ -1,17 +1,11 @@
 import type { CatalogRepository, ItemSummaryRow } from '../../data/catalog.repository';
 import { titleKey } from '../../domain/text-folding';
 import type { ListEntryDocument } from '../../data/list.repository';
-import type { ListStatus } from './list.schemas';
+import type { NewListEntryFields } from '../../domain/list-entry';
 
-export interface ListEntryResponse {
+export interface ListEntryResponse extends NewListEntryFields {
   item_id: string;
   item: { id: string; title: string; year: number | null };
-  status: ListStatus;
-  score: number | null;
-  progress: number | null;
-  notes: string | null;
-  started_at: string | null;
-  finished_at: string | null;
   repeat_count: number;
   created_at: string;
   updated_at: string;

@@ -1,29 +1,6 @@
 import { cursorParam, nextCursorSchema, refusePageWithCursor } from '@mt/pagination';
 import { calendarDateSchema, idSchema, limitParam, objectIdParam, orderParam, pageParam, pageSchema, timestampSchema, z } from '@mt/contracts';
-
-export const LIST_STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
-export const LIST_SORTS = ['updated_at', 'created_at', 'title', 'score'] as const;
-export type ListSort = (typeof LIST_SORTS)[number];
-export const MAX_BULK_IDS = 500;
-
-export interface ListEntryFieldsInput {
-  status?: ListStatus;
-  score?: number | null;
-  progress?: number | null;
-  notes?: string | null;
-  started_at?: string | null;
-  finished_at?: string | null;
-}
-
-export interface ListQuery {
-  status?: ListStatus;
-  page?: number;
-  cursor?: string;
-  limit?: number;
-  sort?: ListSort;
-  order?: 'asc' | 'desc';
-}
+import { LIST_SORTS, LIST_STATUSES, MAX_BULK_IDS } from '../../domain/list-entry';
 
 const DATE_RULES =
   'Adding or moving an entry to `watching` sets an empty `started_at` to today (UTC); to `completed` sets an empty `finished_at` to today; leaving a status clears nothing. `finished_at` before `started_at` is a 400.';

@@ -17,8 +17,9 @@ import { historyEvents, withLegacyHistory } from '../../domain/list-history';
 import type { LegacyHistoryRepository } from '../../data/legacy-history.repository';
 import { ListOwnerDeletedError, type ListOwnersRepository } from '../../data/list-owners.repository';
 import { importOutcome, listFieldsOf, type ImportMode, type ImportOutcome } from '../../domain/list-import';
-import { DuplicateListEntryError, listedItem, type ListedItem, type ListEntryChange, type ListEntryDocument, type ListRepository, type NewListEntryFields } from '../../data/list.repository';
-import type { ListEntryFieldsInput, ListQuery, ListStatus } from './list.schemas';
+import { DuplicateListEntryError, listedItem, type ListedItem, type ListEntryChange, type ListEntryDocument, type ListRepository } from '../../data/list.repository';
+import { type NewListEntryFields } from '../../domain/list-entry';
+import type { ListEntryFieldsInput, ListQuery, ListStatus } from '../../domain/list-entry';
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
 
