@@ -22,6 +22,8 @@ export interface CatalogHarness {
 
 export interface HarnessOptions {
   category?: string;
+  /** Default: STORE_PROFILE of the environment, else `auto` (the test server's plans decide). */
+  storeProfile?: CatalogModuleOptions['storeProfile'];
   sortHints?: CatalogModuleOptions['sortHints'];
   now?: () => Date;
   /** Share another harness's database (a second instance of the same category). */
@@ -37,13 +39,13 @@ export interface HarnessOptions {
 export async function startCatalogHarness(options: HarnessOptions = {}): Promise<CatalogHarness> {
   const category = getCategory(options.category ?? 'movies');
   const dbName = options.dbName ?? testDbName(`catalog_${category.id}`);
-  const config = loadCatalogConfig({ CATEGORY: category.id, INTERNAL_SECRET: TEST_SECRET, MONGO_URL: testMongoUrl(), MONGO_DB_NAME: dbName });
+  const config = loadCatalogConfig({ CATEGORY: category.id, INTERNAL_SECRET: TEST_SECRET, MONGO_URL: testMongoUrl(), MONGO_DB_NAME: dbName, STORE_PROFILE: process.env['STORE_PROFILE'] });
   const { logger, lines } = captureLogger('catalog-service');
   const connection = createMongoConnection();
   await openMongo(connection, { url: config.MONGO_URL, dbName, logger });
   const redisPrefix = options.imports ? (options.imports.redisPrefix ?? testRedisPrefix('imports')) : undefined;
   const imports = options.imports && redisPrefix ? { redisUrl: testRedisUrl(), keyPrefix: redisPrefix, concurrency: options.imports.concurrency ?? 2, lockMs: options.imports.lockMs ?? 3000 } : undefined;
-  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, sortHints: options.sortHints, now: options.now, imports });
+  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, storeProfile: options.storeProfile ?? config.STORE_PROFILE, sortHints: options.sortHints, now: options.now, imports });
   await module.prepare();
   if (options.imports?.worker !== false) await module.startImports();
   const lifecycle = createLifecycle();

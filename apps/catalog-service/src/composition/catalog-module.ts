@@ -3,9 +3,8 @@ import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
 import type { CategoryDefinition } from '../domain/categories';
 import { CatalogRepository } from '../data/catalog.repository';
-import { changedSinceWalkInCode } from '../data/store-profile/changed-since-walk';
 import { CatalogService } from '../features/catalog/catalog.service';
-import { SORT_KEY_FIELDS, type SortField } from '../data/listing-plan';
+import { SORT_KEY_FIELDS } from '../data/listing-plan';
 import { ListChangesRepository } from '../data/list-changes.repository';
 import { ListChangesService } from '../features/list-changes/list-changes.service';
 import { foldLegacyUpserts } from '../migrations/legacy-upserts';
@@ -28,8 +27,7 @@ import { ListService } from '../features/list/list.service';
 import { EntryRedirectsRepository } from '../data/entry-redirects.repository';
 import { ModerationService } from '../features/moderation/moderation.service';
 import { AtomicRunner } from '../data/atomic';
-import { KeyedRangeHints, RangeHints, type RangeHintsOptions } from '../data/store-profile/range-hints';
-import { sortsInsteadOfWalkingIndexes } from '@mt/stores';
+import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../data/database';
 
 export interface CatalogModuleOptions {
@@ -38,53 +36,48 @@ export interface CatalogModuleOptions {
   logger: Logger;
   /** Key material for page cursors shared by every instance (INTERNAL_SECRET): any instance accepts any instance's cursors. */
   cursorSecret: string;
+  /** STORE_PROFILE: `mongodb`, `sorting`, or `auto` (the default: the connected server's query plans decide). */
+  storeProfile?: StoreProfileSetting;
   /** Tests shrink the samples and thresholds to exercise the range hints (catalog and lists) on small data. */
-  sortHints?: Partial<Pick<RangeHintsOptions<SortField>, 'sampleSize' | 'minEntries' | 'refreshIntervalMs' | 'rankFactor' | 'rankPadding'>>;
+  sortHints?: RangeHintsTuning;
   now?: () => Date;
   /** The import queue on Redis (BullMQ); without it, import requests answer 503 (tools that only read). */
   imports?: Omit<ImportQueueOptions, 'category' | 'logger'>;
 }
 
 /** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
-export function createCatalogModule({ category, connection, logger, cursorSecret, sortHints, now, imports }: CatalogModuleOptions) {
+export function createCatalogModule({ category, connection, logger, cursorSecret, storeProfile: storeProfileSetting = 'auto', sortHints, now, imports }: CatalogModuleOptions) {
   const cursors = createCursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
-  const hints: RangeHints<SortField> = new RangeHints<SortField>({
-    fields: SORT_KEY_FIELDS,
-    loadSample: (size) => catalogRepository.loadSortKeySample(size),
-    countEntries: () => catalogRepository.entryCount(),
-    logger,
-    ...sortHints,
-  });
-  const catalogRepository = new CatalogRepository(db, hints);
-  const listRepository = new ListRepository(db);
-  // A personal list is sorted within its owner's entries: one sample per recently read list.
-  const listHints = new KeyedRangeHints({
-    fields: LIST_RANGE_FIELDS,
-    loadSample: (userId, size) => listRepository.sampleSortKeys(userId, size),
-    countEntries: (userId) => listRepository.count(userId, undefined),
-    logger,
-    minEntries: 2000,
-    ...sortHints,
-  });
+  // The one place that differs by server; chosen in prepare(), once connected.
+  const storeProfile: ChosenStoreProfile = new ChosenStoreProfile(
+    (): SortingStoreProfile =>
+      new SortingStoreProfile({
+        logger,
+        catalog: { fields: SORT_KEY_FIELDS, loadSample: (size) => catalogRepository.loadSortKeySample(size), countEntries: () => catalogRepository.entryCount() },
+        lists: { fields: LIST_RANGE_FIELDS, loadSample: (userId, size) => listRepository.sampleSortKeys(userId, size), countEntries: (userId) => listRepository.count(userId, undefined) },
+        tuning: sortHints,
+      }),
+  );
+  const catalogRepository: CatalogRepository = new CatalogRepository(db, storeProfile);
+  const listRepository = new ListRepository(db, storeProfile);
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
-  const listFeedReader = new ListFeedReader(listRepository, listChanges);
+  const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile);
   const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
   const catalog = new CatalogService(category, catalogRepository, listRepository, redirects, atomic, cursors, now);
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
-  const lists = new ListService(listRepository, new ListPageReader(listRepository, listHints), listOwners, catalogRepository, listChanges, legacyHistory, atomic, cursors, now);
+  const lists = new ListService(listRepository, new ListPageReader(listRepository, storeProfile), listOwners, catalogRepository, listChanges, legacyHistory, atomic, cursors, now);
   const importRunner = new ImportRunner(category, importJobs, lists, catalogRepository, new ImportMatcher(category, catalogRepository), logger, now);
 
   return {
     category,
     connection,
     atomic,
-    hints,
-    listHints,
+    storeProfile,
     catalogRepository,
     listRepository,
     listOwners,
@@ -102,7 +95,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, legacyHistory, catalogRepository, importJobs, atomic, now),
 
-    /** Detects transactions, ensures every index, reconciles the entry counter, chooses the sorting server's adapters (range hints, ...) where the server needs them. */
+    /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */
     async prepare(): Promise<void> {
       await atomic.detect();
       await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
@@ -118,15 +111,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       if (copied) logger.info({ entries: copied }, "list entries: their catalog entry's title and year copied into them");
       const backfilled = await catalog.backfillPersonSearch();
       if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
-      // Range hints only where the server needs them: MongoDB walks the sort indexes in order by itself.
-      if (await sortsInsteadOfWalkingIndexes(db.collection(COLLECTIONS.entries))) {
-        logger.info('the database sorts matches instead of walking indexes in order: sorted reads use range hints, cursor pages filter changed rows in code, list reads carry the history along');
-        hints.start();
-        catalogRepository.changedSinceWalk = changedSinceWalkInCode;
-        listHints.start();
-        listFeedReader.narrowBySeq = true;
-        listRepository.entryProjection = undefined;
-      }
+      const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));
+      logger.info({ store_profile: profile }, 'store profile chosen (docs/operations.md, "Store profile")');
     },
 
     /**
@@ -144,7 +130,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     },
 
     stop(): void {
-      hints.stop();
+      storeProfile.stop();
     },
   };
 }

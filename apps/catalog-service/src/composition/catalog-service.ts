@@ -25,6 +25,7 @@ export function runCatalogService(): void {
         connection: mongo,
         logger,
         cursorSecret: config.INTERNAL_SECRET,
+        storeProfile: config.STORE_PROFILE,
         imports: {
           redisUrl: config.REDIS_URL,
           keyPrefix: config.REDIS_KEY_PREFIX,

@@ -2,6 +2,7 @@ import { baseEnvShape, envInt, internalSecretShape, loadConfig, mongoEnvShape, r
 import { z } from 'zod';
 import { getCategory, knownCategoryIds, loadCategoryModule } from '../domain/categories';
 import path from 'node:path';
+import { STORE_PROFILES } from '../data/store-profile/store-profile';
 
 const optionalPort = z
   .string()
@@ -46,6 +47,8 @@ const catalogEnvSchema = z
     IMPORT_CONCURRENCY: envInt(2, 1, 16),
     /** A running import whose instance stopped renewing its queue lock this long ago (a crash) is resumed by another. */
     IMPORT_LOCK_MS: envInt(30_000, 1000, 600_000),
+    /** `mongodb`, `sorting` (DocumentDB, FerretDB), or `auto`: probe the connected server at start-up. */
+    STORE_PROFILE: z.enum(['auto', ...STORE_PROFILES]).default('auto'),
   })
   .superRefine((env, ctx) => {
     if (env.PORT === 0 && env.ADVERTISED_URL === undefined) {

@@ -2,10 +2,10 @@ import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { isDuplicateKeyError } from './mongo-errors';
-import type { RangeHints, SortKeyRow } from './store-profile/range-hints';
+import type { SortKeyRow } from './store-profile/range-hints';
+import type { StoreProfile } from './store-profile/store-profile';
 import { ENTRY_LISTING_PROJECTION, type EntryChange, type EntryDocument, type EntryListingRow } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
-import { changedSinceWalkInQuery, type ChangedSinceWalk } from './store-profile/changed-since-walk';
 import { cursorKeyValue, cursorReadFilter, type CursorRead } from './listing-cursor';
 import { rangeFilter, sortSpec, withRange, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
 
@@ -87,15 +87,10 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
 
 export class CatalogRepository {
   private readonly countCache = new MatchCountCache();
-  /**
-   * How cursor pages leave out rows changed since their walk began: by a condition of the query, unless the
-   * module, having probed the server, sets the adapter for servers that sort every match (changed-since-walk.ts).
-   */
-  changedSinceWalk: ChangedSinceWalk = changedSinceWalkInQuery;
-
   constructor(
     private readonly db: CatalogDatabase,
-    private readonly hints: RangeHints<SortField>,
+    /** What differs on the connected server: narrowed sorted reads, the changed-since-walk filter. */
+    private readonly profile: StoreProfile,
   ) {}
 
   private get entries() {
@@ -308,7 +303,7 @@ export class CatalogRepository {
   /** The number of entries and the catalog version, from the counter shards (one indexed read). */
   async state(): Promise<CatalogState> {
     const state = await this.readCounter();
-    this.hints.observe(state.entries);
+    this.profile.observeCatalog(state.entries);
     return state;
   }
 
@@ -372,22 +367,28 @@ export class CatalogRepository {
     const expected = Math.min(limit, segmentTotal - skip);
     if (expected <= 0) return [];
     const sort = sortSpec(segment.field, segment.direction);
-    // Where the last needed row probably lies in the whole collection's order.
-    const rank = (this.hints.rankFor(skip + expected) * entries) / Math.max(1, segmentTotal);
-    return this.hints.readNarrowed(segment.field, segment.direction, rank, entries, expected, (bound) => {
-      const filter = bound === undefined ? segment.filter : withRange(segment.filter, rangeFilter(segment.field, segment.direction, bound));
-      return this.listingRows(filter).sort(sort).skip(skip).limit(limit).toArray();
+    return this.profile.readCatalogRange({
+      field: segment.field,
+      direction: segment.direction,
+      needed: skip + expected,
+      entries,
+      matching: segmentTotal,
+      expected,
+      read: (bound) => {
+        const filter = bound === undefined ? segment.filter : withRange(segment.filter, rangeFilter(segment.field, segment.direction, bound));
+        return this.listingRows(filter).sort(sort).skip(skip).limit(limit).toArray();
+      },
     });
   }
 
   /**
    * Cursor pages: the rows of one `CursorRead` (rows changed after `changedUpTo` are left out: they may have
-   * moved behind the cursor, so each is seen at most once; how, see `changedSinceWalk`). Index-ordered range
+   * moved behind the cursor, so each is seen at most once; how depends on the store profile). Index-ordered range
    * reads; their cost does not grow with the depth of the page. With `depth`, narrowed by range hints where the
    * server sorts every match, like findSegment.
    */
   findAfter(read: CursorRead): Promise<EntryListingRow[]> {
-    return this.changedSinceWalk(read, (part) => this.readAfter(part));
+    return this.profile.changedSinceWalk(read, (part) => this.readAfter(part));
   }
 
   private readAfter(read: CursorRead): Promise<EntryListingRow[]> {
@@ -399,20 +400,19 @@ export class CatalogRepository {
     // As findSegment: on servers that sort every match, a range of the sort key that probably holds the rows —
     // counted from the cursor's key when it is a single value (the rows after it), else from the segment's start.
     const from = start && segment.field !== 'year' ? cursorKeyValue(segment.field, start.key) : undefined;
-    const rows = from === undefined ? depth.depth + expected : expected;
-    const rank = (this.hints.rankFor(rows) * depth.entries) / Math.max(1, depth.segmentTotal);
-    return this.hints.readNarrowed(
-      segment.field,
-      segment.direction,
-      rank,
-      depth.entries,
+    return this.profile.readCatalogRange({
+      field: segment.field,
+      direction: segment.direction,
+      needed: from === undefined ? depth.depth + expected : expected,
+      entries: depth.entries,
+      matching: depth.segmentTotal,
       expected,
-      (bound) => {
+      from,
+      read: (bound) => {
         const bounded = bound === undefined ? filter : withRange(filter, rangeFilter(segment.field, segment.direction, bound));
         return this.listingRows(bounded).sort(sort).limit(limit).toArray();
       },
-      from,
-    );
+    });
   }
 
   private listingRows(filter: EntryFilter) {

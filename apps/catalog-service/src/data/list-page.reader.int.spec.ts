@@ -2,6 +2,7 @@ import request from 'supertest';
 import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-harness';
 import { asUser, newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
+import { SortingStoreProfile } from './store-profile/store-profile';
 
 type Query = Record<string, string | number>;
 
@@ -15,16 +16,17 @@ describe('list pages narrowed by range hints (movies)', () => {
   const user = newUserId();
   const ENTRIES = 60;
   beforeAll(async () => {
-    h = await startCatalogHarness({ category: 'movies', sortHints: { minEntries: 0, sampleSize: 30, refreshIntervalMs: 3_600_000, rankFactor: 0.5, rankPadding: 0 } });
+    h = await startCatalogHarness({ category: 'movies', storeProfile: 'sorting', sortHints: { minEntries: 0, sampleSize: 30, refreshIntervalMs: 3_600_000, rankFactor: 0.5, rankPadding: 0 } });
     const items = await seedEntries(h.module, Array.from({ length: ENTRIES }, (_, i) => ({ title: `Hinted ${String((i * 23) % ENTRIES).padStart(2, '0')}` })));
     const statuses = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'];
     for (const [i, item] of items.entries()) {
       const body = { item_id: item._id.toHexString(), status: statuses[i % 5], score: 1 + (i % 10) };
       expect((await request(h.app).post('/api/v1/movies/list').set(asUser(user)).send(body)).status).toBe(201);
     }
-    // On MongoDB the module leaves hints off; started here, the list reads take the hinted path on any server.
-    h.module.listHints.start();
-    await h.module.listHints.forKey(user, ENTRIES)!.refresh();
+    // The sorting profile, forced: the list reads take the hinted path on any server.
+    const profile = h.module.storeProfile.current;
+    if (!(profile instanceof SortingStoreProfile)) throw new Error('the sorting store profile was not chosen');
+    await profile.listHints.forKey(user, ENTRIES)!.refresh();
   }, 120_000);
   afterAll(() => h.close());
 

@@ -1,6 +1,6 @@
-import type { KeyedRangeHints } from './store-profile/range-hints';
+import type { StoreProfile } from './store-profile/store-profile';
 import type { ListPosition } from '../domain/list-cursor';
-import { rangeFieldOf, type ListEntryDocument, type ListRange, type ListRangeField, type ListRepository } from './list.repository';
+import { rangeFieldOf, type ListEntryDocument, type ListRange, type ListRepository } from './list.repository';
 import type { ListSort, ListStatus } from '../domain/list-entry';
 
 /** How many entries the user has, and how many of them the page's filter selects. */
@@ -11,14 +11,13 @@ export interface ListCounts {
 
 /**
  * Reads the rows of a list page. On MongoDB the sort indexes (user first) make every page cost the same for
- * any list size, and this is a plain read. On a server that sorts every match instead (see RangeHints),
- * the read is narrowed to a range of the sort key that very probably holds the page, from a sample of the
- * owner's keys; a range that proves too small is widened, and finally dropped: the rows are the same.
+ * any list size, and this is a plain read. On a server that sorts every match instead, the store profile
+ * narrows the read to a range of the sort key that very probably holds the page (the rows are the same).
  */
 export class ListPageReader {
   constructor(
     private readonly lists: ListRepository,
-    private readonly hints: KeyedRangeHints<ListRangeField>,
+    private readonly profile: StoreProfile,
   ) {}
 
   offsetPage(userId: string, status: ListStatus | undefined, sort: ListSort, direction: 1 | -1, window: { skip: number; limit: number }, counts: ListCounts): Promise<ListEntryDocument[]> {
@@ -52,10 +51,15 @@ export class ListPageReader {
     read: (range: ListRange | undefined) => Promise<ListEntryDocument[]>,
   ): Promise<ListEntryDocument[]> {
     const field = rangeFieldOf(sort);
-    const hints = field && expected > 0 ? this.hints.forKey(userId, counts.entries) : undefined;
-    if (!field || !hints) return read(undefined);
-    // Where the last needed row probably lies among all of the user's entries (a status filter thins them out).
-    const rank = (hints.rankFor(needed) * counts.entries) / Math.max(1, counts.matching);
-    return hints.readNarrowed(field, direction, rank, counts.entries, expected, (value) => read(value === undefined ? undefined : { field, direction, value }));
+    if (!field) return read(undefined);
+    return this.profile.readListRange(userId, {
+      field,
+      direction,
+      needed,
+      entries: counts.entries,
+      matching: counts.matching,
+      expected,
+      read: (value) => read(value === undefined ? undefined : { field, direction, value }),
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { mongo } from 'mongoose';
 import { retryTransient } from '@mt/stores';
 import type { Session } from './atomic';
+import type { StoreProfile } from './store-profile/store-profile';
 import { ENTRY_RESPONSE_PROJECTION, type EntryResponseSource } from './entry.document';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { isDuplicateKeyError } from './mongo-errors';
@@ -90,13 +91,11 @@ export interface ListEntryDocument {
   /**
    * Its changes of status, score and progress, newest first, at most MAX_HISTORY_PER_ENTRY (API.md §10):
    * written by the same statement as the change, removed with the entry. Only `historyOf` reads it; every
-   * other read leaves it out (`entryProjection`). Absent on entries stored before it (see list_history).
+   * other read leaves it out (`StoreProfile.listEntryProjection`). Absent on entries stored before it (see list_history).
    */
   history?: HistoryEvent[];
 }
 
-/** The projection of every read of whole entries: the history is read only by the history endpoint. */
-export const WITHOUT_HISTORY = { history: 0 } as const;
 
 /** Prepends one write's events (oldest first) to a stored history, dropping the oldest beyond the cap. */
 function pushHistory(events: readonly HistoryEvent[]) {
@@ -242,15 +241,16 @@ function newListEntryDocument(userId: string, item: ListedItem, fields: NewListE
 
 export class ListRepository {
 
-  /**
-   * What reads of whole entries leave out: the history. A server that sorts the matches instead of walking
-   * an index projects every match before the limit (the test server: a page of a 50 000-entry list 8.2 →
-   * 10.6 ms, a feed page 14 → 25 ms): there the catalog module sets it to undefined, the history is read
-   * along, and responses leave it out (they name their fields).
-   */
-  entryProjection: typeof WITHOUT_HISTORY | undefined = WITHOUT_HISTORY;
+  constructor(
+    private readonly db: CatalogDatabase,
+    /** Says what reads of whole entries leave out (the history, unless the server sorts every match). */
+    private readonly profile: StoreProfile,
+  ) {}
 
-  constructor(private readonly db: CatalogDatabase) {}
+  /** Responses leave the history out either way: they name their fields. */
+  private get entryProjection() {
+    return this.profile.listEntryProjection;
+  }
 
   private get entries() {
     return this.db.collection<ListEntryDocument>(COLLECTIONS.listEntries);

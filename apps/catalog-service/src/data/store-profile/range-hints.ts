@@ -72,8 +72,8 @@ function sampledBefore(values: readonly SortValue[], from: SortValue, direction:
  * that many rows. Hints only narrow the work, never the answer: when the bounded query returns fewer rows than
  * the page needs, the caller widens the bound and finally drops it.
  *
- * Inactive until `start()`: the module starts hints only when `sortsInsteadOfWalkingIndexes` says the
- * connected server needs them; on MongoDB no sample is ever taken and every bound is undefined.
+ * Inactive until `start()`: only the sorting store profile (store-profile.ts) creates and starts them, when
+ * the connected server needs them; under the MongoDB profile no sample is ever taken.
  */
 export class RangeHints<F extends string> {
   private sample: Sample<F> | undefined;

@@ -6,6 +6,7 @@ import { seedEntries, type SeedInput } from '../../../test/seed';
 import { asUser } from '../../../test/identity-headers';
 import { catalogSchemas } from './catalog.schemas';
 import type { EntryDocument } from '../../data/entry.document';
+import { SortingStoreProfile } from '../../data/store-profile/store-profile';
 
 const schemas = catalogSchemas(getCategory('movies'));
 const BASE = Date.UTC(2026, 0, 1);
@@ -93,6 +94,7 @@ const queryString = (query: Query & { page?: number; limit?: number }) =>
 
 const MODES: Array<[string, HarnessOptions['sortHints']]> = [
   ['plain queries', undefined],
+  // The sorting store profile, whichever profile the server would get.
   // No size threshold, and bounds aimed too low on purpose: bounded queries, too-tight bounds and
   // widening all happen (the sample holds every entry, so this is deterministic).
   ['range-hinted queries', { minEntries: 0, sampleSize: 100, refreshIntervalMs: 3_600_000, rankFactor: 0.5, rankPadding: 0 }],
@@ -102,11 +104,13 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
   let h: CatalogHarness;
   let docs: EntryDocument[];
   beforeAll(async () => {
-    h = await startCatalogHarness({ category: 'movies', sortHints });
+    h = await startCatalogHarness({ category: 'movies', sortHints, ...(sortHints && { storeProfile: 'sorting' }) });
     docs = await seedEntries(h.module, dataset());
-    await h.module.hints.refresh();
+    await catalogHints()?.refresh();
   });
   afterAll(() => h.close());
+
+  const catalogHints = () => (h.module.storeProfile.current instanceof SortingStoreProfile ? h.module.storeProfile.current.catalogHints : undefined);
 
   const list = (query: Query & { page?: number; limit?: number }) => request(h.app).get(`/api/v1/movies?${queryString(query)}`);
 
@@ -183,18 +187,19 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
   });
 
   it('actually narrows queries by range (and widens too-tight ranges) when hints are on', async () => {
-    const bounds = jest.spyOn(h.module.hints, 'bound');
+    const hints = catalogHints();
+    const bounds = hints && jest.spyOn(hints, 'bound');
     const segments = jest.spyOn(h.module.catalogRepository, 'findSegment');
     for (const sort of sorts) for (const order of orders) await expectListing({ sort, order });
-    const bounded = bounds.mock.results.filter((result) => result.value !== undefined).length;
+    const bounded = bounds?.mock.results.filter((result: { value: unknown }) => result.value !== undefined).length ?? 0;
     if (sortHints) {
       expect(bounded).toBeGreaterThan(0);
       // More bounds than segment reads: some bound proved too tight and was widened.
-      expect(bounds.mock.calls.length).toBeGreaterThan(segments.mock.calls.length);
+      expect(bounds?.mock.calls.length).toBeGreaterThan(segments.mock.calls.length);
     } else {
       expect(bounded).toBe(0);
     }
-    bounds.mockRestore();
+    bounds?.mockRestore();
     segments.mockRestore();
   });
 

@@ -13,8 +13,7 @@ describe('change feed read by sequence windows (movies)', () => {
   const user = newUserId();
   let items: string[];
   beforeAll(async () => {
-    h = await startCatalogHarness({ category: 'movies' });
-    h.module.listFeedReader.narrowBySeq = true;
+    h = await startCatalogHarness({ category: 'movies', storeProfile: 'sorting' });
     items = (await seedEntries(h.module, Array.from({ length: 12 }, (_, i) => ({ title: `Window ${i}` })))).map((d) => d._id.toHexString());
     for (const id of items) expect((await request(h.app).post('/api/v1/movies/list').set(asUser(user)).send({ item_id: id })).status).toBe(201);
     // 60 rewrites of the first item: its record moves to the end, leaving a gap of 60 sequence numbers.

@@ -7,7 +7,7 @@ import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from '../../domain/list-hist
 import { listSchemas } from './list.schemas';
 import { LegacyHistoryRepository } from '../../data/legacy-history.repository';
 import { foldLegacyHistories } from '../../migrations/legacy-history';
-import { WITHOUT_HISTORY } from '../../data/list.repository';
+import { WITHOUT_HISTORY } from '../../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../../data/database';
 
 describe('entry history and repeat count (movies)', () => {
@@ -86,8 +86,7 @@ describe('entry history and repeat count (movies)', () => {
     ['reading it along (servers that sort matches)', undefined],
   ] as const)('keeps the history out of every other answer, %s', async (_name, projection) => {
     const repository = h.module.listRepository;
-    const previous = repository.entryProjection;
-    repository.entryProjection = projection;
+    const chosen = jest.spyOn(h.module.storeProfile, 'listEntryProjection', 'get').mockReturnValue(projection);
     try {
       const user = newUserId();
       const id = items[6]!;
@@ -105,7 +104,7 @@ describe('entry history and repeat count (movies)', () => {
       const stored = await repository.find(user, new mongo.ObjectId(id));
       expect(stored && 'history' in stored).toBe(projection === undefined);
     } finally {
-      repository.entryProjection = previous;
+      chosen.mockRestore();
     }
   });
 
