@@ -89,10 +89,12 @@ const CATALOG_LAYER_DEBTS = [
   'features/list-import/list-import.service.ts',
   'features/list-stats/list-stats.service.ts',
   'features/list/list-entry.response.ts',
+  'features/list/list-import-batches.ts',
+  'features/list/list-item-cascades.ts',
+  'features/list/list-writes.ts',
   'features/list/list.service.ts',
   'features/moderation/moderation.service.ts',
   'http/list-import.endpoints.ts',
-
 ].map(catalogLayer);
 export const CATALOG_LAYER_ZONES = Object.entries(CATALOG_MAY_IMPORT).flatMap(([layer, allowed]) =>
   CATALOG_LAYERS.filter((other) => other !== layer && !allowed.includes(other)).map((other) => ({

@@ -3,6 +3,7 @@ import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
 import type { CategoryDefinition } from '../domain/categories';
 import { CatalogRepository } from '../data/catalog.repository';
+import { CatalogListingReader } from '../data/catalog-listing.reader';
 import { CatalogService } from '../features/catalog/catalog.service';
 import { SORT_KEY_FIELDS } from '../data/listing-plan';
 import { ListChangesRepository } from '../data/list-changes.repository';
@@ -20,10 +21,17 @@ import { UserDeletionService } from '../features/account-deletion/account-deleti
 import { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { foldLegacyHistories } from '../migrations/legacy-history';
 import { copyItemsIntoLegacyEntries } from '../migrations/legacy-item-copies';
+import { ItemGuardsRepository } from '../data/item-guards.repository';
+import { ListEntryImportsRepository } from '../data/list-entry-imports.repository';
+import { LegacyListEntriesRepository } from '../migrations/legacy-list-entries.repository';
 import { ListOwnersRepository } from '../data/list-owners.repository';
-import { LIST_RANGE_FIELDS, ListRepository } from '../data/list.repository';
+import { ListRepository } from '../data/list.repository';
+import { LIST_RANGE_FIELDS } from '../data/list-entry.document';
 import { ListPageReader } from '../data/list-page.reader';
 import { ListService } from '../features/list/list.service';
+import { ListImportBatches } from '../features/list/list-import-batches';
+import { ListItemCascades } from '../features/list/list-item-cascades';
+import { ListWrites } from '../features/list/list-writes';
 import { EntryRedirectsRepository } from '../data/entry-redirects.repository';
 import { ModerationService } from '../features/moderation/moderation.service';
 import { AtomicRunner } from '../data/atomic';
@@ -55,23 +63,38 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     (): SortingStoreProfile =>
       new SortingStoreProfile({
         logger,
-        catalog: { fields: SORT_KEY_FIELDS, loadSample: (size) => catalogRepository.loadSortKeySample(size), countEntries: () => catalogRepository.entryCount() },
+        catalog: { fields: SORT_KEY_FIELDS, loadSample: (size) => catalogListing.loadSortKeySample(size), countEntries: () => catalogListing.entryCount() },
         lists: { fields: LIST_RANGE_FIELDS, loadSample: (userId, size) => listRepository.sampleSortKeys(userId, size), countEntries: (userId) => listRepository.count(userId, undefined) },
         tuning: sortHints,
       }),
   );
-  const catalogRepository: CatalogRepository = new CatalogRepository(db, storeProfile);
+  const catalogRepository = new CatalogRepository(db);
+  const catalogListing: CatalogListingReader = new CatalogListingReader(db, storeProfile);
   const listRepository = new ListRepository(db, storeProfile);
+  const itemGuards = new ItemGuardsRepository(db);
+  const legacyListEntries = new LegacyListEntriesRepository(db);
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
   const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile);
   const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
-  const catalog = new CatalogService(category, catalogRepository, listRepository, redirects, atomic, cursors, now);
+  const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now });
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
-  const lists = new ListService(listRepository, new ListPageReader(listRepository, storeProfile), listOwners, catalogRepository, listChanges, legacyHistory, atomic, cursors, now);
-  const importRunner = new ImportRunner(category, importJobs, lists, catalogRepository, new ImportMatcher(category, catalogRepository), logger, now);
+  const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
+  const lists = new ListService({
+    lists: listRepository,
+    pages: new ListPageReader(listRepository, storeProfile),
+    owners: listOwners,
+    catalog: catalogRepository,
+    legacyHistories: legacyHistory,
+    writes: listWrites,
+    cursors,
+    now,
+  });
+  const listImports = new ListImportBatches({ lists: listRepository, imports: new ListEntryImportsRepository(db, storeProfile), guards: itemGuards, catalog: catalogRepository, owners: listOwners, writes: listWrites });
+  const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, now });
+  const importRunner = new ImportRunner({ category, jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository), logger, now });
 
   return {
     category,
@@ -79,21 +102,25 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     atomic,
     storeProfile,
     catalogRepository,
+    catalogListing,
     listRepository,
+    legacyListEntries,
     listOwners,
     listChanges,
     listFeedReader,
     cursors,
     catalog,
     lists,
-    moderation: new ModerationService(category, catalogRepository, lists, redirects, atomic, now),
+    listImports,
+    listItemCascades,
+    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, atomic, now }),
     importJobs,
     importRunner,
     imports: new ImportsService(category, importJobs, importQueue, cursors, now),
     listExport: new ListExportService(category, listRepository, now),
     listStats: new ListStatsService(listOwners, listRepository, atomic),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
-    userDeletion: new UserDeletionService(listRepository, listOwners, listChanges, legacyHistory, catalogRepository, importJobs, atomic, now),
+    userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, atomic, now }),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */
     async prepare(): Promise<void> {
@@ -103,11 +130,11 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
       const migration = await catalog.migrateExternalIds();
       if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
-      const feed = await foldLegacyUpserts(listChanges, listRepository);
+      const feed = await foldLegacyUpserts(listChanges, legacyListEntries);
       if (feed.folded || feed.numbered) logger.info(feed, 'change feed: legacy upsert records folded into the list entries');
-      const history = await foldLegacyHistories(legacyHistory, listRepository, atomic);
+      const history = await foldLegacyHistories(legacyHistory, legacyListEntries, atomic);
       if (history.folded || history.orphans) logger.info(history, 'list history: list_history folded into the list entries');
-      const copied = await copyItemsIntoLegacyEntries(listRepository, catalogRepository);
+      const copied = await copyItemsIntoLegacyEntries(legacyListEntries, catalogRepository);
       if (copied) logger.info({ entries: copied }, "list entries: their catalog entry's title and year copied into them");
       const backfilled = await catalog.backfillPersonSearch();
       if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');

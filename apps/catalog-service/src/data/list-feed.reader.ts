@@ -1,4 +1,5 @@
-import type { ListEntryDocument, ListRepository } from './list.repository';
+import type { ListRepository } from './list.repository';
+import type { ListEntryDocument } from './list-entry.document';
 import type { FeedResume } from '../domain/feed-position';
 import type { ListChangeDocument, ListChangesRepository } from './list-changes.repository';
 import type { StoreProfile } from './store-profile/store-profile';

@@ -1,6 +1,7 @@
 import type { StoreProfile } from './store-profile/store-profile';
 import type { ListPosition } from '../domain/list-cursor';
-import { rangeFieldOf, type ListEntryDocument, type ListRange, type ListRepository } from './list.repository';
+import { type ListRepository } from './list.repository';
+import { rangeFieldOf, type ListEntryDocument, type ListRange } from './list-entry.document';
 import type { ListSort, ListStatus } from '../domain/list-entry';
 
 /** How many entries the user has, and how many of them the page's filter selects. */

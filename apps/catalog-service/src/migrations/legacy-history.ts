@@ -2,7 +2,7 @@ import type { mongo } from 'mongoose';
 import type { AtomicRunner } from '../data/atomic';
 import type { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { withLegacyHistory } from '../domain/list-history';
-import type { ListRepository } from '../data/list.repository';
+import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
 
 /** Small batches: each is one transaction, and `$or` of its (user, item) pairs finds the entries. */
 const BATCH = 200;
@@ -15,7 +15,7 @@ const BATCH = 200;
  * two runs again. Documents written meanwhile by an instance of the previous version are read beside the
  * entry's history until the next start folds them.
  */
-export async function foldLegacyHistories(legacy: LegacyHistoryRepository, lists: ListRepository, atomic: AtomicRunner): Promise<{ folded: number; orphans: number }> {
+export async function foldLegacyHistories(legacy: LegacyHistoryRepository, lists: LegacyListEntriesRepository, atomic: AtomicRunner): Promise<{ folded: number; orphans: number }> {
   let folded = 0;
   let orphans = 0;
   let after: mongo.ObjectId | null = null;

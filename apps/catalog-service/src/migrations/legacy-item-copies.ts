@@ -1,6 +1,7 @@
 import type { Id } from '../domain/ids';
 import type { CatalogRepository } from '../data/catalog.repository';
-import { listedItem, type ListRepository } from '../data/list.repository';
+import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
+import { listedItem } from '../data/list-entry.document';
 
 const BATCH = 500;
 
@@ -10,7 +11,7 @@ const BATCH = 500;
  * catalog entry is gone (a database edited by hand) is passed over and keeps being joined. Idempotent, no
  * transaction: an edit or merge of the catalog entry meanwhile writes the copy itself, and wins.
  */
-export async function copyItemsIntoLegacyEntries(lists: ListRepository, catalog: Pick<CatalogRepository, 'summaries'>): Promise<number> {
+export async function copyItemsIntoLegacyEntries(lists: LegacyListEntriesRepository, catalog: Pick<CatalogRepository, 'summaries'>): Promise<number> {
   let copied = 0;
   let after: Id | null = null;
   for (;;) {

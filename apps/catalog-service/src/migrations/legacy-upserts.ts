@@ -1,4 +1,4 @@
-import type { ListRepository } from '../data/list.repository';
+import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
 import type { ListChangesRepository } from '../data/list-changes.repository';
 
 const BATCH = 1000;
@@ -11,7 +11,7 @@ const BATCH = 1000;
  * neither get 0 (they start the feed, so a replay from the beginning gives the whole list). Idempotent,
  * in batches, no transaction: every step can be repeated.
  */
-export async function foldLegacyUpserts(changes: ListChangesRepository, lists: ListRepository): Promise<{ folded: number; numbered: number }> {
+export async function foldLegacyUpserts(changes: ListChangesRepository, lists: LegacyListEntriesRepository): Promise<{ folded: number; numbered: number }> {
   let folded = 0;
   for (;;) {
     const records = await changes.legacyUpserts(BATCH);

@@ -189,7 +189,7 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
   it('actually narrows queries by range (and widens too-tight ranges) when hints are on', async () => {
     const hints = catalogHints();
     const bounds = hints && jest.spyOn(hints, 'bound');
-    const segments = jest.spyOn(h.module.catalogRepository, 'findSegment');
+    const segments = jest.spyOn(h.module.catalogListing, 'findSegment');
     for (const sort of sorts) for (const order of orders) await expectListing({ sort, order });
     const bounded = bounds?.mock.results.filter((result: { value: unknown }) => result.value !== undefined).length ?? 0;
     if (sortHints) {
@@ -204,8 +204,8 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
   });
 
   it('reads page rows without the search keys, by offset and by cursor', async () => {
-    const find = jest.spyOn(h.module.catalogRepository, 'findSegment');
-    const after = jest.spyOn(h.module.catalogRepository, 'findAfter');
+    const find = jest.spyOn(h.module.catalogListing, 'findSegment');
+    const after = jest.spyOn(h.module.catalogListing, 'findAfter');
     expect((await list({ q: 'matr', limit: 2 })).status).toBe(200);
     expect((await request(h.app).get('/api/v1/movies?sort=year&limit=2&cursor=start')).status).toBe(200);
     const rows = (await Promise.all([...find.mock.results, ...after.mock.results].map((result) => result.value as Promise<object[]>))).flat();

@@ -5,12 +5,15 @@ import { KeyedMutex } from '@mt/stores';
 import { toId, type Id } from '../../domain/ids';
 import { categoryBasePath, type CategoryDefinition } from '../../domain/categories';
 import { externalKey, externalKeysOf } from '../../domain/external-ids';
-import { listedItem, withItemGuards, type ListRepository } from '../../data/list.repository';
+import { type ListRepository } from '../../data/list.repository';
+import { withItemGuards, type ItemGuardsRepository } from '../../data/item-guards.repository';
+import { listedItem } from '../../data/list-entry.document';
 import type { EntryRedirectsRepository } from '../../data/entry-redirects.repository';
 import { titleKey } from '../../domain/text-folding';
 import { TransactionContentionError, type AtomicRunner } from '../../data/atomic';
 import { toPage } from '../../domain/offset-page';
 import type { CatalogListQuery, EntryFieldsInput } from '../../domain/catalog-query';
+import type { CatalogListingReader } from '../../data/catalog-listing.reader';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../../data/catalog.repository';
 import { entryPatchChange, newEntryDocument, patchNeedsCurrent, personPrefixes, storedExternalIds, toEntryResponse, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../data/entry.document';
 import { positionAfter, readPosition } from '../../data/listing-cursor';
@@ -20,22 +23,30 @@ export type EntryResponse = Record<string, unknown>;
 /** The page object with API.md §9's `next_cursor` (also on offset pages). */
 export type EntryPage = Page<EntryResponse> & { next_cursor: string | null };
 
+export interface CatalogServiceDeps {
+  category: CategoryDefinition;
+  entries: CatalogRepository;
+  listing: CatalogListingReader;
+  lists: ListRepository;
+  guards: ItemGuardsRepository;
+  redirects: EntryRedirectsRepository;
+  atomic: AtomicRunner;
+  cursors: CursorCodec;
+  now?: () => Date;
+}
+
 /** The shared catalog of one category: create, read, change (creator only) and search entries. */
 export class CatalogService {
   private readonly creating = new KeyedMutex();
 
-  constructor(
-    private readonly category: CategoryDefinition,
-    private readonly entries: CatalogRepository,
-    private readonly lists: ListRepository,
-    private readonly redirects: EntryRedirectsRepository,
-    private readonly atomic: AtomicRunner,
-    private readonly cursors: CursorCodec,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: CatalogServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
 
   async create(input: EntryFieldsInput & { title: string }, userId: string): Promise<EntryResponse> {
-    const doc = newEntryDocument(this.category, input, userId, this.now());
+    const doc = newEntryDocument(this.deps.category, input, userId, this.now());
     // Creations of one title and year take turns in this process: racing inserts of one unique key make
     // the store wait on, or deadlock with, each other. Whoever comes after the first finds it and gets a
     // 409 without a transaction.
@@ -45,7 +56,7 @@ export class CatalogService {
       await this.refuseIfTaken(doc);
       try {
         // The unique indexes still decide duplicates (other instances); the count moves with the insert.
-        await this.atomic.run((session) => this.entries.insert(doc, session));
+        await this.deps.atomic.run((session) => this.deps.entries.insert(doc, session));
       } catch (error) {
         if (error instanceof DuplicateEntryError) throw await this.duplicateConflict(doc.title_key, doc.year);
         if (error instanceof DuplicateExternalIdError) throw await this.externalIdConflict(doc.external_keys ?? []);
@@ -59,31 +70,31 @@ export class CatalogService {
   }
 
   async get(id: string): Promise<EntryResponse> {
-    const doc = await this.entries.findById(toId(id));
-    if (!doc) throw errors.notFound(`${this.category.id} entry not found`);
+    const doc = await this.deps.entries.findById(toId(id));
+    if (!doc) throw errors.notFound(`${this.deps.category.id} entry not found`);
     return this.respond(doc);
   }
 
   /** GET of one id: the entry, or where a merged id leads now (API.md §13: 301); 404 for neither. */
   async locate(id: string): Promise<{ entry: EntryResponse } | { location: string }> {
     const objectId = toId(id);
-    const doc = await this.entries.findById(objectId);
+    const doc = await this.deps.entries.findById(objectId);
     if (doc) return { entry: this.respond(doc) };
-    const survivor = await this.redirects.target(objectId);
-    if (!survivor) throw errors.notFound(`${this.category.id} entry not found`);
-    return { location: `${categoryBasePath(this.category)}/${survivor.toHexString()}` };
+    const survivor = await this.deps.redirects.target(objectId);
+    if (!survivor) throw errors.notFound(`${this.deps.category.id} entry not found`);
+    return { location: `${categoryBasePath(this.deps.category)}/${survivor.toHexString()}` };
   }
 
   /** `moderator`: the caller holds `catalog:moderate` (API.md §13) and may change any entry; else only its own. */
   async update(id: string, patch: EntryFieldsInput, userId: string, moderator = false): Promise<EntryResponse> {
     const objectId = toId(id);
-    const needsCurrent = patchNeedsCurrent(this.category, patch);
+    const needsCurrent = patchNeedsCurrent(this.deps.category, patch);
     const retitles = patch.title !== undefined || patch.year !== undefined;
     // External ids are recomputed from the entry as read; a concurrent change of them makes the update miss: read again.
     for (let attempt = 1; ; attempt++) {
-      const current = needsCurrent ? await this.entries.findById(objectId) : null;
-      if (needsCurrent && !current) throw errors.notFound(`${this.category.id} entry not found`);
-      const change = entryPatchChange(this.category, patch, this.now(), current);
+      const current = needsCurrent ? await this.deps.entries.findById(objectId) : null;
+      if (needsCurrent && !current) throw errors.notFound(`${this.deps.category.id} entry not found`);
+      const change = entryPatchChange(this.deps.category, patch, this.now(), current);
       const keys = (change.set['external_keys'] as string[] | undefined) ?? [];
       // Patches claiming one external id take turns in this process, like creations (above): the first
       // claims it, the others meet the unique index at once instead of waiting on each other in the store.
@@ -93,13 +104,16 @@ export class CatalogService {
         updated = await this.creating.useAll(claimed, () =>
           withItemGuards(
             () =>
-              this.atomic.run(async (session) => {
-                const doc = await this.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
+              this.deps.atomic.run(async (session) => {
+                const doc = await this.deps.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
                 // List entries keep the item's title (and its sort key) and year: changed in the same transaction.
-                if (doc && retitles) await this.lists.retitleItem(listedItem(doc), session);
+                if (doc && retitles) {
+                  await this.deps.guards.touchGuards([objectId], 'all', session);
+                  await this.deps.lists.retitleItem(listedItem(doc), session);
+                }
                 return doc;
               }),
-            () => this.lists.ensureGuards([objectId], 'all'),
+            () => this.deps.guards.ensureGuards([objectId], 'all'),
           ),
         );
       } catch (error) {
@@ -107,18 +121,18 @@ export class CatalogService {
         // Racing claimants on other instances can use up each other's conflict retries; once one of
         // them holds the id, the answer for the rest is the 409 it would have been, not a 503.
         if (error instanceof TransactionContentionError && claimed.length) {
-          const holder = await this.entries.findExternalKeyHolder(keys, objectId);
+          const holder = await this.deps.entries.findExternalKeyHolder(keys, objectId);
           if (holder) throw externalIdTaken(holder);
         }
         if (!(error instanceof DuplicateEntryError)) throw error;
-        const existing = await this.entries.findById(objectId);
+        const existing = await this.deps.entries.findById(objectId);
         const key = patch.title !== undefined ? titleKey(patch.title) : (existing?.title_key ?? '');
         const year = patch.year !== undefined ? patch.year : (existing?.year ?? null);
         throw await this.duplicateConflict(key, year, objectId);
       }
       if (updated) return this.respond(updated);
-      const exists = await this.entries.findById(objectId);
-      if (!exists) throw errors.notFound(`${this.category.id} entry not found`);
+      const exists = await this.deps.entries.findById(objectId);
+      if (!exists) throw errors.notFound(`${this.deps.category.id} entry not found`);
       if (!moderator && exists.created_by !== userId) throw errors.forbidden('only the user who created this entry (or a moderator) may change it');
       if (attempt >= 10) throw errors.conflict('the entry kept changing while this change was applied; try again');
     }
@@ -127,9 +141,9 @@ export class CatalogService {
   async list(query: CatalogListQuery): Promise<EntryPage> {
     if (query.external_id) return this.lookup(query, query.external_id);
     const plan = planListing(query);
-    const state = await this.entries.state();
+    const state = await this.deps.listing.state();
     // The total, and the size of every segment but the last (the last is what remains).
-    const [total = 0, ...counted] = await this.entries.countMatches([plan.filter, ...plan.segments.slice(0, -1).map((s) => s.filter)], state);
+    const [total = 0, ...counted] = await this.deps.listing.countMatches([plan.filter, ...plan.segments.slice(0, -1).map((s) => s.filter)], state);
     const totals = [...counted, Math.max(0, total - counted.reduce((sum, n) => sum + n, 0))];
     if (query.cursor !== undefined) return this.listByCursor(query, query.cursor, plan, totals, state.entries);
     if (plan.window.skip >= total) return { ...toPage([], plan.window, total), next_cursor: null };
@@ -139,7 +153,7 @@ export class CatalogService {
     for (const [index, segment] of plan.segments.entries()) {
       const window = windows[index] ?? { skip: 0, limit: 0 };
       if (window.limit <= 0) continue;
-      rows.push(...(await this.entries.findSegment(segment, window, totals[index] ?? 0, state.entries)));
+      rows.push(...(await this.deps.listing.findSegment(segment, window, totals[index] ?? 0, state.entries)));
       lastSegment = index;
     }
     // A client may switch to cursors after any offset page: the cursor resumes after its last row.
@@ -147,7 +161,7 @@ export class CatalogService {
     const last = rows[rows.length - 1];
     const segment = plan.segments[lastSegment];
     const position = last && segment ? positionAfter(last, lastSegment, segment, served) : undefined;
-    const next = nextCursor(this.cursors, { ...query }, { snapshotAt: this.now().getTime() }, position, served < total);
+    const next = nextCursor(this.deps.cursors, { ...query }, { snapshotAt: this.now().getTime() }, position, served < total);
     return { ...toPage(rows.map((doc) => this.respond(doc)), plan.window, total), next_cursor: next };
   }
 
@@ -155,7 +169,7 @@ export class CatalogService {
   private async listByCursor(query: CatalogListQuery, cursor: string, plan: ListingPlan, totals: readonly number[], entries: number): Promise<EntryPage> {
     const total = totals.reduce((sum, n) => sum + n, 0);
     const limit = query.limit ?? DEFAULT_LIMIT;
-    const walk = resumeWalk(this.cursors, cursor, { ...query }, this.now().getTime());
+    const walk = resumeWalk(this.deps.cursors, cursor, { ...query }, this.now().getTime());
     const position = walk.after === null ? null : readPosition(walk.after, plan.segments.length);
     if (walk.after !== null && !position) throw errors.validation('invalid cursor', [{ path: 'cursor', message: 'belongs to another query; start again with cursor=start' }]);
     // Pages after the first leave out rows changed since the first was read: such a row may have moved behind the cursor.
@@ -166,7 +180,7 @@ export class CatalogService {
       const start = position && index === position.segment ? position : null;
       // Rows of this segment before the cursor: what was served, less the earlier segments (range hints aim past them).
       const depth = start ? Math.max(0, start.served - totals.slice(0, index).reduce((sum, n) => sum + n, 0)) : 0;
-      const found = await this.entries.findAfter({ segment, start, changedUpTo, limit: limit + 1 - rows.length, depth: { depth, segmentTotal: totals[index] ?? 0, entries } });
+      const found = await this.deps.listing.findAfter({ segment, start, changedUpTo, limit: limit + 1 - rows.length, depth: { depth, segmentTotal: totals[index] ?? 0, entries } });
       rows.push(...found.map((doc) => ({ doc, segment: index })));
     }
     const page = rows.slice(0, limit);
@@ -174,7 +188,7 @@ export class CatalogService {
     const last = page[page.length - 1];
     const lastSegment = last ? plan.segments[last.segment] : undefined;
     const next = nextCursor(
-      this.cursors,
+      this.deps.cursors,
       { ...query },
       walk,
       last && lastSegment ? positionAfter(last.doc, last.segment, lastSegment, before + page.length) : undefined,
@@ -189,10 +203,10 @@ export class CatalogService {
     const limit = query.limit ?? DEFAULT_LIMIT;
     if (query.cursor !== undefined) {
       // Never a next page here: only a start cursor, or one of this query (there is none), gets a page.
-      const walk = resumeWalk(this.cursors, query.cursor, { ...query });
+      const walk = resumeWalk(this.deps.cursors, query.cursor, { ...query });
       if (walk.after !== null) return { ...toPage([], { page: 2, limit, skip: limit }, 0), next_cursor: null };
     }
-    const doc = await this.entries.findByExternalKey(externalKey(id.key, id.value));
+    const doc = await this.deps.entries.findByExternalKey(externalKey(id.key, id.value));
     const window = { page: query.page ?? 1, limit, skip: ((query.page ?? 1) - 1) * limit };
     const total = doc ? 1 : 0;
     return { ...toPage(doc && window.skip === 0 ? [this.respond(doc)] : [], window, total), next_cursor: null };
@@ -200,32 +214,32 @@ export class CatalogService {
 
   /** Start-up: stores the derived external ids (books: isbn13) of entries written before external ids existed. */
   migrateExternalIds(): Promise<{ migrated: number; conflicts: number }> {
-    return this.entries.migrateExternalIds((doc) => storedExternalIds(this.category, { own: doc.own }), externalKeysOf);
+    return this.deps.entries.migrateExternalIds((doc) => storedExternalIds(this.deps.category, { own: doc.own }), externalKeysOf);
   }
 
   /** Start-up: stores the person search keys of entries written before `person=` existed. */
   backfillPersonSearch(): Promise<number> {
-    return this.entries.backfillMissing('person_prefixes', (doc) => personPrefixes(this.category, doc.own ?? {}));
+    return this.deps.entries.backfillMissing('person_prefixes', (doc) => personPrefixes(this.deps.category, doc.own ?? {}));
   }
 
   /** A 409 naming the entry that already has this title and year, or one of these external ids; nothing when none does. */
   private async refuseIfTaken(doc: Pick<EntryDocument, 'title_key' | 'year' | 'external_keys'>): Promise<void> {
-    const existing = await this.entries.findDuplicate(doc.title_key, doc.year);
+    const existing = await this.deps.entries.findDuplicate(doc.title_key, doc.year);
     if (existing) throw duplicateOf(existing);
-    const holder = await this.entries.findExternalKeyHolder(doc.external_keys ?? []);
+    const holder = await this.deps.entries.findExternalKeyHolder(doc.external_keys ?? []);
     if (holder) throw externalIdTaken(holder);
   }
 
   private async externalIdConflict(keys: readonly string[], excludeId?: Id) {
-    return externalIdTaken(await this.entries.findExternalKeyHolder(keys, excludeId));
+    return externalIdTaken(await this.deps.entries.findExternalKeyHolder(keys, excludeId));
   }
 
   private respond(doc: EntryResponseSource): EntryResponse {
-    return toEntryResponse(this.category, doc);
+    return toEntryResponse(this.deps.category, doc);
   }
 
   private async duplicateConflict(key: string, year: number | null, excludeId?: Id) {
-    return duplicateOf(await this.entries.findDuplicate(key, year, excludeId));
+    return duplicateOf(await this.deps.entries.findDuplicate(key, year, excludeId));
   }
 }
 

@@ -152,7 +152,7 @@ describe('change feed of the list (movies)', () => {
     await follow(user, replica);
     expect([...replica.keys()].sort()).toEqual(items.slice(10, 13).sort());
 
-    expect(await foldLegacyUpserts(h.module.listChanges, h.module.listRepository)).toMatchObject({ folded: expect.any(Number), numbered: expect.any(Number) });
+    expect(await foldLegacyUpserts(h.module.listChanges, h.module.legacyListEntries)).toMatchObject({ folded: expect.any(Number), numbered: expect.any(Number) });
     expect(await records.countDocuments({ user_id: user })).toBe(0);
     const folded = await entries.find({ user_id: user }).sort({ item_id: 1 }).toArray();
     expect(folded.map((entry) => entry['seq'])).toEqual([0, 10, 11, 12]);
@@ -160,7 +160,7 @@ describe('change feed of the list (movies)', () => {
     const whole: Replica = new Map();
     await follow(user, whole);
     expect(whole).toEqual(await currentList(user));
-    expect(await foldLegacyUpserts(h.module.listChanges, h.module.listRepository)).toEqual({ folded: 0, numbered: 0 });
+    expect(await foldLegacyUpserts(h.module.listChanges, h.module.legacyListEntries)).toEqual({ folded: 0, numbered: 0 });
   });
 
   it('answers 410 cursor_expired for a since older than the 90 days deletions are kept', async () => {
@@ -210,11 +210,11 @@ describe('change feed of the list (movies)', () => {
       replicas.set(user, { replica, since: await follow(user, replica) });
     }
     // The list side of a moderator's removal and merge, their guards first (as ModerationService has them).
-    for (const id of [gone, from]) await h.module.lists.ensureGuard(new mongo.ObjectId(id));
-    const removed = await h.module.atomic.run((session) => h.module.lists.removeEntriesOfItem(new mongo.ObjectId(gone), session));
+    for (const id of [gone, from]) await h.module.listItemCascades.ensureGuard(new mongo.ObjectId(id));
+    const removed = await h.module.atomic.run((session) => h.module.listItemCascades.removeEntriesOfItem(new mongo.ObjectId(gone), session));
     expect(removed).toBe(2);
     const merged = await h.module.atomic.run((session) =>
-      h.module.lists.moveEntries(new mongo.ObjectId(from), { id: new mongo.ObjectId(into), titleKey: 'feed item 42', title: 'Feed Item 42', year: 2032 }, session),
+      h.module.listItemCascades.moveEntries(new mongo.ObjectId(from), { id: new mongo.ObjectId(into), titleKey: 'feed item 42', title: 'Feed Item 42', year: 2032 }, session),
     );
     expect(merged).toEqual({ moved: 1, removed: 1 });
     for (const user of [a, b]) {

@@ -2,7 +2,8 @@ import { csvExport, jsonExport, type Category, type ExportEntry, type ExportItem
 import type { Readable } from 'node:stream';
 import type { CategoryDefinition } from '../../domain/categories';
 import { toEntryResponse } from '../../data/entry.document';
-import type { ExportedListEntry, ListRepository } from '../../data/list.repository';
+import type { ListRepository } from '../../data/list.repository';
+import type { ExportedListEntry } from '../../data/list-entry.document';
 import type { ExportFormat } from './list-export.schemas';
 import { listFieldsOf } from '../../domain/list-import';
 

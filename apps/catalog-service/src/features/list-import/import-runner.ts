@@ -5,9 +5,9 @@ import type { CategoryDefinition } from '../../domain/categories';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../../data/catalog.repository';
 import type { ImportOutcome } from '../../domain/list-import';
 import type { Session } from '../../data/atomic';
-import { listedItem } from '../../data/list.repository';
+import { listedItem } from '../../data/list-entry.document';
 import { type NewListEntryFields } from '../../domain/list-entry';
-import { ListedItemGoneError, type ImportedEntry, type ListService } from '../list/list.service';
+import { ListedItemGoneError, type ImportedEntry, type ListImportBatches } from '../list/list-import-batches';
 import type { ImportCounts, ImportJobDocument, ImportJobsRepository, RowError } from '../../data/import-jobs.repository';
 import { PlannedEntries, type ImportMatcher, type RowMatch } from './import-matcher';
 
@@ -41,6 +41,17 @@ class BatchTally {
   }
 }
 
+export interface ImportRunnerDeps {
+  category: CategoryDefinition;
+  jobs: ImportJobsRepository;
+  lists: ListImportBatches;
+  catalog: CatalogRepository;
+  matcher: ImportMatcher;
+  logger: Logger;
+  now?: () => Date;
+  batchRows?: number;
+}
+
 /**
  * Executes one import job, resumable at any point: the stored upload is parsed again from the start (the
  * parse is deterministic), the rows before the checkpoint are passed over, and every following batch is
@@ -49,16 +60,25 @@ class BatchTally {
  * applied twice. A dry run commits only counts, and a resumed dry run starts again from its first row.
  */
 export class ImportRunner {
-  constructor(
-    private readonly category: CategoryDefinition,
-    private readonly jobs: ImportJobsRepository,
-    private readonly lists: ListService,
-    private readonly catalog: CatalogRepository,
-    private readonly matcher: ImportMatcher,
-    private readonly logger: Logger,
-    private readonly now: () => Date = () => new Date(),
-    private readonly batchRows = IMPORT_BATCH_ROWS,
-  ) {}
+  private readonly category: ImportRunnerDeps['category'];
+  private readonly jobs: ImportRunnerDeps['jobs'];
+  private readonly lists: ImportRunnerDeps['lists'];
+  private readonly catalog: ImportRunnerDeps['catalog'];
+  private readonly matcher: ImportRunnerDeps['matcher'];
+  private readonly logger: ImportRunnerDeps['logger'];
+  private readonly now: () => Date;
+  private readonly batchRows: number;
+
+  constructor(deps: ImportRunnerDeps) {
+    this.category = deps.category;
+    this.jobs = deps.jobs;
+    this.lists = deps.lists;
+    this.catalog = deps.catalog;
+    this.matcher = deps.matcher;
+    this.logger = deps.logger;
+    this.now = deps.now ?? (() => new Date());
+    this.batchRows = deps.batchRows ?? IMPORT_BATCH_ROWS;
+  }
 
   async run(jobId: string): Promise<void> {
     const id = toId(jobId);

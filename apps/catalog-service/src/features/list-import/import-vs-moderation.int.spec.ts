@@ -4,7 +4,7 @@ import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-
 import { asModerator, asUser, newUserId } from '../../../test/identity-headers';
 import { importAndWait } from '../../../test/imports';
 import { COLLECTIONS } from '../../data/database';
-import { ListedItemGoneError } from '../list/list.service';
+import { ListedItemGoneError } from '../list/list-import-batches';
 
 /** Trials of the race below: a few in `npm test`, many with RACE_TRIALS (npm run race). */
 const RACE_TRIALS = Number(process.env['RACE_TRIALS'] ?? 3);
@@ -35,7 +35,7 @@ describe('imports racing moderators (API.md §12, §13)', () => {
   /** An import batch of `id` whose transaction is open (its list's sequence number taken) while `moderate` runs to its end. */
   const importAround = (user: string, id: string, moderate: () => Promise<request.Response>) => {
     let moderated: Promise<request.Response> | undefined;
-    return h.module.lists.importEntries(
+    return h.module.listImports.importEntries(
       user,
       'skip_existing',
       [{ itemId: new mongo.ObjectId(id), fields }],

@@ -82,8 +82,8 @@ describe('list statistics (movies)', () => {
       if (step % 15 === 14) {
         // A moderator's removal of the item from every list (its guards first, as ModerationService has them).
         const itemId = new mongo.ObjectId(pick(pool));
-        await h.module.lists.ensureGuard(itemId);
-        await h.module.atomic.run((session) => h.module.lists.removeEntriesOfItem(itemId, session));
+        await h.module.listItemCascades.ensureGuard(itemId);
+        await h.module.atomic.run((session) => h.module.listItemCascades.removeEntriesOfItem(itemId, session));
       }
       const read = await stats(user);
       expect({ step, stats: read.body }).toEqual({ step, stats: recompute(await stored(user)) });

@@ -1,6 +1,6 @@
 import type { CatalogRepository, ItemSummaryRow } from '../../data/catalog.repository';
 import { titleKey } from '../../domain/text-folding';
-import type { ListEntryDocument } from '../../data/list.repository';
+import type { ListEntryDocument } from '../../data/list-entry.document';
 import type { NewListEntryFields } from '../../domain/list-entry';
 
 export interface ListEntryResponse extends NewListEntryFields {

@@ -168,7 +168,7 @@ describe('entry history and repeat count (movies)', () => {
     });
 
     const legacy = new LegacyHistoryRepository(new CatalogDatabase(h.module.connection));
-    const fold = () => foldLegacyHistories(legacy, h.module.listRepository, h.module.atomic);
+    const fold = () => foldLegacyHistories(legacy, h.module.legacyListEntries, h.module.atomic);
     expect(await fold()).toEqual({ folded: 2, orphans: 1 });
     expect(await db.collection(COLLECTIONS.listHistory).countDocuments({ user_id: user })).toBe(0);
     const history = async (id: string) => ((await db.collection(COLLECTIONS.listEntries).findOne({ user_id: user, item_id: new mongo.ObjectId(id) }))!['history'] as HistoryEvent[]).length;

@@ -4,37 +4,44 @@ import type { CategoryDefinition } from '../../domain/categories';
 import { externalKeysOf } from '../../domain/external-ids';
 import type { CatalogRepository } from '../../data/catalog.repository';
 import { storedExternalIds, toEntryResponse, type EntryDocument } from '../../data/entry.document';
-import type { ListService } from '../list/list.service';
-import { listedItem, withItemGuards } from '../../data/list.repository';
+import type { ListItemCascades } from '../list/list-item-cascades';
+import { withItemGuards } from '../../data/item-guards.repository';
+import { listedItem } from '../../data/list-entry.document';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../../data/atomic';
 import type { EntryRedirectsRepository } from '../../data/entry-redirects.repository';
 
+export interface ModerationServiceDeps {
+  category: CategoryDefinition;
+  entries: CatalogRepository;
+  lists: ListItemCascades;
+  redirects: EntryRedirectsRepository;
+  atomic: AtomicRunner;
+  now?: () => Date;
+}
+
 /**
  * Catalog moderation (API.md §13) beyond PATCH: removing and merging entries. Each is one transaction with
- * every list entry that points at the entry (ListService.removeEntriesOfItem / moveEntries), so no list is
+ * every list entry that points at the entry (ListItemCascades.removeEntriesOfItem / moveEntries), so no list is
  * left pointing at a missing entry, every list change is in its owner's change feed, and a process killed
  * in the middle leaves the old state or the new one.
  */
 export class ModerationService {
-  constructor(
-    private readonly category: CategoryDefinition,
-    private readonly entries: CatalogRepository,
-    private readonly lists: ListService,
-    private readonly redirects: EntryRedirectsRepository,
-    private readonly atomic: AtomicRunner,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ModerationServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
 
   async remove(id: string): Promise<{ message: string; list_entries_removed: number }> {
     const objectId = toId(id);
     const removed = await this.transaction(objectId, async (session) => {
       // The entry first: a list addition racing this conflicts on it (see CatalogRepository.claimForList).
-      if (!(await this.entries.deleteById(objectId, session))) return null;
-      await this.redirects.forgetInto(objectId, session);
-      return this.lists.removeEntriesOfItem(objectId, session);
+      if (!(await this.deps.entries.deleteById(objectId, session))) return null;
+      await this.deps.redirects.forgetInto(objectId, session);
+      return this.deps.lists.removeEntriesOfItem(objectId, session);
     });
     if (removed === null) throw this.notFound();
-    return { message: `${this.category.id} entry removed`, list_entries_removed: removed };
+    return { message: `${this.deps.category.id} entry removed`, list_entries_removed: removed };
   }
 
   /**
@@ -47,25 +54,25 @@ export class ModerationService {
     const fromId = toId(id);
     const intoId = toId(into);
     const survivor = await this.transaction(fromId, async (session) => {
-      const from = await this.entries.findById(fromId, session);
+      const from = await this.deps.entries.findById(fromId, session);
       if (!from) throw this.notFound();
-      const target = await this.entries.findById(intoId, session);
-      if (!target) throw errors.notFound(`the ${this.category.id} entry to merge into (into) was not found`);
+      const target = await this.deps.entries.findById(intoId, session);
+      if (!target) throw errors.notFound(`the ${this.deps.category.id} entry to merge into (into) was not found`);
       const ids = this.combinedExternalIds(from, target);
       // The merged entry first: the survivor can then take its external ids under the unique index, and a
       // list addition of it racing the merge conflicts here (CatalogRepository.claimForList).
-      await this.entries.deleteById(fromId, session);
-      await this.lists.moveEntries(fromId, listedItem(target), session);
-      const updated = await this.entries.setExternalIds(intoId, ids, externalKeysOf(ids), this.now(), session);
-      await this.redirects.record(fromId, intoId, this.now(), session);
+      await this.deps.entries.deleteById(fromId, session);
+      await this.deps.lists.moveEntries(fromId, listedItem(target), session);
+      const updated = await this.deps.entries.setExternalIds(intoId, ids, externalKeysOf(ids), this.now(), session);
+      await this.deps.redirects.record(fromId, intoId, this.now(), session);
       return updated ?? target;
     });
-    return toEntryResponse(this.category, survivor);
+    return toEntryResponse(this.deps.category, survivor);
   }
 
   private combinedExternalIds(from: EntryDocument, into: EntryDocument): Record<string, string> {
-    const kept = storedExternalIds(this.category, into);
-    const merged = storedExternalIds(this.category, from);
+    const kept = storedExternalIds(this.deps.category, into);
+    const merged = storedExternalIds(this.deps.category, from);
     const clashes = Object.keys(merged).filter((key) => kept[key] !== undefined && kept[key] !== merged[key]);
     if (clashes.length) {
       throw errors.conflict(`both entries have different external ids for ${clashes.join(', ')}; correct one of them first`, {
@@ -79,8 +86,8 @@ export class ModerationService {
   private async transaction<T>(itemId: Id, work: (session: Session) => Promise<T>): Promise<T> {
     try {
       return await withItemGuards(
-        () => this.atomic.run(work),
-        () => this.lists.ensureGuard(itemId),
+        () => this.deps.atomic.run(work),
+        () => this.deps.lists.ensureGuard(itemId),
       );
     } catch (error) {
       if (error instanceof TransactionContentionError) throw errors.serviceUnavailable('the entry is being changed by too many requests at once; try again');
@@ -89,6 +96,6 @@ export class ModerationService {
   }
 
   private notFound() {
-    return errors.notFound(`${this.category.id} entry not found`);
+    return errors.notFound(`${this.deps.category.id} entry not found`);
   }
 }
