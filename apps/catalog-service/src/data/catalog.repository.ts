@@ -49,7 +49,7 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
   // Filters, in the default (title) order.
   { name: 'genre_title', key: { genre_keys: 1, title_key: 1, _id: 1 } },
   { name: 'year_title', key: { year: 1, title_key: 1, _id: 1 } },
-  // External ids (API.md §8): one entry per `key:value` pair; partial, as entries without any have no array.
+  // External ids: one entry per `key:value` pair; partial, as entries without any have no array.
   { name: EXTERNAL_IDS_INDEX, key: { external_keys: 1 }, unique: true, partialFilterExpression: { external_keys: { $exists: true } } },
   // person= search (director / network / authors), in the default (title) order.
   { name: 'search_person_title', key: { person_prefixes: 1, title_key: 1, _id: 1 } },

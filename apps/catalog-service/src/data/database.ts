@@ -23,10 +23,10 @@ export const COLLECTIONS = {
   listOwners: 'list_owners',
   listChanges: 'list_changes',
   listHistory: 'list_history',
-  /** Small documents per catalog entry that import batches and changes of the entry both write (ListRepository.touchGuards). */
+  /** Small documents per catalog entry that import batches and changes of the entry both write (ItemGuardsRepository.touchGuards). */
   listItemGuards: 'list_item_guards',
   counters: 'counters',
-  /** Merged entries' ids and their survivor (API.md §13: the merged id answers 301). */
+  /** Merged entries' ids and their survivor (the merged id answers 301). */
   entryRedirects: 'entry_redirects',
   importJobs: 'import_jobs',
   importUploads: 'import_uploads',

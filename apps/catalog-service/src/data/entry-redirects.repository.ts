@@ -2,7 +2,7 @@ import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 
-/** What a merge leaves behind: the merged id answers 301 to `into` (API.md §13). A few dozen bytes, kept for good. */
+/** What a merge leaves behind: the merged id answers 301 to `into`. A few dozen bytes, kept for good. */
 export interface EntryRedirectDocument {
   _id: mongo.ObjectId;
   into: mongo.ObjectId;

@@ -169,7 +169,7 @@ export const ENTRY_RESPONSE_PROJECTION: Readonly<Record<Exclude<keyof EntryDocum
   year_missing: 0,
 };
 
-/** What clients see (API.md §5): common fields, then the category's own fields in definition order. */
+/** What clients see: common fields, then the category's own fields in definition order. */
 export function toEntryResponse(category: CategoryDefinition, doc: EntryResponseSource): Record<string, unknown> {
   const response: Record<string, unknown> = {
     id: doc._id.toHexString(),

@@ -13,7 +13,7 @@ export interface RowError {
   message: string;
 }
 
-/** At most this many row errors are kept per job (API.md §12); `counts.failed` still counts them all. */
+/** At most this many row errors are kept per job; `counts.failed` still counts them all. */
 export const MAX_KEPT_ERRORS = 1000;
 /** Finished jobs are kept this long, then removed by a TTL index (a user's job history does not grow without end). */
 export const FINISHED_JOB_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -21,7 +21,7 @@ export const FINISHED_JOB_RETENTION_MS = 30 * 24 * 3600 * 1000;
 export const UPLOAD_RETENTION_MS = 24 * 3600 * 1000;
 
 /**
- * An import job: the public record (API.md §12) and the checkpoint of its execution. `rows_done` is the
+ * An import job: the public record and the checkpoint of its execution. `rows_done` is the
  * number of parsed rows whose effect (and counts) is committed: it moves only in the transaction that
  * applies the next batch, so a resumed job starts exactly after the last committed batch. `active` exists
  * while the job is queued or running: a unique partial index on `{user_id}` over it lets the database refuse

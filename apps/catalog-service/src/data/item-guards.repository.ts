@@ -4,7 +4,7 @@ import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { isDuplicateKeyError } from './mongo-errors';
 
-/** Who takes guards of a catalog entry (ListRepository.touchGuards): an import batch of the user, or a change of the entry (all). */
+/** Who takes guards of a catalog entry (ItemGuardsRepository.touchGuards): an import batch of the user, or a change of the entry (all). */
 export type GuardHolder = { userId: string } | 'all';
 
 /** Guards per catalog entry: batches of users in different shards do not conflict with each other. */
@@ -70,8 +70,8 @@ export class ItemGuardsRepository {
    * renamed, gone or merged, or the list entries the batch added; two batches of different users conflict
    * only when their users share a shard (1 in GUARD_SHARDS). (A single addition claims the catalog entry
    * itself, CatalogRepository.claimForList, in the statement that reads it.) Not the catalog entry for a
-   * batch: on the test server a write of one rewrites its dozen index entries (500 of them 150–250 ms,
-   * 500 guards 30–60 ms).
+   * batch: a write of one rewrites its dozen index entries, a guard has none (figures in the README,
+   * "Import").
    */
   async touchGuards(itemIds: readonly mongo.ObjectId[], holder: GuardHolder, session: Session): Promise<void> {
     if (!itemIds.length) return;

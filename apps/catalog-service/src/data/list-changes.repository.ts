@@ -106,7 +106,7 @@ export class ListChangesRepository {
     );
   }
 
-  /** Account deletion: the feed goes with the list (API.md §10: deletion is not a change of the list). */
+  /** Account deletion: the feed goes with the list (deletion is not a change of the list). */
   async deleteAllOfUser(userId: string, session: Session): Promise<void> {
     await this.changes.deleteMany({ user_id: userId }, { session });
   }

@@ -52,7 +52,7 @@ export interface ListEntryDocument {
   /** Times the entry went from `completed` back to `watching` (absent on entries stored before it: 0). */
   repeat_count?: number;
   /**
-   * Its changes of status, score and progress, newest first, at most MAX_HISTORY_PER_ENTRY (API.md §10):
+   * Its changes of status, score and progress, newest first, at most MAX_HISTORY_PER_ENTRY:
    * written by the same statement as the change, removed with the entry. Only `historyOf` reads it; every
    * other read leaves it out (`StoreProfile.listEntryProjection`). Absent on entries stored before it (see list_history).
    */
@@ -170,7 +170,7 @@ export function listSortSpec(sort: ListSort, direction: 1 | -1): mongo.Sort {
 
 /**
  * The user's entries by document id: bulk statements address what their transaction read. A lookup by
- * document id is cheaper than by (user, item) (on the test server about 20 ms less for 500 entries); the
+ * document id is cheaper than by (user, item) on the test server; the
  * owner stays in the filter so a statement can never touch another user's entry.
  */
 export function byEntryIds(userId: string, entryIds: readonly mongo.ObjectId[]): ListEntryFilter {

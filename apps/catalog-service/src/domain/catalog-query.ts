@@ -16,7 +16,7 @@ export interface EntryFieldsInput {
 }
 
 export interface CatalogListQuery {
-  /** `key:value` lookup (API.md §8), parsed. */
+  /** `key:value` lookup, parsed. */
   external_id?: { key: string; value: string };
   q?: string;
   /** `person=` (categories with person fields). */

@@ -25,12 +25,12 @@ export interface CategoryDefinition {
   readonly icon: string;
   /** What a list entry's `progress` counts. */
   readonly progressUnit: ProgressUnit;
-  /** How clients show each list status (API.md §13); the stored values stay the five statuses. */
+  /** How clients show each list status; the stored values stay the five statuses. */
   readonly statusLabels?: StatusLabels;
   /** The category's own entry fields, in the order they appear in responses. */
   readonly fields: Readonly<Record<string, CategoryField>>;
   /**
-   * Keys of `external_ids` (API.md §8) and the format of their values; a key not listed is a 400. A
+   * Keys of `external_ids` and the format of their values; a key not listed is a 400. A
    * `(key, value)` pair belongs to at most one entry of the category (a unique index).
    */
   readonly externalIds?: Readonly<Record<string, ExternalIdKey>>;
@@ -180,7 +180,7 @@ export function getCategory(id: string): CategoryDefinition {
 /** The public path prefix of a category's routes. */
 export const categoryBasePath = (category: CategoryDefinition): string => `/api/v1/${category.id}`;
 
-/** The record published by GET /api/v1/categories (API.md §4). */
+/** The record published by GET /api/v1/categories. */
 export function categoryRecord(category: CategoryDefinition): CategoryRecord {
   return {
     id: category.id,

@@ -1,6 +1,6 @@
 import { isbn13Of } from './isbn';
 
-/** One key of `external_ids` (API.md §8): the format of its values, or how it is derived (then read-only). */
+/** One key of `external_ids`: the format of its values, or how it is derived (then read-only). */
 export interface ExternalIdKey {
   readonly pattern: RegExp;
   /** The value format, for messages and the OpenAPI description. */

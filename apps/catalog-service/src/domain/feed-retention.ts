@@ -1,6 +1,6 @@
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** API.md §10: deletions are kept at least 90 days; a position older than that is 410 `cursor_expired`. */
+/** The change feed keeps deletions at least 90 days; a position older than that is 410 `cursor_expired`. */
 export const FEED_RETENTION_DAYS = 90;
 
 /**

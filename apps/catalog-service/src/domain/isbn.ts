@@ -1,5 +1,5 @@
 /**
- * ISBN normalisation and check-digit validation (API.md §5): hyphens are allowed between digits, the
+ * ISBN normalisation and check-digit validation: hyphens are allowed between digits, the
  * stored form is the bare digits (an ISBN-10 may end in `X`, stored upper-case).
  */
 const ISBN_SHAPE = /^[0-9Xx]+(-[0-9Xx]+)*$/;

@@ -10,7 +10,7 @@ export interface ListDates {
 export const utcToday = (now: Date): string => now.toISOString().slice(0, 10);
 
 /**
- * API.md §6: setting the status (on add, patch or bulk) to `watching` fills an empty `started_at` with
+ * Setting the status (on add, patch or bulk) to `watching` fills an empty `started_at` with
  * today, to `completed` an empty `finished_at`; other changes leave the dates alone.
  */
 export function withStatusDates(dates: ListDates, statusSet: ListStatus | undefined, today: string): ListDates {

@@ -1,4 +1,4 @@
-/** API.md §10: at most this many changes are kept per entry (the oldest go first). */
+/** At most this many changes are kept per entry (the oldest go first). */
 export const MAX_HISTORY_PER_ENTRY = 1000;
 
 export type HistoryField = 'status' | 'score' | 'progress';

@@ -51,7 +51,7 @@ export function countersOf(entries: readonly StatsFields[]): StatsCounters {
   return addDeltas(entries.map((entry) => statsDelta(null, entry)));
 }
 
-/** API.md §11's shape: every status and score key present; years only where something was completed. */
+/** shape: every status and score key present; years only where something was completed. */
 export function toListStats(counters: StatsCounters): ListStats {
   const at = (key: string) => counters[key] ?? 0;
   const scores = Array.from({ length: 10 }, (_, i) => String(i + 1));

@@ -1,11 +1,11 @@
 /**
- * Case- and accent-folding of titles and queries (API.md §5): NFKD decomposition, combining marks
+ * Case- and accent-folding of titles and queries: NFKD decomposition, combining marks
  * removed, lower case, plus the few Latin letters that do not decompose (ß, æ, ø, ...). The same
  * functions build the stored keys and the query terms, so both sides always agree.
  *
  * What a title stores is bounded whatever its characters. NFKD turns one character into up to 18
  * (U+FDFA; U+3316 gives a 6-letter word), and a title stored every prefix of every word: 300 × U+3316
- * was one 1 800-letter word, 1 800 prefixes, a 4.9 MB document. Now (SEARCH_LIMITS):
+ * was one 1 800-letter word, 1 800 prefixes, a document of megabytes (the README says how large under Search and listing semantics). Now (SEARCH_LIMITS):
  * - the folded text is cut at 600 characters (twice the longest title: Hangul syllables fold into 2–3
  *   letters, Latin ligatures into 2–3): duplicates, the title sort and the search words all use that;
  * - a word is indexed by its first 20 characters: a longer word is found by its prefixes up to 20

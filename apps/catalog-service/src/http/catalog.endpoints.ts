@@ -7,7 +7,7 @@ import type { CatalogService } from '../features/catalog/catalog.service';
 const DUPLICATES =
   'Two entries are duplicates when their titles match case- and accent-insensitively and their years are equal or both missing: 409 with `existing_id`.';
 
-/** GET/POST /api/v1/{category} and GET/PATCH /api/v1/{category}/{id} (API.md §5), reads before writes. */
+/** GET/POST /api/v1/{category} and GET/PATCH /api/v1/{category}/{id}, reads before writes. */
 export function catalogEndpoints(category: CategoryDefinition, service: CatalogService): Endpoint[] {
   const s = catalogSchemas(category);
   return [
@@ -20,7 +20,7 @@ export function catalogEndpoints(category: CategoryDefinition, service: CatalogS
       description:
         'Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. ' +
         'Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. ' +
-        'Cursor pages (API.md §9): `cursor=start` (or empty) instead of `page`, then each page\'s `next_cursor` until it is null; `total` stays exact. ' +
+        'Cursor pages: `cursor=start` (or empty) instead of `page`, then each page\'s `next_cursor` until it is null; `total` stays exact. ' +
         'Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor\'s position, so page 2 000 costs what page 2 does. ' +
         'Invalid or unknown parameters are a 400 (never clamped).',
       query: s.ListQuery,
@@ -36,7 +36,7 @@ export function catalogEndpoints(category: CategoryDefinition, service: CatalogS
       access: PUBLIC,
       summary: 'One catalog entry',
       description:
-        'An entry a moderator merged into another (API.md §13) answers 301 with the survivor\'s path in `Location`, for good (one small redirect record per merge; ' +
+        'An entry a moderator merged into another answers 301 with the survivor\'s path in `Location`, for good (one small redirect record per merge; ' +
         'a merged id is otherwise gone: PATCH, DELETE, merge and list additions of it are 404). If the survivor is removed later, the merged id is 404 too.',
       params: s.IdParams,
       responses: {
@@ -70,7 +70,7 @@ export function catalogEndpoints(category: CategoryDefinition, service: CatalogS
       path: '/{id}',
       access: scope('catalog:write'),
       summary: 'Change a catalog entry',
-      description: `Only the user who created the entry may change it (403), or a moderator: a credential that also holds \`catalog:moderate\` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with \`existing_id\`.`,
+      description: `Only the user who created the entry may change it (403), or a moderator: a credential that also holds \`catalog:moderate\` may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with \`existing_id\`.`,
       params: s.IdParams,
       body: s.PatchEntry,
       responses: { 200: { description: 'The updated entry', schema: s.Entry } },

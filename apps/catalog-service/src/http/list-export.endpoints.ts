@@ -11,7 +11,7 @@ const DISPOSITION = {
   schema: { type: 'string' as const },
 };
 
-/** The export of the caller's list (API.md §12). Declared before /list/{item_id}. */
+/** The export of the caller's list. Declared before /list/{item_id}. */
 export function listExportEndpoints(category: CategoryDefinition, service: ListExportService, tag: string): Endpoint[] {
   const header = csvHeader(category.id as Category).join(',');
   return [

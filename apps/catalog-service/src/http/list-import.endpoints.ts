@@ -9,7 +9,7 @@ import type { ImportsService } from '../features/list-import/list-import.service
 
 const OWN = "Each user sees only their own imports; another user's is a 404.";
 
-/** Import jobs of the caller's list (API.md §12): start one, read one, list them. */
+/** Import jobs of the caller's list: start one, read one, list them. */
 export function importEndpoints(category: CategoryDefinition, service: ImportsService, tag: string): Endpoint[] {
   const tags = [tag];
   const base = categoryBasePath(category);

@@ -2,7 +2,7 @@ import { defineEndpoint, reply, scope, type Endpoint } from '@mt/endpoints';
 import { ListStatsSchema } from '../features/list-stats/list-stats.schemas';
 import type { ListStatsService } from '../features/list-stats/list-stats.service';
 
-/** Statistics of the caller's list (API.md §11). Declared before /list/{item_id}. */
+/** Statistics of the caller's list. Declared before /list/{item_id}. */
 export function listStatsEndpoints(service: ListStatsService, tag: string): Endpoint[] {
   return [
     defineEndpoint({

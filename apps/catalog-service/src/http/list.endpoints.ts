@@ -7,7 +7,7 @@ import type { ListService } from '../features/list/list.service';
 const OWN = "Each user sees and changes only their own list; another user's entry is a 404.";
 const BULK = `The request is validated as a whole (an invalid id, a duplicate, an empty list or more than ${MAX_BULK_IDS} ids → 400 and nothing changes), then applied atomically to every listed entry you have; ids not on your list are reported in \`not_found\`.`;
 
-/** The caller's list (API.md §6): /list, /list/{item_id}, /bulk-status, /bulk-delete. */
+/** The caller's list: /list, /list/{item_id}, /bulk-status, /bulk-delete. */
 export function listEndpoints(service: ListService, tag: string): Endpoint[] {
   const tags = [tag];
   return [

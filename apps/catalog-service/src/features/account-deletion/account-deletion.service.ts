@@ -18,7 +18,7 @@ export interface UserDeletionServiceDeps {
 }
 
 /**
- * What a deleted account means for this category (API.md §3): the user's list (and its change feed, and their import jobs with their uploads) is removed, the catalog
+ * What a deleted account means for this category: the user's list (and its change feed, and their import jobs with their uploads) is removed, the catalog
  * entries they created stay with `created_by: null`. The list goes in one transaction with the user's
  * list-owner document, marked deleted: a list write racing the deletion either committed before (and its
  * entry is removed here) or runs after and fails, so no entry can outlive the account. Every step is

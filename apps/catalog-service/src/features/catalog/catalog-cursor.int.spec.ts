@@ -7,7 +7,7 @@ import { changedSinceWalkInQuery } from '../../data/store-profile/changed-since-
 const USER = 'a'.repeat(24);
 const BASE = Date.UTC(2026, 0, 1);
 
-describe('catalog cursor pages (API.md §9)', () => {
+describe('catalog cursor pages', () => {
   let h: CatalogHarness;
   beforeAll(async () => {
     h = await startCatalogHarness({ category: 'movies' });

@@ -6,7 +6,7 @@ import { COLLECTIONS } from '../../data/database';
 
 const RACE_TRIALS = Number(process.env['RACE_TRIALS'] ?? 3);
 
-describe('external ids and lookup (API.md §8): movies', () => {
+describe('external ids and lookup: movies', () => {
   let h: CatalogHarness;
   const user = newUserId();
   beforeAll(async () => {

@@ -11,7 +11,7 @@ import { SortingStoreProfile } from '../../data/store-profile/store-profile';
 const schemas = catalogSchemas(getCategory('movies'));
 const BASE = Date.UTC(2026, 0, 1);
 
-/** Named titles for the search rows of API.md §5, plus fillers with shared timestamps and missing years. */
+/** Named titles for the search rows docs/api.md describes, plus fillers with shared timestamps and missing years. */
 function dataset(): SeedInput[] {
   const named: SeedInput[] = [
     { title: 'The Matrix', year: 1999, genres: ['Science Fiction', 'Action'] },
@@ -49,7 +49,7 @@ interface Query {
   order?: Order;
 }
 
-/** The order API.md §5 promises, computed independently over the seeded documents. */
+/** The order docs/api.md promises, computed independently over the seeded documents. */
 function expectedIds(docs: EntryDocument[], query: Query): string[] {
   const words = query.q === undefined ? [] : searchWords(query.q);
   const matches = docs.filter(
@@ -131,7 +131,7 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
     expect(await walkByCursor(query, limit)).toEqual(expected);
   }
 
-  /** Walks the same listing with cursors (API.md §9): same order, exact total on every page, null cursor at the end. */
+  /** Walks the same listing with cursors: same order, exact total on every page, null cursor at the end. */
   async function walkByCursor(query: Query, limit: number): Promise<string[]> {
     const expected = expectedIds(docs, query);
     const seen: string[] = [];
@@ -225,7 +225,7 @@ describe.each(MODES)('catalog listing with %s', (_mode, sortHints) => {
   });
 });
 
-describe('catalog search and pagination (API.md §5)', () => {
+describe('catalog search and pagination', () => {
   let h: CatalogHarness;
   let docs: EntryDocument[];
   beforeAll(async () => {

@@ -49,7 +49,7 @@ function externalIdsInput(category: CategoryDefinition, presence: 'create' | 'pa
     .optional()
     .openapi({
       description:
-        'Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`).' +
+        'Ids of the same work elsewhere; a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`).' +
         (presence === 'patch' ? ' Only the keys given change; null removes a key.' : '') +
         (derived.length ? ` Read-only, derived: ${derived.map((key) => `\`${key}\``).join(', ')}.` : ''),
     });
@@ -219,7 +219,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
       }
     });
 
-  // The page object of §5 plus §9's next_cursor (named once: extending a named schema would reference itself).
+  // The page object plus the cursor pages' next_cursor (named once: extending a named schema would reference itself).
   const EntryPage = z
     .object({ ...pageSchema(Entry, `${prefix}EntryPageBase`).shape, next_cursor: nextCursorSchema() })
     .openapi(`${prefix}EntryPage`);

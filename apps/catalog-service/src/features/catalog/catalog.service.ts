@@ -20,7 +20,7 @@ import { positionAfter, readPosition } from '../../data/listing-cursor';
 import { planListing, windowPerSegment, type ListingPlan } from '../../data/listing-plan';
 
 export type EntryResponse = Record<string, unknown>;
-/** The page object with API.md §9's `next_cursor` (also on offset pages). */
+/** The page object with `next_cursor` (also on offset pages). */
 export type EntryPage = Page<EntryResponse> & { next_cursor: string | null };
 
 export interface CatalogServiceDeps {
@@ -75,7 +75,7 @@ export class CatalogService {
     return this.respond(doc);
   }
 
-  /** GET of one id: the entry, or where a merged id leads now (API.md §13: 301); 404 for neither. */
+  /** GET of one id: the entry, or where a merged id leads now (301); 404 for neither. */
   async locate(id: string): Promise<{ entry: EntryResponse } | { location: string }> {
     const objectId = toId(id);
     const doc = await this.deps.entries.findById(objectId);
@@ -85,7 +85,7 @@ export class CatalogService {
     return { location: `${categoryBasePath(this.deps.category)}/${survivor.toHexString()}` };
   }
 
-  /** `moderator`: the caller holds `catalog:moderate` (API.md §13) and may change any entry; else only its own. */
+  /** `moderator`: the caller holds `catalog:moderate` and may change any entry; else only its own. */
   async update(id: string, patch: EntryFieldsInput, userId: string, moderator = false): Promise<EntryResponse> {
     const objectId = toId(id);
     const needsCurrent = patchNeedsCurrent(this.deps.category, patch);
@@ -165,7 +165,7 @@ export class CatalogService {
     return { ...toPage(rows.map((doc) => this.respond(doc)), plan.window, total), next_cursor: next };
   }
 
-  /** A cursor page (API.md §9): index-ordered reads after the cursor's position, one row more than the page to know if more follow. */
+  /** A cursor page: index-ordered reads after the cursor's position, one row more than the page to know if more follow. */
   private async listByCursor(query: CatalogListQuery, cursor: string, plan: ListingPlan, totals: readonly number[], entries: number): Promise<EntryPage> {
     const total = totals.reduce((sum, n) => sum + n, 0);
     const limit = query.limit ?? DEFAULT_LIMIT;
@@ -198,7 +198,7 @@ export class CatalogService {
     return { ...toPage(page.map((row) => this.respond(row.doc)), window, total), next_cursor: next };
   }
 
-  /** `?external_id=key:value` (API.md §8): the page object of the 0 or 1 entry holding the pair. */
+  /** `?external_id=key:value`: the page object of the 0 or 1 entry holding the pair. */
   private async lookup(query: CatalogListQuery, id: { key: string; value: string }): Promise<EntryPage> {
     const limit = query.limit ?? DEFAULT_LIMIT;
     if (query.cursor !== undefined) {

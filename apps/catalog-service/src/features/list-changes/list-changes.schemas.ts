@@ -9,7 +9,7 @@ export interface ChangesQuery {
   limit?: number;
 }
 
-/** The change feed's schemas (API.md §10), shared by every category like the list's. */
+/** The change feed's schemas, shared by every category like the list's. */
 function buildChangesSchemas() {
   const ChangesQuery = z.strictObject({
     since: z

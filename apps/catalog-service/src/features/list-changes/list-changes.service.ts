@@ -19,7 +19,7 @@ export interface ChangesPage {
 }
 
 /**
- * The change feed (API.md §10), read without a transaction or a lock: writers are never held up.
+ * The change feed, read without a transaction or a lock: writers are never held up.
  * A page only shows changes numbered up to the list's committed sequence number read first: every one of
  * them is committed, so no later page can reveal one numbered before a position already handed out (a
  * plain query could see a later write and miss an earlier one still committing).

@@ -57,7 +57,7 @@ describe.each(['movies', 'tvshows', 'books'] as const)('list export (%s)', (cate
     }
   });
 
-  it('streams the CSV export: the header of §12, RFC 4180 quoting, formulas guarded, read back to the same entries', async () => {
+  it('streams the CSV export: the documented header, RFC 4180 quoting, formulas guarded, read back to the same entries', async () => {
     const res = await exportOf('csv');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');

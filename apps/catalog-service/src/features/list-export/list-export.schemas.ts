@@ -16,7 +16,7 @@ export const ExportQuery = z.strictObject({
 
 const cache = new Map<string, z.ZodType>();
 
-/** The JSON export file of a category (API.md §12), for the OpenAPI document. */
+/** The JSON export file of a category, for the OpenAPI document. */
 export function exportFileSchema(category: CategoryDefinition): z.ZodType {
   let schema = cache.get(category.id);
   if (!schema) {

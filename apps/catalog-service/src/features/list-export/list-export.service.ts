@@ -14,7 +14,7 @@ export interface ListExport {
 }
 
 /**
- * The export of a user's list (API.md §12): the entries in the order they were added, each with its full
+ * The export of a user's list: the entries in the order they were added, each with its full
  * catalog entry, written by `@mt/importers` (JSON `media-tracker/list@1` or CSV). Everything is pulled: the
  * list (joined to the catalog by the store) is read in batches as the response is written, so memory does not
  * grow with the list.

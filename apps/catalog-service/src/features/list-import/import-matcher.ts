@@ -32,8 +32,8 @@ export class PlannedEntries {
 }
 
 /**
- * Matches a batch of rows to catalog entries (API.md §12): an external id of the row (§8), else the folded
- * title and year (§5's duplicate rule), else a new entry built from the row — validated like a POST, created
+ * Matches a batch of rows to catalog entries: an external id of the row, else the folded
+ * title and year (the duplicate rule of POST), else a new entry built from the row — validated like a POST, created
  * by the importing user, without `isbn13` (derived). Two reads per batch (external keys, titles). Rows of
  * one batch that would create the same entry share it: the first creates, the others match it.
  */

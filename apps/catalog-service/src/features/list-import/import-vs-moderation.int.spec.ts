@@ -13,7 +13,7 @@ const RACE_TRIALS = Number(process.env['RACE_TRIALS'] ?? 3);
 const ratingsCsv = (trial: number, n: number) =>
   ['Date,Name,Year,Letterboxd URI,Rating', ...Array.from({ length: n }, (_, i) => `2024-01-01,Import Raced ${trial} ${i},2000,https://boxd.it/r${trial}x${i},4`)].join('\n');
 
-describe('imports racing moderators (API.md §12, §13)', () => {
+describe('imports racing moderators', () => {
   let h: CatalogHarness;
   const creator = newUserId();
   const moderator = newUserId();

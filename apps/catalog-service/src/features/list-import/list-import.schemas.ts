@@ -40,7 +40,7 @@ export const ImportJobSchema = z
     started_at: timestampSchema().nullable(),
     finished_at: timestampSchema().nullable(),
   })
-  .openapi('ImportJob', { description: 'An import of a file into your list (API.md §12); counts grow as batches are committed' });
+  .openapi('ImportJob', { description: 'An import of a file into your list; counts grow as batches are committed' });
 
 export const ImportJobPageSchema = z
   .object({ ...pageSchema(ImportJobSchema, 'ImportJobPageBase').shape, next_cursor: nextCursorSchema() })

@@ -40,7 +40,7 @@ export function toJobResponse(category: string, job: ImportJobDocument) {
 }
 
 /**
- * Import requests (API.md §12): the upload is validated while it is stored (a refused file is a 400/413
+ * Import requests: the upload is validated while it is stored (a refused file is a 400/413
  * before any job exists, and leaves nothing behind), then the job record is inserted — the database allows
  * one queued or running job per user — and handed to the queue.
  */
@@ -139,7 +139,7 @@ export class ImportsService {
     return toJobResponse(this.category.id, job);
   }
 
-  /** The user's jobs, newest first: offset pages or cursor pages (API.md §9), both with `next_cursor`. */
+  /** The user's jobs, newest first: offset pages or cursor pages, both with `next_cursor`. */
   async page(userId: string, query: ImportJobListQueryInput): Promise<Page<ImportJobResponse> & { next_cursor: string | null }> {
     const bound = { owner: userId, list: 'imports' };
     const total = await this.jobs.countOfUser(userId);

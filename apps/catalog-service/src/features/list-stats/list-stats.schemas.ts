@@ -3,7 +3,7 @@ import { LIST_STATUSES } from '../../domain/list-entry';
 
 const count = () => z.number().int().min(0);
 
-/** API.md §11, shared by every category. */
+/** The statistics of a list, shared by every category. */
 export const ListStatsSchema = z
   .object({
     total: count(),

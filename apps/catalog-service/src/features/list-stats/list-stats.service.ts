@@ -4,7 +4,7 @@ import type { AtomicRunner } from '../../data/atomic';
 import { countersOf, toListStats, type ListStats } from '../../domain/list-stats';
 
 /**
- * API.md §11. The counters live on the user's `list_owners` document and every list write changes them in
+ * The counters live on the user's `list_owners` document and every list write changes them in
  * its own transaction, so one read of one document is exact at that moment and costs the same for 10 or
  * 50 000 entries. A list whose owner document predates the counters is counted once, in a transaction that
  * takes the list's next sequence number (so no write of the list interleaves with the count).

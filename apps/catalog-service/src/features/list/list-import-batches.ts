@@ -92,7 +92,7 @@ export class ListImportBatches {
   /**
    * The catalog entries an import batch adds to the list, as the entries keep them (absent: gone since they
    * were matched). Those the batch creates are its own until it commits; the others are read after their
-   * guards are written (ListRepository.touchGuards), so a removal, merge or edit of one racing the batch
+   * guards are written (ItemGuardsRepository.touchGuards), so a removal, merge or edit of one racing the batch
    * conflicts with it, and the copy of title and year is the current one. Entries already on the list need
    * no guard: a removal, merge or edit writes them, and conflicts there.
    */

@@ -57,7 +57,7 @@ export class ListItemCascades {
   /**
    * For the catalog's merge, inside its transaction: every list entry of `from` now refers to `into`
    * (keeping its status, score, dates, notes and history); a user who has both keeps the one updated last
-   * (API.md §13; `into`'s on a tie) and loses the other with its history. Each list's feed records the
+   * (`into`'s on a tie) and loses the other with its history. Each list's feed records the
    * removal of `from` and, when the kept entry is the moved one, the entry of `into` (at the owner's `seq`).
    * Bulk statements and the guard of `from`, as removeEntriesOfItem.
    */

@@ -116,7 +116,7 @@ function buildListSchemas() {
     })
     .openapi('BulkDeleteResult');
 
-  // The page object of §5 plus §9's next_cursor (named once: extending a named schema would reference itself).
+  // The page object plus the cursor pages' next_cursor (named once: extending a named schema would reference itself).
   const ListEntryPage = z
     .object({ ...pageSchema(ListEntry, 'ListEntryPageBase').shape, next_cursor: nextCursorSchema() })
     .openapi('ListEntryPage');

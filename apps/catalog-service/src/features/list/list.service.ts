@@ -128,7 +128,7 @@ export class ListService {
   }
 
   /**
-   * A page of the list, by offset or by cursor (API.md §9). `total` comes from the counters on the owner
+   * A page of the list, by offset or by cursor. `total` comes from the counters on the owner
    * document (no count over the list); a cursor is bound to the owner, the filter, sort and order.
    */
   async page(userId: string, query: ListQuery): Promise<ListEntryPage> {

@@ -1,6 +1,6 @@
 import { objectIdParam, z } from '@mt/contracts';
 
-/** `DELETE /api/v1/{category}/{id}` (API.md §13). */
+/** `DELETE /api/v1/{category}/{id}`. */
 export const EntryRemovalSchema = z
   .object({
     message: z.string(),
@@ -8,5 +8,5 @@ export const EntryRemovalSchema = z
   })
   .openapi('EntryRemoval');
 
-/** `POST /api/v1/{category}/{id}/merge` (API.md §13). */
+/** `POST /api/v1/{category}/{id}/merge`. */
 export const MergeEntrySchema = z.strictObject({ into: objectIdParam().describe('The entry that survives') }).openapi('MergeEntry');

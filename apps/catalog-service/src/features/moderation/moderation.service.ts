@@ -20,7 +20,7 @@ export interface ModerationServiceDeps {
 }
 
 /**
- * Catalog moderation (API.md §13) beyond PATCH: removing and merging entries. Each is one transaction with
+ * Catalog moderation beyond PATCH: removing and merging entries. Each is one transaction with
  * every list entry that points at the entry (ListItemCascades.removeEntriesOfItem / moveEntries), so no list is
  * left pointing at a missing entry, every list change is in its owner's change feed, and a process killed
  * in the middle leaves the old state or the new one.

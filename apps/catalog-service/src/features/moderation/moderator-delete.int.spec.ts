@@ -7,7 +7,7 @@ import { COLLECTIONS } from '../../data/database';
 /** Trials of the race below: a few in `npm test`, many with RACE_TRIALS (npm run race). */
 const RACE_TRIALS = Number(process.env['RACE_TRIALS'] ?? 3);
 
-describe('moderator DELETE (API.md §13)', () => {
+describe('moderator DELETE', () => {
   let h: CatalogHarness;
   const creator = newUserId();
   const moderator = newUserId();

@@ -9,7 +9,7 @@ const RACE_TRIALS = Number(process.env['RACE_TRIALS'] ?? 3);
 
 type Change = { item_id: string; type: string; entry?: Record<string, unknown> };
 
-describe('moderator merge (API.md §13)', () => {
+describe('moderator merge', () => {
   let h: CatalogHarness;
   const creator = newUserId();
   const moderator = newUserId();

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-harness';
 import { asModerator, asUser, newUserId } from '../../../test/identity-headers';
 
-describe('moderator PATCH (API.md §13)', () => {
+describe('moderator PATCH', () => {
   let h: CatalogHarness;
   const creator = newUserId();
   const stranger = newUserId();
