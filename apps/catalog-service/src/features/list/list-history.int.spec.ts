@@ -6,7 +6,7 @@ import { seedEntries } from '../../../test/seed';
 import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from '../../domain/list-history';
 import { listSchemas } from './list.schemas';
 import { LegacyHistoryRepository } from '../../data/legacy-history.repository';
-import { foldLegacyHistories } from '../../migrations/legacy-history';
+import { foldLegacyHistories } from '../../migrations/003-legacy-history';
 import { WITHOUT_HISTORY } from '../../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../../data/database';
 
