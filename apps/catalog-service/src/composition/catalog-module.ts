@@ -8,7 +8,6 @@ import { CatalogService } from '../features/catalog/catalog.service';
 import { SORT_KEY_FIELDS } from '../data/listing-plan';
 import { ListChangesRepository } from '../data/list-changes.repository';
 import { ListChangesService } from '../features/list-changes/list-changes.service';
-import { foldLegacyUpserts } from '../migrations/002-legacy-upserts';
 import { ListFeedReader } from '../data/list-feed.reader';
 import { ListExportService } from '../features/list-export/list-export.service';
 import { ImportJobsRepository } from '../data/import-jobs.repository';
@@ -19,10 +18,11 @@ import { ImportsService } from '../features/list-import/list-import.service';
 import { ListStatsService } from '../features/list-stats/list-stats.service';
 import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
 import { LegacyHistoryRepository } from '../data/legacy-history.repository';
-import { foldLegacyHistories } from '../migrations/003-legacy-history';
-import { copyItemsIntoLegacyEntries } from '../migrations/004-legacy-item-copies';
 import { ItemGuardsRepository } from '../data/item-guards.repository';
 import { ListEntryImportsRepository } from '../data/list-entry-imports.repository';
+import { runMigrations } from '../migrations/run-migrations';
+import type { MigrationContext } from '../migrations/migration';
+import { LegacyEntriesRepository } from '../migrations/legacy-entries.repository';
 import { LegacyListEntriesRepository } from '../migrations/legacy-list-entries.repository';
 import { ListOwnersRepository } from '../data/list-owners.repository';
 import { ListRepository } from '../data/list.repository';
@@ -96,6 +96,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, now });
   const importRunner = new ImportRunner({ category, jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository), logger, now });
 
+  const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory };
+
   return {
     category,
     connection,
@@ -105,6 +107,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     catalogListing,
     listRepository,
     legacyListEntries,
+    migrationContext,
     listOwners,
     listChanges,
     listFeedReader,
@@ -127,17 +130,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       await atomic.detect();
       await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
-      // Eager, not lazy: lookup by a derived id (books: isbn13) must find entries written before external ids existed.
-      const migration = await catalog.migrateExternalIds();
-      if (migration.migrated || migration.conflicts) logger.info(migration, 'external ids migrated');
-      const feed = await foldLegacyUpserts(listChanges, legacyListEntries);
-      if (feed.folded || feed.numbered) logger.info(feed, 'change feed: legacy upsert records folded into the list entries');
-      const history = await foldLegacyHistories(legacyHistory, legacyListEntries, atomic);
-      if (history.folded || history.orphans) logger.info(history, 'list history: list_history folded into the list entries');
-      const copied = await copyItemsIntoLegacyEntries(legacyListEntries, catalogRepository);
-      if (copied) logger.info({ entries: copied }, "list entries: their catalog entry's title and year copied into them");
-      const backfilled = await catalog.backfillPersonSearch();
-      if (backfilled) logger.info({ entries: backfilled }, 'person search keys backfilled');
+      await runMigrations(migrationContext, logger);
       const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));
       logger.info({ store_profile: profile }, 'store profile chosen (docs/operations.md, "Store profile")');
     },

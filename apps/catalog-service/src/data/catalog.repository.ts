@@ -22,7 +22,7 @@ export class DuplicateExternalIdError extends Error {
 const EXTERNAL_IDS_INDEX = 'external_ids_unique';
 
 /** The data layer's reading of E11000: which unique rule the write broke (anything else is rethrown as is). */
-function duplicateError(error: unknown): unknown {
+export function duplicateError(error: unknown): unknown {
   if (!isDuplicateKeyError(error)) return error;
   const { keyPattern, message } = error as { keyPattern?: Record<string, unknown>; message?: string };
   const external = (keyPattern && 'external_keys' in keyPattern) || (message ?? '').includes(EXTERNAL_IDS_INDEX);
@@ -213,53 +213,7 @@ export class CatalogRepository {
     return found?._id ?? null;
   }
 
-  /**
-   * Start-up migration of entries written before external ids existed: stores the ids derived from their own
-   * fields (`derive` returns them, possibly {}). Idempotent, batched; an entry whose derived pair another entry
-   * already holds keeps no pair (it is counted in `conflicts` and left for a moderator to merge).
-   */
-  async migrateExternalIds(derive: (doc: EntryDocument) => Record<string, string>, toKeys: (ids: Record<string, string>) => string[]): Promise<{ migrated: number; conflicts: number }> {
-    let migrated = 0;
-    let conflicts = 0;
-    for (;;) {
-      const batch = await this.entries.find({ external_ids: { $exists: false } }).limit(500).toArray();
-      if (!batch.length) {
-        if (migrated || conflicts) await this.bumpCounter({ version: 1 }, undefined);
-        return { migrated, conflicts };
-      }
-      for (const doc of batch) {
-        const ids = derive(doc);
-        const keys = toKeys(ids);
-        try {
-          await this.entries.updateOne({ _id: doc._id, external_ids: { $exists: false } }, { $set: { external_ids: ids, ...(keys.length ? { external_keys: keys } : {}) } });
-        } catch (error) {
-          if (!(duplicateError(error) instanceof DuplicateExternalIdError)) throw error;
-          conflicts++;
-          await this.entries.updateOne({ _id: doc._id, external_ids: { $exists: false } }, { $set: { external_ids: {} } });
-          continue;
-        }
-        migrated++;
-      }
-    }
-  }
 
-  /** Start-up backfill of a derived field that entries written before it existed lack (idempotent, batched). */
-  async backfillMissing(field: 'person_prefixes', compute: (doc: EntryDocument) => string[]): Promise<number> {
-    let done = 0;
-    for (;;) {
-      const batch = await this.entries.find({ [field]: { $exists: false } }).limit(500).toArray();
-      // What filters match changed: cached counts of the old version must not be served.
-      if (!batch.length) {
-        if (done) await this.bumpCounter({ version: 1 }, undefined);
-        return done;
-      }
-      await this.entries.bulkWrite(
-        batch.map((doc) => ({ updateOne: { filter: { _id: doc._id, [field]: { $exists: false } }, update: { $set: { [field]: compute(doc) } } } })),
-        { ordered: false },
-      );
-      done += batch.length;
-    }
-  }
 
   /** Account deletion: the user's entries stay, without a creator. Idempotent. */
   async releaseCreator(userId: string): Promise<number> {

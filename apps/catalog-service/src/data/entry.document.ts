@@ -94,7 +94,8 @@ export function newEntryDocument(
 
 /**
  * The external ids an entry has: stored ones, else (an entry from before external ids existed, not yet
- * migrated) the derived keys computed from its own fields.
+ * migrated) the derived keys computed from its own fields. Read shim of migrations/001-external-ids.ts:
+ * removable after 1.0.0, with the step.
  */
 export function storedExternalIds(category: CategoryDefinition, doc: Pick<EntryDocument, 'external_ids' | 'own'>): Record<string, string> {
   return doc.external_ids ?? resolveExternalIds(externalIdKeys(category), {}, undefined, doc.own ?? {});

@@ -7,7 +7,8 @@ import type { HistoryEvent } from '../domain/list-history';
  * `list_history`, where the previous version kept each entry's history (one document per (user, item),
  * events newest first). Entries now carry their own (`list_entries.history`); this store is only read
  * (an instance of the previous version may still write it during a rolling upgrade), folded into the
- * entries at start-up (`foldLegacyHistories`), and cleared where the entry goes.
+ * entries at start-up (migrations/003-legacy-history.ts), and cleared where the entry goes. A read shim,
+ * with its readers and writers: removable after 1.0.0, with the step.
  */
 export interface LegacyHistoryDocument {
   _id: mongo.ObjectId;

@@ -33,7 +33,8 @@ export class ListFeedReader {
       ...records.map((record) => ({ kind: 'record' as const, ...record })),
     ];
     rows.sort((a, b) => a.seq - b.seq || a.item_id.toHexString().localeCompare(b.item_id.toHexString()) || (a.kind === 'entry' ? -1 : 1));
-    // A legacy record folded into its entry's seq while it was still kept: the entry tells it once.
+    // A legacy record folded into its entry's seq while it was still kept: the entry tells it once (read shim
+    // of migrations/002-legacy-upserts.ts: removable after 1.0.0, with the step).
     const distinct = rows.filter((row, i) => {
       const previous = rows[i - 1];
       return !previous || row.seq !== previous.seq || !row.item_id.equals(previous.item_id);

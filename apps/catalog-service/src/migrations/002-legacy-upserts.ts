@@ -1,3 +1,4 @@
+import type { Migration } from './migration';
 import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
 import type { ListChangesRepository } from '../data/list-changes.repository';
 
@@ -24,3 +25,10 @@ export async function foldLegacyUpserts(changes: ListChangesRepository, lists: L
   }
   return { folded, numbered: await lists.numberUnnumbered() };
 }
+
+export const legacyUpsertsMigration: Migration = {
+  id: '002-legacy-upserts',
+  removableAfter: '1.0.0',
+  done: 'change feed: legacy upsert records folded into the list entries',
+  run: ({ listChanges, listEntries }) => foldLegacyUpserts(listChanges, listEntries),
+};

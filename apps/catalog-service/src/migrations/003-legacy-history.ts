@@ -1,3 +1,4 @@
+import type { Migration } from './migration';
 import type { mongo } from 'mongoose';
 import type { AtomicRunner } from '../data/atomic';
 import type { LegacyHistoryRepository } from '../data/legacy-history.repository';
@@ -38,3 +39,10 @@ export async function foldLegacyHistories(legacy: LegacyHistoryRepository, lists
   }
   return { folded, orphans };
 }
+
+export const legacyHistoryMigration: Migration = {
+  id: '003-legacy-history',
+  removableAfter: '1.0.0',
+  done: 'list history: list_history folded into the list entries',
+  run: ({ legacyHistory, listEntries, atomic }) => foldLegacyHistories(legacyHistory, listEntries, atomic),
+};

@@ -1,3 +1,4 @@
+import type { Migration } from './migration';
 import type { Id } from '../domain/ids';
 import type { CatalogRepository } from '../data/catalog.repository';
 import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
@@ -28,3 +29,10 @@ export async function copyItemsIntoLegacyEntries(lists: LegacyListEntriesReposit
     after = last._id;
   }
 }
+
+export const itemCopiesMigration: Migration = {
+  id: '004-legacy-item-copies',
+  removableAfter: '1.0.0',
+  done: "list entries: their catalog entry's title and year copied into them",
+  run: async ({ listEntries, catalog }) => ({ entries: await copyItemsIntoLegacyEntries(listEntries, catalog) }),
+};

@@ -1,3 +1,4 @@
+import { externalIdsMigration } from '../../migrations/001-external-ids';
 import request from 'supertest';
 import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-harness';
 import { asUser, newUserId } from '../../../test/identity-headers';
@@ -221,9 +222,9 @@ describe('external ids: books (isbn13 derived from isbn)', () => {
     expect((await request(h.app).get('/api/v1/books?external_id=isbn13:9791090636071')).body.total).toBe(0);
     // Still shown (derived on read) before the migration runs.
     expect((await request(h.app).get(`/api/v1/books/${old.body.id}`)).body.external_ids).toEqual({ isbn13: '9791090636071' });
-    const result = await h.module.catalog.migrateExternalIds();
-    expect(result.migrated).toBeGreaterThanOrEqual(1);
+    const result = await externalIdsMigration.run(h.module.migrationContext);
+    expect(result['migrated']).toBeGreaterThanOrEqual(1);
     expect((await request(h.app).get('/api/v1/books?external_id=isbn13:9791090636071')).body.total).toBe(1);
-    expect((await h.module.catalog.migrateExternalIds()).migrated).toBe(0);
+    expect((await externalIdsMigration.run(h.module.migrationContext))['migrated']).toBe(0);
   });
 });

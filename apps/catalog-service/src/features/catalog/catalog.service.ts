@@ -4,7 +4,7 @@ import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { KeyedMutex } from '@mt/stores';
 import { toId, type Id } from '../../domain/ids';
 import { categoryBasePath, type CategoryDefinition } from '../../domain/categories';
-import { externalKey, externalKeysOf } from '../../domain/external-ids';
+import { externalKey } from '../../domain/external-ids';
 import { type ListRepository } from '../../data/list.repository';
 import { withItemGuards, type ItemGuardsRepository } from '../../data/item-guards.repository';
 import { listedItem } from '../../data/list-entry.document';
@@ -15,7 +15,7 @@ import { toPage } from '../../domain/offset-page';
 import type { CatalogListQuery, EntryFieldsInput } from '../../domain/catalog-query';
 import type { CatalogListingReader } from '../../data/catalog-listing.reader';
 import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../../data/catalog.repository';
-import { entryPatchChange, newEntryDocument, patchNeedsCurrent, personPrefixes, storedExternalIds, toEntryResponse, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../data/entry.document';
+import { entryPatchChange, newEntryDocument, patchNeedsCurrent, toEntryResponse, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../data/entry.document';
 import { positionAfter, readPosition } from '../../data/listing-cursor';
 import { planListing, windowPerSegment, type ListingPlan } from '../../data/listing-plan';
 
@@ -212,15 +212,7 @@ export class CatalogService {
     return { ...toPage(doc && window.skip === 0 ? [this.respond(doc)] : [], window, total), next_cursor: null };
   }
 
-  /** Start-up: stores the derived external ids (books: isbn13) of entries written before external ids existed. */
-  migrateExternalIds(): Promise<{ migrated: number; conflicts: number }> {
-    return this.deps.entries.migrateExternalIds((doc) => storedExternalIds(this.deps.category, { own: doc.own }), externalKeysOf);
-  }
 
-  /** Start-up: stores the person search keys of entries written before `person=` existed. */
-  backfillPersonSearch(): Promise<number> {
-    return this.deps.entries.backfillMissing('person_prefixes', (doc) => personPrefixes(this.deps.category, doc.own ?? {}));
-  }
 
   /** A 409 naming the entry that already has this title and year, or one of these external ids; nothing when none does. */
   private async refuseIfTaken(doc: Pick<EntryDocument, 'title_key' | 'year' | 'external_keys'>): Promise<void> {

@@ -1,3 +1,4 @@
+import { personSearchMigration } from '../../migrations/005-person-search';
 import request from 'supertest';
 import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-harness';
 import { asUser, newUserId } from '../../../test/identity-headers';
@@ -57,10 +58,10 @@ describe('person= search (movies: director)', () => {
     const entries = h.module.connection.db!.collection(COLLECTIONS.entries);
     await entries.updateMany({}, { $unset: { person_prefixes: '' } });
     expect((await search('person=wach')).body.total).toBe(0);
-    expect(await h.module.catalog.backfillPersonSearch()).toBe(4);
+    expect(await personSearchMigration.run(h.module.migrationContext)).toEqual({ entries: 4 });
     expect(titlesOf(await search('person=wach'))).toEqual(['The Matrix']);
     expect(titlesOf(await search('person=someone'))).toEqual(['Bound']);
-    expect(await h.module.catalog.backfillPersonSearch()).toBe(0);
+    expect(await personSearchMigration.run(h.module.migrationContext)).toEqual({ entries: 0 });
   });
 });
 

@@ -15,6 +15,7 @@ export interface ListEntryResponse extends NewListEntryFields {
  * What the entry keeps of its catalog entry (title, year), or undefined where the catalog entry must be read
  * instead: an entry stored before entries kept a copy, or one whose copy an instance of the previous version
  * left behind during a rolling upgrade (it renames only the sort key, so the copy no longer folds to it).
+ * Read shim of migrations/004-legacy-item-copies.ts: removable after 1.0.0, with the step.
  */
 function storedItem(doc: ListEntryDocument): { title: string; year: number | null } | undefined {
   if (doc.item_title === undefined || titleKey(doc.item_title) !== doc.item_title_key) return undefined;
