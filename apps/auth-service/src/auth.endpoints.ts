@@ -8,7 +8,7 @@ import { usersEndpoints } from './users/users.endpoints';
 export const AUTH_SERVICE = 'auth';
 export const AUTH_MOUNT = '/api/v1/auth';
 
-/** The auth service's public API (API.md §3), in the order a reader meets it. */
+/** The auth service's public API (docs/api.md "Account"), in the order a reader meets it. */
 export function authEndpoints(auth: AuthModule): EndpointGroup {
   const [register, ...account] = usersEndpoints(auth.users, auth.account);
   return {

@@ -37,7 +37,7 @@ export const authConfigSchema = z.object({
    */
   ARGON2_CONCURRENCY: envInt(defaultHashConcurrency(), 1, 256),
   /**
-   * Usernames (comma-separated, case-insensitive) that are admins (API.md §13): they get the role when they
+   * Usernames (comma-separated, case-insensitive) that are admins (docs/api.md "Authentication"): they get the role when they
    * register or log in. Empty: no admin, so no one can grant roles.
    */
   ADMIN_USERNAMES: z

@@ -17,7 +17,7 @@ export const USER_JWT_SCOPES: readonly Scope[] = scopesForRole('user');
 export const asUser = (userId: string, scopes: readonly Scope[] = USER_JWT_SCOPES): Record<string, string> =>
   identityHeaders({ userId, authType: scopes === USER_JWT_SCOPES ? 'jwt' : 'pat', scopes: [...scopes], tokenId: randomUUID() });
 
-/** A moderator's JWT: every scope, catalog:moderate included. */
+/** A moderator's JWT (docs/api.md "Authentication"): every scope, catalog:moderate included. */
 export const asModerator = (userId: string): Record<string, string> =>
   identityHeaders({ userId, authType: 'jwt', scopes: [...SCOPES], tokenId: randomUUID() });
 

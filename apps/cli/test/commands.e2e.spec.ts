@@ -43,7 +43,7 @@ async function loggedIn(prefix: string, options: { username?: string; scopes?: s
 
 /** One logged-in user shared by the tests that need no account of their own (each login costs an argon2 hash). */
 let main: { runner: MtRunner; user: TestUser };
-/** Named admin by the stack's ADMIN_USERNAMES (API.md §13). */
+/** Named admin by the stack's ADMIN_USERNAMES (docs/api.md "Authentication"). */
 const ADMIN = `admin_${Math.random().toString(16).slice(2, 10)}`;
 
 beforeAll(async () => {

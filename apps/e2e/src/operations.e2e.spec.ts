@@ -6,7 +6,7 @@ import { CATEGORIES, eventually, startTestStack, type TestStack } from './suppor
 /**
  * What an operator relies on, on a whole stack of processes whose stores sit behind TCP relays (so this
  * file can cut "the database" of its own stack): the probes of every process with the stores up, down and
- * back (API.md §4), and scaling a category out and losing an instance without a client-visible error.
+ * back (docs/api.md "Probes"), and scaling a category out and losing an instance without a client-visible error.
  */
 
 const INSTANCE_TTL_MS = 3000;

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
- * The probe and shutdown rules of API.md §4 on every built app, as a process with its real stores:
+ * The probe and shutdown rules of docs/api.md "Probes" on every built app, as a process with its real stores:
  * /livez, /startupz, /readyz, /healthz through start-up; SIGTERM turns readiness to 503 while an in-flight
  * request still gets its normal response, and the process exits 0 within 10 s; with its database
  * unreachable, a service stays alive but is neither ready nor healthy.

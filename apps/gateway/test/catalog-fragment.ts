@@ -1,4 +1,4 @@
-// A catalog fragment shaped like API.md §5–6, generated with zod-to-openapi as the catalog service does.
+// A catalog fragment shaped like docs/api.md "Endpoints", generated with zod-to-openapi as the catalog service does.
 // Deliberately generic names (operationIds, an `Entry` schema that differs per category), so the merge
 // has to dedupe and rename as it would with a careless fragment.
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';

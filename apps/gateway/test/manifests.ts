@@ -1,5 +1,5 @@
 // Route manifests as services send them (a fixture: the gateway's own source names no service's route).
-// Shaped like API.md §3 (auth) and §5–6 (a category).
+// Shaped like docs/api.md "Account" (auth) and "The catalog of a category" / "Your list in a category".
 import type { ManifestRoute, RouteAccess } from '@mt/contracts';
 
 const PUBLIC: RouteAccess = { kind: 'public' };

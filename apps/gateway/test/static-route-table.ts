@@ -5,7 +5,7 @@ import { catalogRoutes } from './manifests';
 /**
  * An in-test RouteTable over instances the test starts itself (the registry is another service's
  * concern; Redis stays real in every test). Round robin like the real one. A service set without routes
- * gets a category's (API.md §5–6).
+ * gets a category's (docs/api.md "Endpoints").
  */
 export class StaticRouteTable implements RouteTable {
   private readonly entries = new Map<string, RoutedService>();

@@ -4,7 +4,7 @@ import type { HttpAnswer } from './support/http-client';
 import { startRaceStack, type RaceStack } from './support/race-stack';
 import { after, describeFailures, runTrials, timeoutFor, trialCount } from './support/trials';
 
-// Issue 16 (API.md §13): a role removed takes effect at once, also on a PAT whose introspection answer
+// Issue 16 (docs/api.md "Authentication"): a role removed takes effect at once, also on a PAT whose introspection answer
 // (with catalog:moderate) sits in the gateway's cache: from the first request sent after the change answered,
 // moderation answers 403 while the token keeps working for everything else (list reads 200). The change
 // writes a re-introspect marker over the cache entry (not a revocation tombstone, which made the token

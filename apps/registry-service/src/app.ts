@@ -8,8 +8,8 @@ import { pingRedis, type Redis } from '@mt/stores';
 import type { Express } from 'express';
 import type { RegistryConfig } from './config';
 import { instancesEndpoints } from './instances/instances.endpoints';
-import { createInstancesRepository } from './instances/instances.repository';
-import { createInstancesService, type InstancesService } from './instances/instances.service';
+import { InstancesRepository } from './instances/instances.repository';
+import { InstancesService } from './instances/instances.service';
 
 export interface RegistryDeps {
   config: RegistryConfig;
@@ -21,8 +21,8 @@ export interface RegistryDeps {
 }
 
 export function createInstances({ config, logger, redis }: Pick<RegistryDeps, 'config' | 'logger' | 'redis'>): InstancesService {
-  const repository = createInstancesRepository(redis, redisKeys(config.REDIS_KEY_PREFIX));
-  return createInstancesService({ repository, ttlMs: config.INSTANCE_TTL_MS, sweepIntervalMs: config.SWEEP_INTERVAL_MS, logger });
+  const repository = new InstancesRepository(redis, redisKeys(config.REDIS_KEY_PREFIX));
+  return new InstancesService({ repository, ttlMs: config.INSTANCE_TTL_MS, sweepIntervalMs: config.SWEEP_INTERVAL_MS, logger });
 }
 
 export function createApp(deps: RegistryDeps): Express {

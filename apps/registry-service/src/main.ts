@@ -1,7 +1,7 @@
 import { runService } from '@mt/runtime';
 import { createApp, createInstances } from './app';
 import { loadRegistryConfig } from './config';
-import { createExpirySweeper } from './instances/expiry-sweeper';
+import { ExpirySweeper } from './instances/expiry-sweeper';
 
 runService({
   name: 'registry-service',
@@ -10,7 +10,7 @@ runService({
   stores: (config) => ({ redis: { url: config.REDIS_URL, waitAtStartup: true } }),
   create: ({ config, logger, lifecycle, metrics, redis }) => {
     const instances = createInstances({ config, logger, redis });
-    const sweeper = createExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
+    const sweeper = new ExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
     return {
       app: createApp({ config, logger, lifecycle, redis, metrics, instances }),
       startup: async () => {

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, createInstances } from '../src/app';
 import { loadRegistryConfig } from '../src/config';
-import { createExpirySweeper } from '../src/instances/expiry-sweeper';
+import { ExpirySweeper } from '../src/instances/expiry-sweeper';
 
 export const TEST_SECRET = 's'.repeat(40);
 
@@ -47,7 +47,7 @@ export async function startRegistry(options: RegistryHarnessOptions): Promise<Ru
   lifecycle.started = true;
   const instances = createInstances({ config, logger, redis });
   const app = createApp({ config, logger, lifecycle, redis, metrics: createMetrics('registry-test'), instances });
-  const sweeper = createExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
+  const sweeper = new ExpirySweeper({ sweep: () => instances.sweepExpired(), intervalMs: config.SWEEP_INTERVAL_MS, logger });
   // As main.ts does at start-up.
   await instances.grantAmnesty();
   sweeper.start();

@@ -524,7 +524,7 @@ describe('faults injected into a running stack', () => {
         async () => (await listEntriesOf('tvshows', user.id)) === 0 || 'still there',
         20_000,
       );
-      // Entries the user created stay, with created_by null (API.md §3).
+      // Entries the user created stay, with created_by null (docs/api.md "Account").
       const created = await api.get<{ data: Array<{ created_by: string | null }> }>(
         '/api/v1/tvshows?q=departing&limit=100',
       );

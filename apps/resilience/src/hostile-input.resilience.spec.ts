@@ -16,7 +16,7 @@ import { rawHeaders, sendChunked, sendRaw, type RawAnswer } from './support/raw-
 import { CATEGORIES, startResilienceStack, type ResilienceStack } from './support/resilience-stack';
 
 /**
- * Issue 8, hostile input: a table of malformed and hostile requests across every endpoint of API.md, each
+ * Issue 8, hostile input: a table of malformed and hostile requests across every endpoint of docs/api.md, each
  * answered with its documented status in the contract's error payload, with the databases unchanged
  * afterwards, no process exit, and nothing leaked (stack traces, hashes, secrets) in any answer or log line.
  */

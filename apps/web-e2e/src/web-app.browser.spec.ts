@@ -8,7 +8,7 @@ import { startWebStack, type WebStack } from './support/web-stack';
 import { expectCount, expectText, hidden, textOf, until, visible } from './support/wait';
 
 const FIRST_LOAD_BUDGET = 150 * 1024;
-/** Admins by configuration (API.md §13): one per width, so each run moderates on its own. */
+/** Admins by configuration (docs/api.md "Authentication"): one per width, so each run moderates on its own. */
 const MODERATORS = { 390: 'webmod390', 1280: 'webmod1280' } as const;
 const IMPORT_FIXTURE = path.join(__dirname, 'fixtures', 'movies-with-a-bad-row.csv');
 const XSS = '<img src=x onerror="window.__xss=1"></script><script>window.__xss=2</script>';
@@ -367,7 +367,7 @@ it('asks for the password again when the JWT is cut off, and sends what was type
   await page.getByRole('button', { name: 'Edit Alien' }).click();
   const editor = page.getByRole('form', { name: 'Edit Alien' });
   await editor.getByLabel('Notes').fill('Typed before the session ended.');
-  // A password change elsewhere cuts off every older JWT, this tab's included (API.md §2).
+  // A password change elsewhere cuts off every older JWT, this tab's included (docs/api.md "Authentication").
   const newPassword = 'a brand new password';
   await web.client(await sessionToken(page)).http.PUT('/api/v1/auth/password', { body: { current_password: person.password, new_password: newPassword } });
   await editor.getByRole('button', { name: 'Save' }).click();

@@ -47,8 +47,7 @@ export async function interleavedLatency(
 /**
  * Samples GET `url` every `intervalMs` (one at a time) until stopped; returns every latency in ms. The
  * sampling runs on a worker thread of its own: on the bench's thread it also measured the bench's pauses
- * (load generator, garbage collection of the seeded data), seen at p99 5–8 ms, max 35–82 ms with 100 000
- * movies in memory.
+ * (load generator, garbage collection of the seeded data; see "Figures behind decisions in the code").
  */
 export function startProbeSampler(url: string, intervalMs: number): { stop: () => Promise<number[]> } {
   const data: ProbeWorkerData = { url, intervalMs };

@@ -2,8 +2,8 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { median, round } from '../stats';
 
-// Why: figures of runs on different machines are not comparable — here a page fault costs 13–25 µs and a
-// syscall 2–4 µs (10–100× a usual machine) while plain JS runs at usual speed — so every run records these.
+// Why: figures of runs on different machines are not comparable — page faults and syscalls can cost many
+// times a usual machine's while plain JS runs at usual speed (README "The machine probe") — so every run records these.
 
 /**
  * What memory, the kernel and the CPU cost on the machine a run was made on: medians of a few tries, in CPU
@@ -21,7 +21,7 @@ export interface MachineProbe {
 }
 
 const PAGE = 4096;
-/** 32 MiB, a mapping of its own from the kernel: 8 192 pages, 0.1–0.2 s per try where a fault costs 13–25 µs. */
+/** 32 MiB, a mapping of its own from the kernel: 8 192 pages, enough faults to measure, few enough to be quick. */
 const FRESH_BYTES = 32 * 2 ** 20;
 const TRIES = 5;
 const LOOP = 5000;

@@ -1,6 +1,6 @@
 import type { ErrorPayload } from './types';
 
-/** Codes of the error payload (API.md §1.1), and the one a client assigns when an answer is not that payload. */
+/** Codes of the error payload (docs/api.md "Errors"), and the one a client assigns when an answer is not that payload. */
 export type ApiErrorCode = ErrorPayload['code'] | 'cursor_expired' | 'unexpected_response';
 
 export interface ApiErrorDetail {

@@ -89,11 +89,11 @@ export interface ApiClient {
   bulkUpdateStatus(category: string, itemIds: string[], status: ListStatus): Promise<BulkStatusResult>;
   bulkRemoveListEntries(category: string, itemIds: string[]): Promise<BulkDeleteResult>;
 
-  /** One page of the change feed (API.md §10); without `since`, from the start of the retained history. */
+  /** One page of the change feed (docs/api.md "Your list in a category"); without `since`, from the start of the retained history. */
   listChanges(category: string, query?: { since?: string; limit?: number }): Promise<ListChangesPage>;
   listEntryHistory(category: string, itemId: string): Promise<ListEntryHistory>;
   listStats(category: string): Promise<ListStats>;
-  /** The export file as it arrives (API.md §12): the body is never read into memory here. */
+  /** The export file as it arrives (docs/api.md "Your list in a category"): the body is never read into memory here. */
   exportList(category: string, format?: ExportFormat): Promise<{ body: ReadableStream<Uint8Array>; contentType: string; fileName: string | undefined }>;
   /** Uploads a file to import (its content type must be the one the source is written in); the queued job. */
   startImport(category: string, file: ImportUpload): Promise<ImportJob>;
@@ -101,7 +101,7 @@ export interface ApiClient {
   listImports(category: string, query?: { page?: number; cursor?: string; limit?: number }): Promise<ImportJobPage>;
   /** Every import job of the list, newest first, following `next_cursor`. */
   allImports(category: string, query?: { limit?: number }): AsyncGenerator<ImportJob, void, undefined>;
-  /** Moderators (API.md §13): removes a catalog entry and every list entry pointing at it. */
+  /** Moderators (docs/api.md "The catalog of a category"): removes a catalog entry and every list entry pointing at it. */
   deleteEntry(category: string, id: string): Promise<EntryRemoval>;
   /** Moderators: folds `id` into `into`; the surviving entry. */
   mergeEntry(category: string, id: string, into: string): Promise<CatalogEntry>;
@@ -120,7 +120,7 @@ export interface ImportUpload {
   fileName?: string;
 }
 
-/** The API's bulk limit (API.md §7). */
+/** The API's bulk limit (docs/api.md "Limits"). */
 export const MAX_BULK_IDS = 500;
 
 /** A category name as the API declares it; anything else would change the path, so it is refused here. */
@@ -268,7 +268,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return client;
 }
 
-/** A page that may carry the cursor of the next one (API.md §9, once the server has it). */
+/** A page that may carry the cursor of the next one (docs/api.md "Conventions", once the server has it). */
 type PageWithCursor<T> = Page<T> & { next_cursor?: string | null };
 
 /**

@@ -3,7 +3,7 @@ import type { components, paths } from './generated/schema';
 /** Every schema of the served document, by its component name. */
 export type Schemas = components['schemas'];
 
-/** The error payload of every component (API.md §1.1). */
+/** The error payload of every component (docs/api.md "Errors"). */
 export type ErrorPayload = Schemas['Error'];
 export type ErrorCode = ErrorPayload['code'];
 
@@ -30,25 +30,25 @@ export type BulkStatusResult = Schemas['BulkStatusResult'];
 export type BulkDeleteRequest = Schemas['BulkDeleteRequest'];
 export type BulkDeleteResult = Schemas['BulkDeleteResult'];
 
-/** The change feed (API.md §10). */
+/** The change feed (docs/api.md "Your list in a category"). */
 export type ListChangesPage = Schemas['ListChangesPage'];
 export type ListChange = ListChangesPage['changes'][number];
 export type ListEntryHistory = Schemas['ListEntryHistory'];
 export type ListEntryHistoryEvent = Schemas['ListEntryHistoryEvent'];
-/** Statistics of a list (API.md §11). */
+/** Statistics of a list (docs/api.md "Your list in a category"). */
 export type ListStats = Schemas['ListStats'];
-/** Export and import (API.md §12). */
+/** Export and import (docs/api.md "Your list in a category"). */
 export type ExportFormat = 'json' | 'csv';
 export type ImportJob = Schemas['ImportJob'];
 export type ImportJobPage = Schemas['ImportJobPage'];
 export type ImportMode = ImportJob['mode'];
 export type ImportStatus = ImportJob['status'];
-/** Moderation and roles (API.md §13). */
+/** Moderation and roles (docs/api.md "The catalog of a category"). */
 export type EntryRemoval = Schemas['EntryRemoval'];
 export type Role = User['role'];
 export type AssignableRole = Schemas['RoleRequest']['role'];
 
-/** The page object of every paged endpoint (API.md §5). */
+/** The page object of every paged endpoint (docs/api.md "Conventions"). */
 export interface Page<T> {
   data: T[];
   page: number;

@@ -1,6 +1,6 @@
 import { z } from './zod';
 
-/** A category as published by GET /api/v1/categories (API.md §4). */
+/** A category as published by GET /api/v1/categories (docs/api.md "Discovering the API"). */
 export const CategoryRecordSchema = z
   .object({
     id: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),

@@ -1,7 +1,7 @@
 import { objectIdString, queryInt } from '@mt/validation';
 import { z } from './zod';
 
-/** A MongoDB ObjectId in hex (API.md §1) as a client sends it (path or body), normalised to lower case. */
+/** A MongoDB ObjectId in hex (docs/api.md "Conventions") as a client sends it (path or body), normalised to lower case. */
 export const objectIdParam = () =>
   objectIdString().openapi({ type: 'string', pattern: '^[0-9a-fA-F]{24}$', example: '65f1c0ffee0000000000abcd' });
 

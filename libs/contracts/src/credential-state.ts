@@ -8,7 +8,7 @@ import { PAT_CACHE_TTL_SECONDS } from './internal-api';
 export const JWT_CUTOFF_CLAIM = 'cutoff_ms';
 
 /**
- * The claim with the user's role (API.md §13) read together with the cut-off. A role change moves the cut-off
+ * The claim with the user's role (docs/api.md "Authentication") read together with the cut-off. A role change moves the cut-off
  * like a password change, so a JWT always carries a role that was current for its cut-off; absent = `user`.
  */
 export const JWT_ROLE_CLAIM = 'role';
@@ -28,7 +28,7 @@ export const USER_DELETED_CUTOFF = 'deleted';
 export const PAT_TOMBSTONE_TTL_SECONDS = 2 * PAT_CACHE_TTL_SECONDS;
 
 /**
- * A role taken away (API.md §13) writes this over the gateway's PAT cache entries of the user, like a
+ * A role taken away (docs/api.md "Authentication") writes this over the gateway's PAT cache entries of the user, like a
  * revocation's tombstone (unconditionally, for PAT_TOMBSTONE_TTL_SECONDS) but meaning "ask again", not
  * "revoked": the token stays valid with the scopes introspection now gives it (without `catalog:moderate`).
  * The gateway treats it as a cache miss and, writing only absent entries, never replaces it with an answer

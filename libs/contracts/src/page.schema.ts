@@ -1,6 +1,6 @@
 import { z } from './zod';
 
-/** The page object of API.md §5. */
+/** The page object of docs/api.md "Conventions". */
 export interface Page<T> {
   data: T[];
   page: number;
@@ -9,7 +9,7 @@ export interface Page<T> {
   total_pages: number;
 }
 
-/** The page object of API.md §5, as a schema (validation and the OpenAPI document). */
+/** The page object of docs/api.md "Conventions", as a schema (validation and the OpenAPI document). */
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
   z
     .object({

@@ -58,8 +58,8 @@ export interface FormatOptions {
 /**
  * `[gateway] INFO request GET /api/v1/movies 200 3.1ms request_id=…` for request lines; other pino lines show their
  * message and then their own fields as key=value; anything else is shown as written. Hand-written rather than
- * pino-pretty: one line per request instead of one per field, at a fifth of its CPU (about 2 against 10 µs per
- * line; bench/README.md "Libraries judged").
+ * pino-pretty: one line per request instead of one per field, at a fifth of its CPU (bench/README.md
+ * "Libraries judged").
  */
 export function formatLogLine(line: LogLine, options: FormatOptions): string {
   const colourIndex = [...line.process].reduce((sum, char) => sum + char.charCodeAt(0), 0) % PROCESS_COLOURS.length;

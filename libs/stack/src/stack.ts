@@ -95,10 +95,10 @@ const catalogProcessName = (category: string) => `catalog-${category}`;
 
 /**
  * argon2id allocates ~19 MiB per hash. With glibc's dynamic mmap threshold those blocks soon come from the
- * malloc arenas and stay resident after a burst of logins (+76 MB measured); a fixed threshold keeps them
+ * malloc arenas and stay resident after a burst of logins; a fixed threshold keeps them
  * mmapped, so each is returned to the OS when its hash is done. `hugetlb=1` maps them in transparent huge
  * pages: a fresh 19 MiB block then costs ~10 page faults instead of ~4 900, which matters on VMs where a
- * fault is expensive (13–25 µs on the bench machine: login storm ×2, bench/README.md "Auth service memory").
+ * fault is expensive (figures: bench/README.md "Auth service memory").
  * The Dockerfile's auth-service target sets the same. An operator's own GLIBC_TUNABLES wins.
  */
 export const AUTH_GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=4194304:glibc.malloc.hugetlb=1';
@@ -107,9 +107,9 @@ const authMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
 
 /**
  * V8 options of every service: a young generation of at most 2 × 8 MiB instead of V8's 2 × 16 MiB. A service
- * grows it to the maximum during start-up and never gives it back; at 8 MiB each keeps 10–22 MB less resident
- * when idle, with no CPU cost above the machine's drift in five paired bench runs (4 MiB saved more but cost
- * the catalog ~40 % more CPU per request: bench/README.md). The images and the Kubernetes manifests set the
+ * grows it to the maximum during start-up and never gives it back; at 8 MiB each keeps less resident when
+ * idle at no CPU cost above the machine's drift, while 4 MiB saved more but cost the catalog CPU per request
+ * (figures: bench/README.md). The images and the Kubernetes manifests set the
  * same (a deploy check keeps them equal). An operator's NODE_OPTIONS is kept, and this flag added unless it
  * sets its own.
  */

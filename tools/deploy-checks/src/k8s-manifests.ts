@@ -102,7 +102,7 @@ export const REQUIRED_DEPLOYMENTS = {
   'catalog-books': { image: 'media-tracker/catalog-service', autoscaled: true, category: 'books' },
 } as const;
 
-/** The `http` probe paths of API.md §4. */
+/** The `http` probe paths of docs/api.md "Probes". */
 const PROBE_PATHS = {
   startupProbe: '/startupz',
   livenessProbe: '/livez',

@@ -1,7 +1,7 @@
 import type { RedisKeys } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
 
-/** API.md §3: 10 failed logins for one account (or unknown name) within 15 minutes lock it for the rest of the window. */
+/** docs/api.md "Authentication": 10 failed logins for one account (or unknown name) within 15 minutes lock it for the rest of the window. */
 export const MAX_FAILED_LOGINS = 10;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 

@@ -62,7 +62,7 @@ describe('login', () => {
       exp: Math.floor(claims.iat_ms / 1000) + 3600,
       iat_ms: expect.any(Number),
       cutoff_ms: 0, // the cut-off it was minted under: none yet
-      role: 'user', // API.md §13: decides whether the JWT holds catalog:moderate
+      role: 'user', // docs/api.md "Authentication": decides whether the JWT holds catalog:moderate
     });
     expect(claims.iat_ms).toBeGreaterThanOrEqual(before);
     expect(claims.iat_ms).toBeLessThanOrEqual(after);
@@ -93,7 +93,7 @@ describe('login', () => {
       unknown.push(await timed(`timing_nobody_${i}`, `wrong-${i}`));
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    // argon2 (~20–60 ms) dominates both; without the dummy, the unknown case takes a small fraction.
+    // argon2 dominates both; without the dummy, the unknown case takes a small fraction.
     expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
     expect(median(unknown)).toBeLessThan(median(known) * 2.5);
   });

@@ -1,5 +1,5 @@
 import { Types, type Connection } from 'mongoose';
-import { outboxModel, type OutboxDocument, type OutboxKind, type OutboxModel } from './outbox.model';
+import { outboxModel, type OutboxDocument, type OutboxKind, type OutboxModel } from './outbox.document';
 
 export interface OutboxEntry {
   id: string;

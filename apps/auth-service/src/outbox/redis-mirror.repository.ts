@@ -83,7 +83,7 @@ export class RedisMirrorRepository {
   /**
    * "Inactive" written over whatever the gateway cached, unconditionally and for longer than an active
    * entry may live: the gateway writes only absent entries, so an introspection that started before the
-   * revocation cannot put "active" back (API.md §2: revocation takes effect on the very next request).
+   * revocation cannot put "active" back (docs/api.md "Authentication": revocation takes effect on the very next request).
    */
   private queueTombstones(transaction: Transaction, tokenHashes: readonly string[]): void {
     for (const hash of tokenHashes) transaction.set(this.keys.patCache(hash), INACTIVE_PAT, 'EX', PAT_TOMBSTONE_TTL_SECONDS);

@@ -11,9 +11,9 @@ import { setPriority } from 'node:os';
 export const HELPER_THREAD_NICE = 2;
 
 /**
- * argon2id runs on libuv's thread pool, ~50 ms of CPU per hash. In a login storm those threads would
+ * argon2id runs on libuv's thread pool, and a hash is long CPU work. In a login storm those threads would
  * compete with the event loop as equals, and probes and every other request would queue behind password
- * hashing (measured: /livez p99 20–70 ms during 8 concurrent logins on 2 cores; 10–16 ms with this).
+ * hashing (figures: bench/README.md "Figures behind decisions in the code").
  * Lowering the priority of every thread but the main one (the thread pool and V8's helper threads) keeps
  * them using every idle cycle while the event loop gets the CPU first. Linux only (a thread id is a valid
  * target of setpriority there); call it once the thread pool has started (the first hash starts it).

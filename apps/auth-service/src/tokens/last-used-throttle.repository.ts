@@ -1,7 +1,7 @@
 import type { RedisKeys } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
 
-/** last_used_at is written at most once per this interval per token (API.md: it may lag a minute). */
+/** last_used_at is written at most once per this interval per token (docs/api.md "Personal access tokens": it may lag a minute). */
 export const LAST_USED_INTERVAL_SECONDS = 60;
 
 /**

@@ -1,9 +1,8 @@
-import { retryTransient } from '@mt/stores';
+import { duplicateKeyFields, isDuplicateKeyError, retryTransient } from '@mt/stores';
 import type { Scope } from '@mt/tokens';
 import { Types, type Connection } from 'mongoose';
-import { duplicateKeyFields, isDuplicateKeyError } from '../shared/mongo-errors';
 import { toObjectId } from '../shared/object-id';
-import { tokenModel, type TokenDocument, type TokenModel } from './token.model';
+import { tokenModel, type TokenDocument, type TokenModel } from './token.document';
 
 export interface TokenRecord {
   id: string;

@@ -21,7 +21,7 @@ export interface CreatedToken {
 
 const tooManyTokens = () => errors.conflict(`at most ${MAX_ACTIVE_TOKENS} active tokens per user; revoke one first`);
 
-/** Personal access tokens: create, list, revoke (API.md §3). */
+/** Personal access tokens: create, list, revoke (docs/api.md "Personal access tokens"). */
 export class TokensService {
   private readonly creating = new KeyedMutex();
 

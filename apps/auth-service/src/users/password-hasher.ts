@@ -1,6 +1,6 @@
 import * as argon2 from 'argon2';
 import { randomBytes } from 'node:crypto';
-import { ConcurrencyLimit } from '../shared/concurrency-limit';
+import { Semaphore } from '@mt/stores';
 
 export interface Argon2Params {
   memoryCost: number;
@@ -13,27 +13,26 @@ export interface Argon2Params {
  * argon2id hashing. The argon2 package runs the work on libuv's thread pool, so a login never
  * blocks the event loop. Parallelism is 1 (OWASP); memory and time come from configuration.
  * At most `concurrency` hashes run at once (configured: every core but one): hashes on every core take the
- * CPU from the event loop (the bench's login storm on 2 cores, /livez p99 over six runs: 4 hashes at once
- * 28-43 ms, 2 at once 15-36 ms, 1 at once 16-24 ms, at 17-25 logins/s).
+ * CPU from the event loop (the bench's login storm: bench/README.md "What profiling changed").
  */
 export class PasswordHasher {
   private readonly options: argon2.Options;
-  private readonly slots: ConcurrencyLimit;
+  private readonly slots: Semaphore;
   private dummyHash?: Promise<string>;
 
   constructor(params: Argon2Params) {
     this.options = { type: argon2.argon2id, memoryCost: params.memoryCost, timeCost: params.timeCost, parallelism: 1 };
-    this.slots = new ConcurrencyLimit(params.concurrency ?? 4);
+    this.slots = new Semaphore(params.concurrency ?? 4);
   }
 
   hash(password: string): Promise<string> {
-    return this.slots.run(() => argon2.hash(password, this.options));
+    return this.slots.use(() => argon2.hash(password, this.options));
   }
 
   /** False for a wrong password and for a hash that is not argon2 at all. */
   async verify(hash: string, password: string): Promise<boolean> {
     try {
-      return await this.slots.run(() => argon2.verify(hash, password));
+      return await this.slots.use(() => argon2.verify(hash, password));
     } catch {
       return false;
     }

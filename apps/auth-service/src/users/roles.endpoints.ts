@@ -3,7 +3,7 @@ import type { RolesService } from './roles.service';
 import { toUserResponse } from './user.response';
 import { RoleRequestSchema, UserIdParamsSchema, UserSchema } from './users.schemas';
 
-/** PUT /users/{id}/role (API.md §13). */
+/** PUT /users/{id}/role (docs/api.md "Account"). */
 export function rolesEndpoints(roles: RolesService): Endpoint[] {
   return [
     defineEndpoint({

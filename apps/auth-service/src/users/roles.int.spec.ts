@@ -5,7 +5,7 @@ import request from 'supertest';
 import { createPat, newUserData, registerUser, startAuthHarness, type AuthHarness } from '../../test/auth-harness';
 import { asJwtUser, internalHeaders } from '../../test/identity-headers';
 
-describe('roles and catalog:moderate (API.md §13)', () => {
+describe('roles and catalog:moderate (docs/api.md "Authentication")', () => {
   let h: AuthHarness;
   const adminData = newUserData('admin');
   let admin: { id: string };

@@ -9,7 +9,7 @@ import type { UserRecord, UsersRepository } from './users.repository';
 const ATTEMPTS = 5;
 
 /**
- * Roles (API.md §13). Taking a role away revokes like a password change: the cut-off moves in the same
+ * Roles (docs/api.md "Authentication"). Taking a role away revokes like a password change: the cut-off moves in the same
  * update as the role (JWTs minted under the old role are rejected from the change on), and every PAT of the
  * user gets a re-introspect marker in the gateway's cache (not a revocation tombstone), so its next use is
  * introspected again and answered without `catalog:moderate` (403 on moderation, the rest works). Tokens are collected before the change (in the outbox entry, crash-safe) and once more

@@ -1,8 +1,8 @@
 import type { Role } from '@mt/tokens';
 import type { Connection, QueryFilter } from 'mongoose';
-import { duplicateKeyFields, isDuplicateKeyError } from '../shared/mongo-errors';
+import { duplicateKeyFields, isDuplicateKeyError } from '@mt/stores';
 import { toObjectId } from '../shared/object-id';
-import { userModel, type UserDocument, type UserModel } from './user.model';
+import { userModel, type UserDocument, type UserModel } from './user.document';
 
 export interface UserRecord {
   id: string;

@@ -8,7 +8,7 @@ import { describeListEntry } from './list-format';
 
 /**
  * The search filters the served document has, one row each: the option and the query parameter it fills (checked
- * against the generated SearchQuery type). `--person` and `--external-id` (API.md §8) are one row each once
+ * against the generated SearchQuery type). `--person` and `--external-id` (docs/api.md "The catalog of a category") are one row each once
  * the catalog serves `person` / `external_id`.
  */
 const SEARCH_FILTERS: ReadonlyArray<{ flags: string; description: string; param: keyof SearchQuery; parse?: (text: string) => unknown }> = [

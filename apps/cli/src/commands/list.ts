@@ -1,3 +1,4 @@
+import { ENTRY_LIMITS } from '@mt/domain';
 import { isApiError, MAX_BULK_IDS, type ApiClient, type ListEntry, type ListEntryPatch, type ListQuery, type ListStatus } from '@mt/api-client';
 import { Option, type Command } from 'commander';
 import { LIST_SORTS, LIST_STATUSES, MAX_PAGE_LIMIT, ORDERS } from '../api-values';
@@ -23,10 +24,10 @@ interface EntryFieldOptions {
 
 function addEntryFieldOptions(command: Command): Command {
   return command
-    .addOption(new Option('-s, --status <status>', 'watching, completed, on_hold, dropped or plan_to_watch').choices(LIST_STATUSES))
-    .option('--score <n>', 'score 1-10 (none clears it)', integerOrNone(1, 10))
+    .addOption(new Option('-s, --status <status>', `${LIST_STATUSES.slice(0, -1).join(', ')} or ${LIST_STATUSES.at(-1)}`).choices(LIST_STATUSES))
+    .option('--score <n>', `score ${ENTRY_LIMITS.score.min}-${ENTRY_LIMITS.score.max} (none clears it)`, integerOrNone(ENTRY_LIMITS.score.min, ENTRY_LIMITS.score.max))
     .option('--progress <n>', 'minutes, episodes or pages so far (none clears it)', integerOrNone(0, 1_000_000_000))
-    .option('--notes <text>', 'notes, up to 2000 characters (none clears them)', textOrNone)
+    .option('--notes <text>', `notes, up to ${ENTRY_LIMITS.notesMaxLength} characters (none clears them)`, textOrNone)
     .option('--started <date>', 'start date YYYY-MM-DD (none clears it)', date)
     .option('--finished <date>', 'finish date YYYY-MM-DD (none clears it)', date);
 }

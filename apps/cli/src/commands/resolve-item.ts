@@ -3,7 +3,7 @@ import type { Session } from '../session';
 
 /**
  * How `mt add` finds the catalog entry of a title: `{ title, year }` today; an `externalId` strategy
- * (API.md §8: GET /api/v1/{category}?external_id=imdb:tt0111161, then create with `external_ids`) slots in
+ * (docs/api.md "The catalog of a category": GET /api/v1/{category}?external_id=imdb:tt0111161, then create with `external_ids`) slots in
  * here once the catalog serves it.
  */
 export interface ItemReference {

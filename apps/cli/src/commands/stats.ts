@@ -1,3 +1,4 @@
+import { DEFAULT_STATUS_LABELS } from '@mt/domain';
 import { isApiError, type Category, type ListEntryHistoryEvent, type ListStats, type ListStatus } from '@mt/api-client';
 import type { Command } from 'commander';
 import { LIST_STATUSES } from '../api-values';
@@ -87,7 +88,7 @@ export function registerStats(program: Command, ctx: CommandContext): void {
 /** The readable form of one category's statistics: labelled statuses, a bar per score, completions by year. */
 function describeStats(output: Output, category: string, record: Category | undefined, stats: ListStats): string {
   const { style } = output;
-  const label = (status: ListStatus) => record?.status_labels?.[status] ?? status.replace(/_/g, ' ');
+  const label = (status: ListStatus) => record?.status_labels?.[status] ?? DEFAULT_STATUS_LABELS[status];
   const lines = [`${style.bold(record?.display_name ?? category)}: ${stats.total} ${stats.total === 1 ? 'entry' : 'entries'}`];
   const width = Math.max(...LIST_STATUSES.map((status) => label(status).length));
   for (const status of LIST_STATUSES) lines.push(`  ${label(status).padEnd(width)}  ${stats.by_status[status]}`);

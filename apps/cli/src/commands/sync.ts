@@ -7,7 +7,7 @@ import { CliError } from '../errors';
 import { EXIT } from '../exit-codes';
 import type { Session } from '../session';
 
-/** The largest page the change feed gives (API.md §10). */
+/** The largest page the change feed gives (docs/api.md "Your list in a category"). */
 const FEED_PAGE = 500;
 export const SYNC_FORMAT = 'media-tracker/sync@1';
 
@@ -116,7 +116,7 @@ interface SyncOutcome {
 
 /**
  * Applies the change feed to the saved copy, in order, until the feed has nothing more. Without a saved copy
- * the feed is read from its start: a replay of it ends with exactly the list (API.md §10), and the position
+ * the feed is read from its start: a replay of it ends with exactly the list (docs/api.md "Your list in a category"), and the position
  * it ends at is where the list was read, so no write made meanwhile is missed.
  */
 async function syncList(session: Session, api: ApiClient, category: string, saved: SyncFile | undefined): Promise<SyncOutcome> {

@@ -7,7 +7,7 @@ export interface StoredCredential {
   token: string;
   token_id: string;
   token_name: string;
-  /** The first 8 characters (API.md §3: safe to display). */
+  /** The first 8 characters (docs/api.md "Personal access tokens": safe to display). */
   prefix: string;
   scopes: Scope[];
   expires_at: string;

@@ -91,7 +91,7 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
-/** API.md §1: every response carries X-Request-Id, and an error payload's request_id is the same id. */
+/** docs/api.md "Conventions": every response carries X-Request-Id, and an error payload's request_id is the same id. */
 function requestIdProblem(response: Response, body: unknown): string | undefined {
   const header = response.headers.get('x-request-id');
   if (!header) return 'no X-Request-Id header';

@@ -1,5 +1,5 @@
 /**
- * The public API's response bodies as the suite reads them (API.md). Only for the compiler: the shapes
+ * The public API's response bodies as the suite reads them (docs/api.md). Only for the compiler: the shapes
  * are checked for real against the published OpenAPI document on every response.
  */
 

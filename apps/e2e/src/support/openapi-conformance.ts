@@ -42,7 +42,7 @@ export interface ConformanceFailure {
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 const DOCUMENT_ID = 'openapi';
-/** The component every error response uses (API.md §1.1). */
+/** The component every error response uses (docs/api.md "Errors"). */
 const ERROR_SCHEMA = 'Error';
 
 /**

@@ -62,11 +62,11 @@ function readClaims(payload: unknown): AccessClaims | undefined {
  * is rejected. No clock is compared: the JWT carries the cut-off read with the password hash it was checked
  * against, and the change moves it in the same update. The state comes from Redis, or from the auth service
  * when Redis cannot answer. jsonwebtoken, not jose's `jwtVerify`: jose costs about twice the CPU per ES256
- * verification here (161–164 against 83–104 µs, bench/README.md "Libraries judged").
+ * verification here (bench/README.md "Libraries judged").
  */
 export function createJwtVerifier(options: JwtVerifierOptions) {
   const { jwks, cutoffs, authService, issuer, audience, logger, now = Date.now } = options;
-  // An ES256 verification costs ~90 µs of CPU, a client sends the same JWT with every request: its verified
+  // An ES256 verification is the gateway's costliest step, a client sends the same JWT with every request: its verified
   // claims are remembered while the key that verified them is still the one published for its kid (a refreshed
   // JWKS makes new key objects, so a rotation or removal re-verifies). Expiry and the user's cut-off are
   // checked on every use, as for a JWT seen for the first time.

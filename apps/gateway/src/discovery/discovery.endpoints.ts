@@ -29,7 +29,7 @@ export function discoveryEndpoints(deps: { routeTable: RouteTable; openApi: Open
           'Every category with at least one live catalog instance, sorted by id, with what a client needs to label it. Registrations and expiries show here within seconds.',
         responses: { 200: { description: 'Live categories', schema: CategoryListSchema } },
         handle() {
-          // name and endpoint follow from the id (API.md §4), whatever a registration said.
+          // name and endpoint follow from the id (docs/api.md "Discovering the API"), whatever a registration said.
           const categories = routeTable.categories().map((category) => ({ ...category, name: category.id, endpoint: `${GATEWAY_MOUNT}/${category.id}` }));
           return reply.ok(categories, { 'Cache-Control': 'no-cache' });
         },

@@ -48,7 +48,7 @@ describe('discovery routes over a real registry, route table and Redis', () => {
   });
 
   describe('GET /api/v1/categories', () => {
-    it('lists the live categories sorted by id, exactly as API.md §4 shapes them', async () => {
+    it('lists the live categories sorted by id, exactly as docs/api.md "Discovering the API" shapes them', async () => {
       const res = await request(stack.app).get('/api/v1/categories').expect(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.body).toEqual([categoryRecord('books'), categoryRecord('movies')]);

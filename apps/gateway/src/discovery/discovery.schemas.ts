@@ -10,7 +10,7 @@ const openObject = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape).o
 export const OpenApiDocumentSchema = openObject({ openapi: z.string().openapi({ example: '3.0.3' }), info: openObject({}), paths: openObject({}) })
   .openapi('OpenApiDocument', { description: 'An OpenAPI 3.0 document' });
 
-// The probe bodies of API.md §4, answered by every service (libs/shared/probes).
+// The probe bodies of docs/api.md "Probes", answered by every service (libs/shared/probes).
 export const LivenessSchema = z.object({ status: z.literal('alive') }).openapi('Liveness');
 export const StartedSchema = z.object({ status: z.literal('started') }).openapi('Started');
 export const StartingSchema = z.object({ status: z.literal('starting') }).openapi('Starting');

@@ -23,7 +23,7 @@ export function classifyUpstreamError(error: Error & { code?: string }): Upstrea
 }
 
 /**
- * API.md §1.1: no live upstream 503, garbage or a dropped connection 502, too slow 504. `upstream` is
+ * docs/api.md "Errors": no live upstream 503, garbage or a dropped connection 502, too slow 504. `upstream` is
  * `auth` or a category id; the message names the service, never its address.
  */
 export function upstreamFailureError(failure: UpstreamFailure, upstream: string): AppError {

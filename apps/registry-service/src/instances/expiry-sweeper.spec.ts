@@ -1,5 +1,5 @@
 import { captureLogger } from '@mt/testing';
-import { createExpirySweeper } from './expiry-sweeper';
+import { ExpirySweeper } from './expiry-sweeper';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -9,7 +9,7 @@ describe('expiry sweeper', () => {
     let maxRunning = 0;
     let calls = 0;
     const { logger, lines } = captureLogger();
-    const sweeper = createExpirySweeper({
+    const sweeper = new ExpirySweeper({
       intervalMs: 20,
       logger,
       sweep: async () => {

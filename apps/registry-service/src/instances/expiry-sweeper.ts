@@ -1,9 +1,9 @@
 import type { Logger } from '@mt/logging';
 
-export interface ExpirySweeper {
-  start(): void;
-  /** Stops sweeping; resolves once a sweep in progress has finished. */
-  stop(): Promise<void>;
+export interface ExpirySweeperOptions {
+  sweep: () => Promise<unknown>;
+  intervalMs: number;
+  logger: Logger;
 }
 
 /**
@@ -11,35 +11,38 @@ export interface ExpirySweeper {
  * seconds. Safe with several registry instances: each removal is atomic in Redis, so an instance is
  * removed (and announced) once, whichever registry gets there first.
  */
-export function createExpirySweeper(options: { sweep: () => Promise<unknown>; intervalMs: number; logger: Logger }): ExpirySweeper {
-  const { sweep, intervalMs, logger } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = true;
+export class ExpirySweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = true;
 
-  const tick = () => {
-    running = sweep()
+  constructor(private readonly options: ExpirySweeperOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  /** Stops sweeping; resolves once a sweep in progress has finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => this.tick(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    this.running = this.options
+      .sweep()
       .then(() => undefined)
-      .catch((error: Error) => logger.warn({ reason: error.message }, 'expiry sweep failed; retrying at the next interval'))
+      .catch((error: Error) => this.options.logger.warn({ reason: error.message }, 'expiry sweep failed; retrying at the next interval'))
       .finally(() => {
-        if (!stopped) schedule();
+        if (!this.stopped) this.schedule();
       });
-  };
-  const schedule = () => {
-    timer = setTimeout(tick, intervalMs);
-    timer.unref();
-  };
-
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  }
 }

@@ -123,64 +123,71 @@ export interface StoredService {
   updatedAtMs: number;
 }
 
-export interface InstancesRepository {
-  /** Resolves true when the instance was not live before. Publishes a change unless nothing changed. */
-  register(instanceId: string, service: string, registrationJson: string, ttlMs: number): Promise<boolean>;
-  /** Resolves false when the instance is unknown or already expired. */
-  heartbeat(instanceId: string, ttlMs: number): Promise<boolean>;
-  /** Resolves false when the instance was unknown. Publishes a change otherwise. */
-  deregister(instanceId: string): Promise<boolean>;
-  /** Removes expired instances (publishing one change), marks the registry as watching for `watchingTtlMs`. */
-  removeExpired(watchingTtlMs: number): Promise<string[]>;
-  /** When no registry was watching, gives every recorded instance `ttlMs` from now; resolves how many. */
-  grantAmnesty(ttlMs: number): Promise<number>;
-  liveInstances(): Promise<StoredInstance[]>;
-  knownServices(): Promise<StoredService[]>;
-  /** Resolves false when the service was not known. */
-  forgetService(service: string): Promise<boolean>;
-}
+/** The registry's Redis records: every operation one atomic script (see the layout above). */
+export class InstancesRepository {
+  private readonly recordPrefix: string;
+  private readonly instances: string;
+  private readonly services: string;
+  private readonly watching: string;
+  private readonly channel: string;
 
-export function createInstancesRepository(redis: Redis, keys: RedisKeys): InstancesRepository {
-  const recordPrefix = keys.registryInstance('');
-  const instances = keys.registryInstances();
-  const services = keys.registryServices();
-  const watching = keys.registryWatching();
-  const channel = keys.registryChanges();
-  return {
-    async register(instanceId, service, registrationJson, ttlMs) {
-      const record = keys.registryInstance(instanceId);
-      const result = await redis.eval(REGISTER, 3, instances, record, services, instanceId, registrationJson, ttlMs, channel, service, RECORD_RETENTION_MS);
-      return result === 1;
-    },
-    async heartbeat(instanceId, ttlMs) {
-      return (await redis.eval(HEARTBEAT, 2, instances, keys.registryInstance(instanceId), instanceId, ttlMs, RECORD_RETENTION_MS)) === 1;
-    },
-    async deregister(instanceId) {
-      return (await redis.eval(DEREGISTER, 2, instances, keys.registryInstance(instanceId), instanceId, channel)) === 1;
-    },
-    async removeExpired(watchingTtlMs) {
-      return (await redis.eval(SWEEP, 2, instances, watching, recordPrefix, channel, SWEEP_BATCH, watchingTtlMs)) as string[];
-    },
-    async grantAmnesty(ttlMs) {
-      return Number(await redis.eval(AMNESTY, 2, instances, watching, ttlMs));
-    },
-    async liveInstances() {
-      const rows = (await redis.eval(LIVE, 1, instances, recordPrefix)) as Array<[string, string, string]>;
-      return rows.map(([instanceId, registrationJson, registeredAt]) => ({
-        instanceId,
-        registrationJson,
-        registeredAtMs: Number(registeredAt),
-      }));
-    },
-    async knownServices() {
-      const all = await redis.hgetall(services);
-      return Object.entries(all).map(([service, value]) => {
-        const cut = value.lastIndexOf('\n');
-        return { service, registrationJson: value.slice(0, cut), updatedAtMs: Number(value.slice(cut + 1)) };
-      });
-    },
-    async forgetService(service) {
-      return (await redis.eval(FORGET, 1, services, service, channel)) === 1;
-    },
-  };
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {
+    this.recordPrefix = keys.registryInstance('');
+    this.instances = keys.registryInstances();
+    this.services = keys.registryServices();
+    this.watching = keys.registryWatching();
+    this.channel = keys.registryChanges();
+  }
+
+  /** Resolves true when the instance was not live before. Publishes a change unless nothing changed. */
+  async register(instanceId: string, service: string, registrationJson: string, ttlMs: number): Promise<boolean> {
+    const record = this.keys.registryInstance(instanceId);
+    const result = await this.redis.eval(REGISTER, 3, this.instances, record, this.services, instanceId, registrationJson, ttlMs, this.channel, service, RECORD_RETENTION_MS);
+    return result === 1;
+  }
+
+  /** Resolves false when the instance is unknown or already expired. */
+  async heartbeat(instanceId: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.eval(HEARTBEAT, 2, this.instances, this.keys.registryInstance(instanceId), instanceId, ttlMs, RECORD_RETENTION_MS)) === 1;
+  }
+
+  /** Resolves false when the instance was unknown. Publishes a change otherwise. */
+  async deregister(instanceId: string): Promise<boolean> {
+    return (await this.redis.eval(DEREGISTER, 2, this.instances, this.keys.registryInstance(instanceId), instanceId, this.channel)) === 1;
+  }
+
+  /** Removes expired instances (publishing one change), marks the registry as watching for `watchingTtlMs`. */
+  async removeExpired(watchingTtlMs: number): Promise<string[]> {
+    return (await this.redis.eval(SWEEP, 2, this.instances, this.watching, this.recordPrefix, this.channel, SWEEP_BATCH, watchingTtlMs)) as string[];
+  }
+
+  /** When no registry was watching, gives every recorded instance `ttlMs` from now; resolves how many. */
+  async grantAmnesty(ttlMs: number): Promise<number> {
+    return Number(await this.redis.eval(AMNESTY, 2, this.instances, this.watching, ttlMs));
+  }
+
+  async liveInstances(): Promise<StoredInstance[]> {
+    const rows = (await this.redis.eval(LIVE, 1, this.instances, this.recordPrefix)) as Array<[string, string, string]>;
+    return rows.map(([instanceId, registrationJson, registeredAt]) => ({
+      instanceId,
+      registrationJson,
+      registeredAtMs: Number(registeredAt),
+    }));
+  }
+
+  async knownServices(): Promise<StoredService[]> {
+    const all = await this.redis.hgetall(this.services);
+    return Object.entries(all).map(([service, value]) => {
+      const cut = value.lastIndexOf('\n');
+      return { service, registrationJson: value.slice(0, cut), updatedAtMs: Number(value.slice(cut + 1)) };
+    });
+  }
+
+  /** Resolves false when the service was not known. */
+  async forgetService(service: string): Promise<boolean> {
+    return (await this.redis.eval(FORGET, 1, this.services, service, this.channel)) === 1;
+  }
 }

@@ -18,7 +18,7 @@ export const ServiceParamsSchema = z.strictObject({ service: z.string().regex(SE
 const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
 /**
- * The registration body: the shared contract, held to API.md §4 when it is a category (`name == id`,
+ * The registration body: the shared contract, held to docs/api.md "Discovering the API" when it is a category (`name == id`,
  * `endpoint == /api/v1/{id}`), with every route of the manifest and every documented path confined to the
  * service's own segment, so one service can neither route nor document (nor shadow) another's paths.
  */

@@ -9,24 +9,6 @@ export interface ManifestMismatch {
   digests: Record<string, string[]>;
 }
 
-export interface InstancesService {
-  readonly ttlMs: number;
-  /** Idempotent: resolves `created: false` when the instance was already live (its registration is refreshed). */
-  register(instanceId: string, registration: InstanceRegistration): Promise<{ created: boolean }>;
-  /** 404 when the instance is unknown or expired, which tells it to register again. */
-  heartbeat(instanceId: string): Promise<void>;
-  deregister(instanceId: string): Promise<void>;
-  /** Forgets a service that has no live instance (its routes then answer 404); 409 while it has one. */
-  forgetService(service: string): Promise<void>;
-  routeTable(): Promise<RouteTableSnapshot>;
-  /** Services whose live instances disagree on their route manifest (for /health). */
-  manifestMismatches(): Promise<ManifestMismatch[]>;
-  /** Removes expired instances; resolves their ids. */
-  sweepExpired(): Promise<string[]>;
-  /** At start-up: instances whose heartbeats nobody was there to receive get one TTL to prove themselves. */
-  grantAmnesty(): Promise<number>;
-}
-
 export interface InstancesServiceOptions {
   repository: InstancesRepository;
   ttlMs: number;
@@ -35,65 +17,86 @@ export interface InstancesServiceOptions {
   logger: Logger;
 }
 
-export function createInstancesService(options: InstancesServiceOptions): InstancesService {
-  const { repository, ttlMs, sweepIntervalMs, logger } = options;
-  // Mismatches already logged, so a lasting disagreement is reported when it starts, not on every read.
-  let reportedMismatches = '';
+/** Live instances: registration, heartbeats, expiry, and the route table built from them. */
+export class InstancesService {
+  readonly ttlMs: number;
+  private readonly repository: InstancesRepository;
+  private readonly sweepIntervalMs: number;
+  private readonly logger: Logger;
+  /** Mismatches already logged, so a lasting disagreement is reported when it starts, not on every read. */
+  private reportedMismatches = '';
 
-  async function snapshot(): Promise<{ table: RouteTableSnapshot; mismatches: ManifestMismatch[] }> {
-    const [live, known] = await Promise.all([repository.liveInstances(), repository.knownServices()]);
-    const built = buildRouteTable(live, known, logger);
+  constructor(options: InstancesServiceOptions) {
+    this.repository = options.repository;
+    this.ttlMs = options.ttlMs;
+    this.sweepIntervalMs = options.sweepIntervalMs;
+    this.logger = options.logger;
+  }
+
+  /** Idempotent: resolves `created: false` when the instance was already live (its registration is refreshed). */
+  async register(instanceId: string, registration: InstanceRegistration): Promise<{ created: boolean }> {
+    const created = await this.repository.register(instanceId, registration.service, JSON.stringify(registration), this.ttlMs);
+    if (created) {
+      this.logger.info({ instance_id: instanceId, service: registration.service, base_url: registration.base_url, manifest: registration.manifest.digest }, 'instance registered');
+    }
+    return { created };
+  }
+
+  /** 404 when the instance is unknown or expired, which tells it to register again. */
+  async heartbeat(instanceId: string): Promise<void> {
+    if (!(await this.repository.heartbeat(instanceId, this.ttlMs))) throw errors.notFound('unknown or expired instance; register again');
+  }
+
+  async deregister(instanceId: string): Promise<void> {
+    if (!(await this.repository.deregister(instanceId))) throw errors.notFound('unknown instance');
+    this.logger.info({ instance_id: instanceId }, 'instance deregistered');
+  }
+
+  /** Forgets a service that has no live instance (its routes then answer 404); 409 while it has one. */
+  async forgetService(service: string): Promise<void> {
+    const { table } = await this.snapshot();
+    const entry = table.services.find((candidate) => candidate.service === service);
+    if (!entry) throw errors.notFound('unknown service');
+    if (entry.instances.length > 0) throw errors.conflict('the service has live instances; stop them first');
+    await this.repository.forgetService(service);
+    this.logger.info({ service }, 'service forgotten');
+  }
+
+  async routeTable(): Promise<RouteTableSnapshot> {
+    return (await this.snapshot()).table;
+  }
+
+  /** Services whose live instances disagree on their route manifest (for /health). */
+  async manifestMismatches(): Promise<ManifestMismatch[]> {
+    return (await this.snapshot()).mismatches;
+  }
+
+  /** Removes expired instances; resolves their ids. */
+  async sweepExpired(): Promise<string[]> {
+    const expired = await this.repository.removeExpired(this.sweepIntervalMs * 3);
+    if (expired.length) this.logger.info({ instance_ids: expired }, 'expired instances removed');
+    return expired;
+  }
+
+  /** At start-up: instances whose heartbeats nobody was there to receive get one TTL to prove themselves. */
+  async grantAmnesty(): Promise<number> {
+    const granted = await this.repository.grantAmnesty(this.ttlMs);
+    if (granted) this.logger.info({ instances: granted, ttl_ms: this.ttlMs }, 'no registry was watching: recorded instances get one TTL to send a heartbeat');
+    return granted;
+  }
+
+  private async snapshot(): Promise<{ table: RouteTableSnapshot; mismatches: ManifestMismatch[] }> {
+    const [live, known] = await Promise.all([this.repository.liveInstances(), this.repository.knownServices()]);
+    const built = buildRouteTable(live, known, this.logger);
     const key = JSON.stringify(built.mismatches);
-    if (key !== reportedMismatches) {
-      reportedMismatches = key;
+    if (key !== this.reportedMismatches) {
+      this.reportedMismatches = key;
       for (const mismatch of built.mismatches) {
-        logger.warn({ service: mismatch.service, digests: mismatch.digests }, 'instances of one service disagree on their route manifest; routing follows the newest registration');
+        this.logger.warn({ service: mismatch.service, digests: mismatch.digests }, 'instances of one service disagree on their route manifest; routing follows the newest registration');
       }
     }
     return built;
   }
-
-  return {
-    ttlMs,
-    async register(instanceId, registration) {
-      const created = await repository.register(instanceId, registration.service, JSON.stringify(registration), ttlMs);
-      if (created) {
-        logger.info({ instance_id: instanceId, service: registration.service, base_url: registration.base_url, manifest: registration.manifest.digest }, 'instance registered');
-      }
-      return { created };
-    },
-    async heartbeat(instanceId) {
-      if (!(await repository.heartbeat(instanceId, ttlMs))) throw errors.notFound('unknown or expired instance; register again');
-    },
-    async deregister(instanceId) {
-      if (!(await repository.deregister(instanceId))) throw errors.notFound('unknown instance');
-      logger.info({ instance_id: instanceId }, 'instance deregistered');
-    },
-    async forgetService(service) {
-      const { table } = await snapshot();
-      const entry = table.services.find((candidate) => candidate.service === service);
-      if (!entry) throw errors.notFound('unknown service');
-      if (entry.instances.length > 0) throw errors.conflict('the service has live instances; stop them first');
-      await repository.forgetService(service);
-      logger.info({ service }, 'service forgotten');
-    },
-    async routeTable() {
-      return (await snapshot()).table;
-    },
-    async manifestMismatches() {
-      return (await snapshot()).mismatches;
-    },
-    async sweepExpired() {
-      const expired = await repository.removeExpired(sweepIntervalMs * 3);
-      if (expired.length) logger.info({ instance_ids: expired }, 'expired instances removed');
-      return expired;
-    },
-    async grantAmnesty() {
-      const granted = await repository.grantAmnesty(ttlMs);
-      if (granted) logger.info({ instances: granted, ttl_ms: ttlMs }, 'no registry was watching: recorded instances get one TTL to send a heartbeat');
-      return granted;
-    },
-  };
 }
 
 interface ParsedInstance {

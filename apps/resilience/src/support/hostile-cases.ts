@@ -108,7 +108,7 @@ const nested = (depth: number, open: string, close: string, leaf = '1') =>
 const hasAllow = (answer: { headers: { get(name: string): string | null } }) =>
   answer.headers.get('allow') ? undefined : 'no Allow header on a 405';
 
-/** Builds the table from the fixtures: every endpoint of API.md, every field, every kind of hostile input. */
+/** Builds the table from the fixtures: every endpoint of docs/api.md, every field, every kind of hostile input. */
 export function buildHostileCases(fx: HostileFixtures): HostileCase[] {
   const cases: HostileCase[] = [];
   const add = (c: Omit<HostileCase, 'target'> & { target?: Target }) =>

@@ -135,7 +135,7 @@ const CODE_OF_STATUS: Record<number, string> = {
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
- * API.md §1.1: what is wrong with an error answer's payload, or undefined when it is the contract's:
+ * docs/api.md "Errors": what is wrong with an error answer's payload, or undefined when it is the contract's:
  * `error`, `status` (= HTTP status), `timestamp`, `code` (the status's code), `request_id` (= X-Request-Id),
  * `details` (a non-empty list of {path, message}) on 400.
  */

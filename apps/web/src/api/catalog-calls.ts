@@ -1,7 +1,7 @@
 import { ApiError, type CatalogEntry, type Page, type SearchQuery } from '@mt/api-client';
 import type { WebApi } from './web-api';
 
-/** A page that may carry the cursor of the next one (API.md §9, once the server sends it). */
+/** A page that may carry the cursor of the next one (docs/api.md "Conventions", once the server sends it). */
 export type CursorPage<T> = Page<T> & { next_cursor?: string | null };
 
 export interface SearchPosition {

@@ -20,7 +20,7 @@ async function unwrap<T>(pending: Promise<FetchResult<unknown>>): Promise<T> {
   return data as T;
 }
 
-/** The sources whose files are JSON (API.md §12); every other documented source is CSV. */
+/** The sources whose files are JSON (docs/api.md "Your list in a category"); every other documented source is CSV. */
 const JSON_SOURCES = new Set(['media-tracker', 'trakt']);
 
 /** How a file is sent: as its source writes it, else by its name (a source the app does not know yet). */

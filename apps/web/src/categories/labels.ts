@@ -1,16 +1,11 @@
 import type { Category, ListStatus } from '@mt/api-client';
+import { DEFAULT_STATUS_LABELS, LIST_STATUSES } from '@mt/domain';
 
-/** The five stored statuses (API.md §6), in the order a person moves through them. */
-export const STATUSES: readonly ListStatus[] = ['watching', 'plan_to_watch', 'completed', 'on_hold', 'dropped'];
+/** Where each status comes in the order a person moves through them (a new status must be placed here). */
+const JOURNEY_ORDER: Readonly<Record<ListStatus, number>> = { watching: 0, plan_to_watch: 1, completed: 2, on_hold: 3, dropped: 4 };
 
-/** Generic words, used until a category record names its own (`status_labels`, API.md §13). */
-const GENERIC_STATUS_LABELS: Record<ListStatus, string> = {
-  watching: 'In progress',
-  completed: 'Completed',
-  on_hold: 'On hold',
-  dropped: 'Dropped',
-  plan_to_watch: 'Planned',
-};
+/** The five stored statuses (@mt/domain), in the order a person moves through them. */
+export const STATUSES: readonly ListStatus[] = [...LIST_STATUSES].sort((a, b) => JOURNEY_ORDER[a] - JOURNEY_ORDER[b]);
 
 /** The category record with the labelling fields another issue adds; absent until then. */
 export type LabelledCategory = Category & {
@@ -20,7 +15,7 @@ export type LabelledCategory = Category & {
 
 export function statusLabel(category: Category | undefined, status: ListStatus): string {
   const own = (category as LabelledCategory | undefined)?.status_labels?.[status];
-  return typeof own === 'string' && own.trim() ? own : GENERIC_STATUS_LABELS[status];
+  return typeof own === 'string' && own.trim() ? own : DEFAULT_STATUS_LABELS[status];
 }
 
 /** "minutes", "episodes", "pages" — or undefined when the category does not say. */

@@ -60,7 +60,7 @@ export function createReauthenticator(): Reauthenticator {
 
 /**
  * Login and registration: a 401 is a wrong password, not an expired session; and they never carry the
- * session's token, since a refused one would make even these public endpoints answer 401 (API.md §2).
+ * session's token, since a refused one would make even these public endpoints answer 401 (docs/api.md "Authentication").
  */
 const CREDENTIAL_FREE = /\/api\/v1\/auth\/(login|register)$/;
 

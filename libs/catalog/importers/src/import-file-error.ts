@@ -3,7 +3,7 @@ import type { ImportLimits } from './limits';
 
 /**
  * Why a whole file is refused: `unreadable` (not the source's format, not UTF-8, broken syntax: 400 before
- * any job exists) or `too_large` (over a limit of §12: 413). Problems of single rows are not errors: they
+ * any job exists) or `too_large` (over an import limit: 413). Problems of single rows are not errors: they
  * are reported as failed rows.
  */
 export type ImportFileProblem = 'unreadable' | 'too_large';

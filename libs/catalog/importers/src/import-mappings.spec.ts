@@ -3,7 +3,7 @@ import { sourcesFor } from './sources/registry';
 import { SOURCE_IDS } from './sources/source';
 
 describe('import mappings', () => {
-  it('lists the sources of §12 per category', () => {
+  it('lists the import sources per category', () => {
     expect(sourcesFor('movies')).toEqual(['media-tracker', 'csv', 'letterboxd', 'trakt', 'imdb']);
     expect(sourcesFor('tvshows')).toEqual(['media-tracker', 'csv', 'trakt', 'imdb']);
     expect(sourcesFor('books')).toEqual(['media-tracker', 'csv', 'goodreads', 'storygraph']);

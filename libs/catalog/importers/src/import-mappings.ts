@@ -1,11 +1,12 @@
 import { IMPORT_LIMITS, formatSize } from './limits';
-import type { Category, ListStatus } from './model';
+import type { ListStatus } from '@mt/domain';
+import type { Category } from './model';
 import { GOODREADS_SHELVES } from './sources/goodreads';
 import { sourcesFor } from './sources/registry';
 import type { SourceId } from './sources/source';
 import { STORYGRAPH_STATUSES } from './sources/storygraph';
 
-/** How a source's own state becomes a §6 status. */
+/** How a source's own state becomes a list status. */
 export interface StatusMapping {
   readonly from: string;
   readonly to: ListStatus;
@@ -169,7 +170,7 @@ export function describeImportSource(source: SourceId): string {
 
 /**
  * The Markdown the import endpoint's OpenAPI description includes: how each source of `category` is read
- * and mapped to §6, and the limits.
+ * and mapped to list statuses, and the limits.
  */
 export function describeImportSources(category: Category): string {
   const limits = IMPORT_LIMITS;

@@ -6,7 +6,6 @@ export * from './parse-import';
 export { SOURCE_IDS, type SourceId } from './sources/source';
 export { IMPORT_SOURCES, sourcesFor } from './sources/registry';
 export * from './import-mappings';
-export { EXTERNAL_ID_KEYS } from './normalise/external-ids';
 export {
   EXPORT_FORMAT,
   type ExportEntry,

@@ -1,4 +1,4 @@
-/** How much of an uploaded file the parsers accept (API.md §12), enforced while reading, never after buffering. */
+/** How much of an uploaded file the parsers accept (docs/api.md "Your list in a category"), enforced while reading, never after buffering. */
 export interface ImportLimits {
   /** Bytes of the whole file, counted on the stream. */
   readonly maxBytes: number;

@@ -1,14 +1,15 @@
-/** The categories whose lists can be imported and exported. */
-export const CATEGORIES = ['movies', 'tvshows', 'books'] as const;
-export type Category = (typeof CATEGORIES)[number];
+import { MEDIA_CATEGORIES, type ListStatus, type MediaCategoryId } from '@mt/domain';
 
-/** API.md §6. */
-export const LIST_STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
+export type { ListStatus };
 
-/** API.md §8: the external id keys, all categories together. */
-export type ExternalIdKey = 'imdb' | 'tmdb' | 'tvdb' | 'isbn13' | 'openlibrary' | 'goodreads';
-export type ExternalIds = Partial<Record<ExternalIdKey, string>>;
+/** The categories whose lists can be imported and exported: the shipped ones (@mt/domain). */
+export const CATEGORIES: readonly MediaCategoryId[] = MEDIA_CATEGORIES.map((category) => category.id);
+export type Category = MediaCategoryId;
+
+type KeysOf<T> = T extends unknown ? keyof T & string : never;
+/** The external id keys of the shipped categories, all together. */
+export type ExternalIdName = KeysOf<(typeof MEDIA_CATEGORIES)[number]['externalIds']>;
+export type ExternalIds = Partial<Record<ExternalIdName, string>>;
 
 /**
  * The catalog side of a parsed row. `title`, `year` and `external_ids` are always there (`title` is null only
@@ -32,7 +33,7 @@ export interface ImportItem {
   pages?: number | null;
 }
 
-/** The list side of a parsed row (API.md §6); dates are `YYYY-MM-DD`. */
+/** The list side of a parsed row; dates are `YYYY-MM-DD`. */
 export interface ImportEntry {
   status: ListStatus;
   score: number | null;

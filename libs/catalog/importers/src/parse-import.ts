@@ -10,7 +10,7 @@ export interface ParseImportOptions {
   readonly category: Category;
   /** The uploaded file's name, when known (Letterboxd's watched.csv and watchlist.csv share a header). */
   readonly fileName?: string;
-  /** Defaults to the limits of §12. */
+  /** Defaults to the documented import limits (IMPORT_LIMITS). */
   readonly limits?: ImportLimits;
 }
 

@@ -12,7 +12,7 @@ import { defineEndpoint, PUBLIC, reply, type EndpointGroup, type Reply } from '.
 import { endpointRouter } from './endpoint-router';
 
 /**
- * Every error status of API.md §1.1 that the common HTTP front produces, checked on the whole payload:
+ * Every error status of docs/api.md "Errors" that the common HTTP front produces, checked on the whole payload:
  * `error`, `status`, `timestamp` (ISO with ms), `code`, `request_id` (= X-Request-Id), `details` where
  * relevant, nothing else (no stack, no driver text).
  */

@@ -1,7 +1,7 @@
 import { ERROR_CATALOG, codeForStatus } from './error-catalog';
 
 describe('ERROR_CATALOG', () => {
-  it('maps every stable code of API.md §1.1 to its HTTP status', () => {
+  it('maps every stable code of docs/api.md "Errors" to its HTTP status', () => {
     expect(ERROR_CATALOG).toEqual({
       validation_failed: 400,
       unauthorized: 401,

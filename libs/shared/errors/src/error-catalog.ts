@@ -1,4 +1,4 @@
-/** Stable, machine-readable error codes of the public contract (API.md §1.1) and their HTTP status. */
+/** Stable, machine-readable error codes of the public contract (docs/api.md "Errors") and their HTTP status. */
 export const ERROR_CATALOG = {
   validation_failed: 400,
   unauthorized: 401,
@@ -7,7 +7,7 @@ export const ERROR_CATALOG = {
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
-  /** A change-feed position older than the feed retains (API.md §10): the client re-reads the list. */
+  /** A change-feed position older than the feed retains (docs/api.md "Errors"): the client re-reads the list. */
   cursor_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

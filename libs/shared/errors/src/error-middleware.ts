@@ -26,7 +26,7 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(errors.notFound(`no route for ${req.method} ${req.path}`));
 };
 
-/** The one error middleware: renders every error as the API.md §1.1 payload. */
+/** The one error middleware: renders every error as the docs/api.md "Errors" payload. */
 export function errorMiddleware(logger: ErrorLogger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) {

@@ -1,7 +1,7 @@
 import type { ErrorCode } from './error-catalog';
 import type { ErrorDetail } from './app-error';
 
-/** The one error body of every component (API.md §1.1). */
+/** The one error body of every component (docs/api.md "Errors"). */
 export interface ErrorPayload {
   error: string;
   status: number;

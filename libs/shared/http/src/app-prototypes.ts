@@ -5,8 +5,8 @@ import type { Express } from 'express';
  * Request and response classes whose prototypes are the app's own (`app.request`, `app.response`), for
  * `http.createServer`. Express gives every request its app's prototypes on entry (`Object.setPrototypeOf`
  * on the request and the response); done to a live object, that switch moves it to a map V8 has not seen
- * and leaves node's HTTP internals megamorphic: measured at ~150 µs of CPU per proxied request in the
- * gateway (bench/README.md "Gateway hot path"). Created with those prototypes, the switch finds them in
+ * and leaves node's HTTP internals megamorphic, a large part of the gateway's CPU per proxied request
+ * (bench/README.md "Express's prototype switch"). Created with those prototypes, the switch finds them in
  * place and V8 does nothing.
  */
 export function appPrototypes(app: Express): {

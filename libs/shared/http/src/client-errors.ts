@@ -32,7 +32,7 @@ function payload(failure: ClientFailure, requestId: string): string {
       status: failure.status,
       code: failure.code,
       requestId,
-      // API.md §1.1: every 400 carries details; the request as a whole is at fault.
+      // docs/api.md "Errors": every 400 carries details; the request as a whole is at fault.
       ...(failure.status === 400 ? { details: [{ path: '', message: failure.message }] } : {}),
     }),
   );

@@ -40,7 +40,7 @@ const pathOf = (url: string) => {
  * every log line of the request, and logs one line when the response finishes. That line is built once,
  * from what is known at the end, by one listener shared by every request (no closure per request), and
  * only when its level is enabled. Hand-written rather than pino-http, which costs three times the CPU per
- * line for the same fields (about 36 against 12 µs: a child logger per request; bench/README.md "Libraries judged").
+ * line for the same fields (a child logger per request; bench/README.md "Libraries judged").
  */
 export function requestContextMiddleware(logger: Logger, options: RequestLogOptions = {}): RequestHandler {
   function logRequest(this: LoggedResponse): void {

@@ -2,7 +2,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { errors } from '@mt/errors';
 import { queryFingerprint } from './query-fingerprint';
 
-/** How long a cursor is accepted after it was issued (API.md §9 promises at least 24 hours). */
+/** How long a cursor is accepted after it was issued (docs/api.md "Conventions" promises at least 24 hours). */
 export const CURSOR_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Instances' clocks differ a little: a cursor issued up to this far "in the future" is still accepted. */
 export const CURSOR_CLOCK_SKEW_MS = 5 * 60 * 1000;

@@ -4,7 +4,7 @@ import { CURSOR_MAX_AGE_MS, MAX_CURSOR_LENGTH } from './cursor-codec';
 
 extendZodWithOpenApi(z);
 
-/** The values of `cursor` that ask for the first page of a cursor walk (API.md §9). */
+/** The values of `cursor` that ask for the first page of a cursor walk (docs/api.md "Conventions"). */
 export const START_CURSORS = ['', 'start'] as const;
 
 export const isStartCursor = (cursor: string): boolean => (START_CURSORS as readonly string[]).includes(cursor);
@@ -33,7 +33,7 @@ export const nextCursorSchema = () =>
     .nullable()
     .openapi({ description: 'Cursor of the next page (pass it as `cursor`); null on the last page. Also given on offset pages.' });
 
-/** For a query schema's `superRefine`: `page` and `cursor` together are a 400 (API.md §9). */
+/** For a query schema's `superRefine`: `page` and `cursor` together are a 400 (docs/api.md "Conventions"). */
 export function refusePageWithCursor(query: { page?: unknown; cursor?: unknown }, ctx: z.RefinementCtx): void {
   if (query.page !== undefined && query.cursor !== undefined) {
     ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page; use one or the other' });

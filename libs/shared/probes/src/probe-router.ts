@@ -75,7 +75,7 @@ export function isProbePath(path: string): boolean {
   return PROBE_PATHS.has(trimmed) || PROBE_PATHS.has(trimmed.toLowerCase());
 }
 
-/** The probes of API.md §4, at the root of every service (PROBE_PATHS). They ignore credentials entirely. */
+/** The probes of docs/api.md "Probes", at the root of every service (PROBE_PATHS). They ignore credentials entirely. */
 export function createProbeRouter(options: ProbeOptions): Router {
   const { lifecycle } = options;
   const router = Router();

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { createLifecycle } from './lifecycle';
 import { createProbeRouter } from './probe-router';
 
-/** The probes of API.md §4 against real stores, reachable and not. */
+/** The probes of docs/api.md "Probes" against real stores, reachable and not. */
 const HEALTHY = { status: 'healthy', database: 'connected' };
 const UNREACHABLE = { status: 'unhealthy', error: 'database unreachable' };
 

@@ -22,10 +22,9 @@ export interface IdleCollector {
 /**
  * V8 collects garbage when the process allocates, so a service that goes idle after a burst keeps the
  * burst's garbage, and the memory under it, until traffic comes back; V8's memory reducer steps in only
- * when the last full collection grew the heap. Measured (bench, 20 s after the load): the gateway held
- * 95 MB of heap, 181 MB RSS, where other runs settled at 122 MB. So: once the process has been idle for an
- * interval and its heap has grown since the last collection, collect and compact once (tens of ms, when no
- * request waits). Node has no API for this; V8's flags set at run time are the documented way to reach `gc`.
+ * when the last full collection grew the heap (figures: bench/README.md "Figures behind decisions in the
+ * code"). So: once the process has been idle for an interval and its heap has grown since the last
+ * collection, collect and compact once, when no request waits. Node has no API for this; V8's flags set at run time are the documented way to reach `gc`.
  */
 export function startIdleCollector(options: IdleCollectorOptions = {}): IdleCollector {
   const { intervalMs = 5000, idleCpuShare = 0.05, minGrowthBytes = 8 * 1024 * 1024, onCollect } = options;
@@ -53,7 +52,7 @@ export function startIdleCollector(options: IdleCollectorOptions = {}): IdleColl
 
 /**
  * A full collection that also compacts every page: a plain one frees the garbage but keeps the pages where
- * survivors are scattered (measured: 39 MB used of 317 MB kept; compacting, 74 MB kept).
+ * survivors are scattered (bench/README.md "Figures behind decisions in the code").
  */
 function compactingGc(): () => void {
   const gc = globalThis.gc ?? exposeGc();

@@ -26,8 +26,9 @@ const COMMIT_ATTEMPTS = 3;
  * Transactions in flight are capped below the connection pool's size. A transaction blocked on a lock
  * holds a pooled connection while it waits; with as many of them as pooled connections, the transaction
  * holding the lock cannot get a connection for its next statement or its commit, and everyone waits for
- * the socket timeout: a deadlock that the database cannot see (measured: 25 concurrent identical creates
- * with a pool of 20 took 40–70 s and ended in 500s). With the cap, the holder always finds a connection.
+ * the socket timeout: a deadlock that the database cannot see (25 concurrent identical creates with a pool
+ * of 20 ended in 500s; bench/README.md "Figures behind decisions in the code"). With the cap, the holder
+ * always finds a connection.
  */
 export class TransactionRunner {
   private transactional = false;

@@ -12,7 +12,7 @@ function referenceCrc32(text: string): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** API.md §3: CRC32 of the 32 random characters, base62 `0-9A-Za-z`, left-padded with `0` to 6. */
+/** docs/api.md "Personal access tokens": CRC32 of the 32 random characters, base62 `0-9A-Za-z`, left-padded with `0` to 6. */
 function referenceChecksum(randomPart: string): string {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   let value = BigInt(referenceCrc32(randomPart));

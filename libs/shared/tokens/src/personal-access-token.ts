@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { randomBase62, toBase62 } from './base62';
 
-/** `mtp_` + 32 random base62 + 6-character base62 CRC32 of the random part (API.md §2–3). */
+/** `mtp_` + 32 random base62 + 6-character base62 CRC32 of the random part (docs/api.md "Personal access tokens"). */
 export const PAT_PREFIX = 'mtp_';
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;

@@ -1,8 +1,8 @@
-/** PAT scopes of API.md §2 and §13; a JWT holds all of them that its user's role allows. */
+/** PAT scopes of docs/api.md "Authentication"; a JWT holds all of them that its user's role allows. */
 export const SCOPES = ['profile:read', 'catalog:write', 'list:read', 'list:write', 'account', 'catalog:moderate'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** User roles (API.md §13); a user without one stored is a `user`. */
+/** User roles (docs/api.md "Authentication"); a user without one stored is a `user`. */
 export const ROLES = ['user', 'moderator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 

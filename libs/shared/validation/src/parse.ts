@@ -42,7 +42,7 @@ export function parseParams<S extends z.ZodType>(schema: S, req: Request): z.out
   return parseWith(schema, { ...req.params }, 'path');
 }
 
-/** A path id must be a MongoDB ObjectId in hex (API.md §1): malformed → 400, unknown → 404 later. */
+/** A path id must be a MongoDB ObjectId in hex (docs/api.md "Conventions"): malformed → 400, unknown → 404 later. */
 export function parseObjectId(value: unknown, name = 'id'): string {
   if (!isObjectIdHex(value)) {
     throw errors.validation(MESSAGES.path, [{ path: name, message: 'must be a 24-character hexadecimal id' }]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A MongoDB ObjectId in hex (API.md §1): 24 hexadecimal digits, either case. */
+/** A MongoDB ObjectId in hex (docs/api.md "Conventions"): 24 hexadecimal digits, either case. */
 export const OBJECT_ID_HEX = /^[0-9a-fA-F]{24}$/;
 
 export const isObjectIdHex = (value: unknown): value is string => typeof value === 'string' && OBJECT_ID_HEX.test(value);

@@ -50,12 +50,12 @@ function PasswordForm() {
   const [form, setForm] = useState({ current_password: '', new_password: '' });
   const change = useSubmit(async () => {
     const answer = await api.changePassword(form);
-    // Older JWTs stop working (API.md §3): carry on with the one the change returned.
+    // Older JWTs stop working (docs/api.md "Authentication"): carry on with the one the change returned.
     store.renew(answer.access_token, answer.expires_in);
     setForm({ current_password: '', new_password: '' });
     notices.show({ text: 'Password changed. Other sessions have been logged out; your access tokens keep working.', tone: 'info' });
   });
-  // 403 = wrong current password (API.md §1.1): it belongs next to that field.
+  // 403 = wrong current password (docs/api.md "Account"): it belongs next to that field.
   const currentError = change.error?.status === 403 ? 'The current password is not right.' : change.fields['current_password'];
   return (
     <form

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, FormError } from '../../ui/field';
 import { EmptyState, Loading } from '../../ui/status';
 
-/** What each scope allows, in words (API.md §2); a scope the app does not know yet is shown by its name. */
+/** What each scope allows, in words (docs/api.md "Authentication"); a scope the app does not know yet is shown by its name. */
 const SCOPE_HELP: Record<string, string> = {
   'profile:read': 'Read your profile',
   'catalog:write': 'Add and edit catalog entries',
@@ -18,7 +18,7 @@ const SCOPE_HELP: Record<string, string> = {
   'list:write': 'Change your lists',
   account: 'Manage your account and tokens',
 };
-/** The API's own default (API.md §2): every scope but account; moderation is never a default. */
+/** The API's own default (docs/api.md "Authentication"): every scope but account; moderation is never a default. */
 const NOT_BY_DEFAULT = new Set(['account', 'catalog:moderate']);
 const EXPIRY_CHOICES = [7, 30, 90, 180, 366];
 

@@ -27,7 +27,7 @@ export function LoginScreen() {
     navigate(next, { replace: true });
   });
   const note = ENDED_NOTE[session.ended()];
-  // A wrong login is one indistinguishable 401 (API.md §3): say so plainly, next to the form.
+  // A wrong login is one indistinguishable 401 (docs/api.md "Authentication"): say so plainly, next to the form.
   const message = login.error?.status === 401 ? 'Wrong username, email or password.' : login.error?.message;
 
   return (

@@ -26,7 +26,7 @@ export function ownFields(entry: CatalogEntry): Array<{ field: string; label: st
   });
 }
 
-/** `{ imdb: "tt0133093" }` → [["IMDB", "tt0133093"]]: ids other services use for the same work (API.md §8). */
+/** `{ imdb: "tt0133093" }` → [["IMDB", "tt0133093"]]: ids other services use for the same work (docs/api.md "The catalog of a category"). */
 export function externalIds(entry: CatalogEntry): Array<[string, string]> {
   const ids = entry['external_ids'];
   if (!ids || typeof ids !== 'object') return [];

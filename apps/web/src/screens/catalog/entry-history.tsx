@@ -27,7 +27,7 @@ export function describeChange(event: HistoryEvent, category: Category): string 
 
 const formatTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The status, score and progress changes of one list entry, newest first (API.md §10). */
+/** The status, score and progress changes of one list entry, newest first (docs/api.md "Your list in a category"). */
 export function EntryHistory({ category, itemId, version, level = 2 }: { category: Category; itemId: string; version: string; level?: 2 | 3 }) {
   const api = useApi();
   const headingId = useId();

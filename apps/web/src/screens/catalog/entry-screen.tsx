@@ -1,4 +1,5 @@
 import { isApiError, type CatalogEntry, type ListEntry, type ListStatus } from '@mt/api-client';
+import { DEFAULT_LIST_STATUS } from '@mt/domain';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { describeError, type DescribedError } from '../../api/describe-error';
@@ -32,7 +33,7 @@ export function EntryScreen() {
   const [askedFor, setAskedFor] = useState(id);
   /** The person's list entry for it: null when it is not on their list. */
   const [listEntry, setListEntry] = useState<Loaded<ListEntry | null>>({ state: 'loading' });
-  const [status, setStatus] = useState<ListStatus>('plan_to_watch');
+  const [status, setStatus] = useState<ListStatus>(DEFAULT_LIST_STATUS);
   const signedIn = Boolean(session);
   const moderator = MODERATING_ROLES.has(session?.user.role ?? '');
   const [, navigate] = useLocation();

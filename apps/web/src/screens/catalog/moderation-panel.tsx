@@ -22,7 +22,7 @@ export function mergeErrorMessage(error: ReturnType<typeof describeError>): stri
 }
 
 /**
- * Moderator tools on a catalog entry (API.md §13): delete it with every list entry pointing at it, or fold
+ * Moderator tools on a catalog entry (docs/api.md "The catalog of a category"): delete it with every list entry pointing at it, or fold
  * it into another entry (picked by id or by searching). The server decides (403 for anyone else).
  */
 export function ModerationPanel({ category, entry }: { category: Category; entry: CatalogEntry }) {

@@ -1,7 +1,7 @@
 import type { ImportJob } from '../../api/list-io-calls';
 import { isFinished } from '../../api/list-io-calls';
 
-/** The counts of a job, in the words a person reads them (API.md §12). */
+/** The counts of a job, in the words a person reads them (docs/api.md "Your list in a category"). */
 export const COUNT_LABELS: Array<[keyof ImportJob['counts'], string]> = [
   ['rows', 'Rows in the file'],
   ['matched', 'Matched to the catalog'],

@@ -26,7 +26,7 @@ export const SOURCE_LABELS: Record<string, string> = {
 };
 const sourceLabel = (source: string) => SOURCE_LABELS[source] ?? source;
 
-/** The API's limit (API.md §12), checked here too so a person is told before a 10 MiB upload is refused. */
+/** The API's limit (docs/api.md "Your list in a category"), checked here too so a person is told before a 10 MiB upload is refused. */
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 const PAST_JOBS = 10;
 

@@ -129,7 +129,7 @@ export function ListScreen() {
       setBulk({ busy: false });
       setSelected(new Set());
       reload();
-      // Undo puts each entry back in the status it had (dates the move filled in stay: API.md §6).
+      // Undo puts each entry back in the status it had (dates the move filled in stay: docs/api.md "Your list in a category").
       const byPrevious = new Map<ListStatus, string[]>();
       for (const row of chosen) if (row.status !== status) byPrevious.set(row.status, [...(byPrevious.get(row.status) ?? []), row.item_id]);
       notices.show({

@@ -22,7 +22,7 @@ const draftOf = (entry: ListEntry): Draft => ({
   finished_at: entry.finished_at ?? '',
 });
 
-/** Only what changed, with an emptied field sent as null (API.md §6: score, progress, notes, dates). */
+/** Only what changed, with an emptied field sent as null (docs/api.md "Your list in a category": score, progress, notes, dates). */
 export function patchFrom(entry: ListEntry, draft: Draft): ListEntryPatch {
   const before = draftOf(entry);
   const patch: Record<string, unknown> = {};

@@ -41,7 +41,7 @@ async function* csvParts(entries: AsyncIterable<ExportEntry>, category: Category
 }
 
 /**
- * The CSV export of `entries` (API.md §12): RFC 4180, UTF-8 without BOM, one header row (`csvHeader`), the
+ * The CSV export of `entries` (docs/api.md "Your list in a category"): RFC 4180, UTF-8 without BOM, one header row (`csvHeader`), the
  * catalog fields flattened (lists as `a; b`, one column per external id), then the list fields. Streamed
  * like the JSON export.
  */

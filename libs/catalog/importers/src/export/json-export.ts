@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { EXPORT_FORMAT, type ExportEntry, type ExportOptions } from '../own-format/export-entry';
 import { batched } from './batch';
 
-/** The entry as §12 writes it: the item, then the list fields, and nothing else the caller's object may carry. */
+/** The entry as the export format writes it: the item, then the list fields, and nothing else the caller's object may carry. */
 const exportRecord = (entry: ExportEntry) => ({
   item: entry.item,
   status: entry.status,
@@ -31,7 +31,7 @@ async function* jsonParts(
 }
 
 /**
- * The JSON export (`media-tracker/list@1`, API.md §12) of `entries`, as a byte stream: one entry per line
+ * The JSON export (`media-tracker/list@1`, docs/api.md "Your list in a category") of `entries`, as a byte stream: one entry per line
  * inside `entries`, pulled from `entries` only as fast as the stream is read, so memory does not grow
  * with the list.
  */

@@ -1,5 +1,5 @@
 /**
- * Calendar dates (`YYYY-MM-DD`, API.md §1) from the ways the sources write them: `2024-03-09` (Letterboxd,
+ * Calendar dates (`YYYY-MM-DD`, docs/api.md "Conventions") from the ways the sources write them: `2024-03-09` (Letterboxd,
  * IMDb, ours), `2024/03/09` (Goodreads, StoryGraph), ISO timestamps `2024-03-09T21:14:00.000Z` (Trakt: the
  * UTC calendar date of the instant).
  */

@@ -1,6 +1,6 @@
 import { externalIdsOf } from './external-ids';
 
-describe('externalIdsOf (API.md §8)', () => {
+describe('externalIdsOf', () => {
   it('keeps valid ids in their stored form: imdb tt + 7–10 digits, tmdb/tvdb positive integers as strings', () => {
     const warnings: string[] = [];
     expect(externalIdsOf('tvshows', { imdb: 'TT0903747', tmdb: 1396, tvdb: ' 81189 ' }, warnings)).toEqual({
@@ -25,6 +25,14 @@ describe('externalIdsOf (API.md §8)', () => {
       goodreads: '18423',
     });
     expect(externalIdsOf('books', { openlibrary: 'OL7353617M' }, [])).toEqual({ openlibrary: 'OL7353617M' });
+  });
+
+  it('drops ids the catalog would refuse: tmdb over 10 digits, goodreads over 12', () => {
+    const warnings: string[] = [];
+    expect(externalIdsOf('movies', { tmdb: '12345678901' }, warnings)).toEqual({});
+    expect(externalIdsOf('movies', { tmdb: '1234567890' }, warnings)).toEqual({ tmdb: '1234567890' });
+    expect(externalIdsOf('books', { goodreads: '1234567890123' }, warnings)).toEqual({});
+    expect(warnings).toHaveLength(2);
   });
 
   it('drops invalid values and keys of other categories with one warning each; empty values silently', () => {

@@ -1,30 +1,22 @@
-import type { Category, ExternalIdKey, ExternalIds } from '../model';
-import { isbn13Of, normaliseIsbn } from './isbn';
+import { externalIdKeys, isbn13Of, mediaCategory, normaliseIsbn } from '@mt/domain';
+import type { Category, ExternalIdName, ExternalIds } from '../model';
 
-/** API.md §8: the keys each category accepts. */
-export const EXTERNAL_ID_KEYS: Readonly<Record<Category, readonly ExternalIdKey[]>> = {
-  movies: ['imdb', 'tmdb'],
-  tvshows: ['imdb', 'tmdb', 'tvdb'],
-  books: ['isbn13', 'openlibrary', 'goodreads'],
-};
+/** The external id keys the category accepts, in the order it declares them. */
+export const externalIdNames = (category: Category): ExternalIdName[] =>
+  Object.keys(externalIdKeys(mediaCategory(category))) as ExternalIdName[];
 
-const POSITIVE_INTEGER = /^[1-9]\d{0,15}$/;
-
-/** The stored form of each key's value, or undefined when the value is not one (API.md §8). */
-const NORMALISERS: Readonly<Record<ExternalIdKey, (value: string) => string | undefined>> = {
-  imdb: (value) => (/^tt\d{7,10}$/i.test(value) ? `tt${value.slice(2)}` : undefined),
-  tmdb: (value) => (POSITIVE_INTEGER.test(value) ? value : undefined),
-  tvdb: (value) => (POSITIVE_INTEGER.test(value) ? value : undefined),
+/**
+ * The id as the catalog stores it, from the way sources write it; the result is then held to the key's
+ * pattern (@mt/domain), so an import never sends an id the catalog refuses.
+ */
+const STORED_FORM: Readonly<Partial<Record<ExternalIdName, (value: string) => string | null | undefined>>> = {
+  imdb: (value) => value.replace(/^tt/i, 'tt'),
   isbn13: (value) => {
     const isbn = normaliseIsbn(value);
     return isbn === undefined ? undefined : isbn13Of(isbn);
   },
-  openlibrary: (value) => {
-    // Open Library also writes its ids as paths: /works/OL45883W, /books/OL7353617M.
-    const id = value.replace(/^\/(works|books)\//, '');
-    return /^OL\d+[WM]$/.test(id) ? id : undefined;
-  },
-  goodreads: (value) => (POSITIVE_INTEGER.test(value) ? value : undefined),
+  // Open Library also writes its ids as paths: /works/OL45883W, /books/OL7353617M.
+  openlibrary: (value) => value.replace(/^\/(works|books)\//, ''),
 };
 
 /** A candidate id as a source gives it: a string, a number (Trakt's tmdb ids), or nothing. */
@@ -40,19 +32,21 @@ export function externalIdsOf(
   warnings: string[],
 ): ExternalIds {
   const ids: ExternalIds = {};
-  const allowed = EXTERNAL_ID_KEYS[category];
+  const keys = externalIdKeys(mediaCategory(category));
   for (const [key, candidate] of Object.entries(candidates)) {
     if (candidate === null || candidate === undefined) continue;
     const text = String(candidate).trim();
     if (text === '') continue;
-    if (!(allowed as readonly string[]).includes(key)) {
+    const definition = keys[key];
+    if (definition === undefined) {
       warnings.push(`external id '${key}' does not exist for ${category} and was dropped`);
       continue;
     }
-    const value = NORMALISERS[key as ExternalIdKey](text);
-    if (value === undefined)
+    const toStored = STORED_FORM[key as ExternalIdName];
+    const value = toStored ? toStored(text) : text;
+    if (typeof value !== 'string' || !definition.pattern.test(value))
       warnings.push(`external id ${key} '${text.slice(0, 40)}' is not valid and was dropped`);
-    else ids[key as ExternalIdKey] = value;
+    else ids[key as ExternalIdName] = value;
   }
   return ids;
 }

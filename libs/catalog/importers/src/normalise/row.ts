@@ -1,13 +1,7 @@
+import { ENTRY_LIMITS, isbn13Of, normaliseIsbn, type FieldRule } from '@mt/domain';
 import { failedRow, type Category, type ImportEntry, type ImportItem, type ImportRow } from '../model';
 import { externalIdsOf, type ExternalIdCandidate } from './external-ids';
-import { isbn13Of, normaliseIsbn } from './isbn';
-import {
-  itemFieldRules,
-  NOTES_MAX_LENGTH,
-  TITLE_MAX_LENGTH,
-  YEAR_RANGE,
-  type FieldRule,
-} from './item-fields';
+import { itemFieldRules } from './item-fields';
 import { multiLine, singleLine, wholeNumber } from './text';
 
 /** A row's catalog side as a source reads it, before validation. */
@@ -82,7 +76,7 @@ function fieldValue(
   if (rule.kind === 'integer') result = integerValue(value, rule);
   else if (rule.kind === 'text') result = textValue(value, rule, verbatim);
   else if (rule.kind === 'list') result = listValue(field, value, rule, warnings, verbatim);
-  else result = typeof value === 'string' ? normaliseIsbn(value) : undefined;
+  else result = typeof value === 'string' ? normaliseIsbn(value.trim()) : undefined;
   if (result === undefined && rule.kind !== 'list')
     warnings.push(`${field} '${shown(value)}' is not valid and was dropped`);
   return result;
@@ -91,15 +85,15 @@ function fieldValue(
 function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportItem | string {
   const verbatim = raw.verbatim === true;
   const title = typeof raw.title !== 'string' ? null : verbatim ? trimmed(raw.title) : singleLine(raw.title);
-  if (title !== null && title.length > TITLE_MAX_LENGTH)
-    return `the title is longer than ${TITLE_MAX_LENGTH} characters`;
+  if (title !== null && title.length > ENTRY_LIMITS.titleMaxLength)
+    return `the title is longer than ${ENTRY_LIMITS.titleMaxLength} characters`;
 
   let year: number | null = null;
   if (raw.year !== null && raw.year !== undefined && String(raw.year).trim() !== '') {
-    year = integerValue(raw.year, YEAR_RANGE) ?? null;
+    year = integerValue(raw.year, ENTRY_LIMITS.year) ?? null;
     if (year === null)
       warnings.push(
-        `year '${shown(raw.year)}' is not a year between ${YEAR_RANGE.min} and ${YEAR_RANGE.max} and was dropped`,
+        `year '${shown(raw.year)}' is not a year between ${ENTRY_LIMITS.year.min} and ${ENTRY_LIMITS.year.max} and was dropped`,
       );
   }
 
@@ -110,9 +104,9 @@ function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportIte
     const value = fieldValue(field, fields[field], rule, warnings, verbatim);
     if (value !== undefined) (item as unknown as Record<string, unknown>)[field] = value;
   }
-  // §8: a book's isbn13 follows from its ISBN; the row can be matched by it.
+  // A book's isbn13 follows from its ISBN (it is derived, read-only); the row can be matched by it.
   if (typeof item.isbn === 'string' && item.external_ids.isbn13 === undefined)
-    item.external_ids.isbn13 = isbn13Of(item.isbn);
+    item.external_ids.isbn13 = isbn13Of(item.isbn) ?? undefined;
   if (title === null && Object.keys(item.external_ids).length === 0)
     return 'the row has neither a title nor an external id';
   return item;
@@ -120,10 +114,10 @@ function itemOf(category: Category, raw: RawItem, warnings: string[]): ImportIte
 
 function checkedEntry(entry: ImportEntry, warnings: string[]): ImportEntry {
   const checked = { ...entry };
-  if (checked.notes !== null && checked.notes.length > NOTES_MAX_LENGTH) {
-    warnings.push(`notes were shortened to ${NOTES_MAX_LENGTH} characters`);
+  if (checked.notes !== null && checked.notes.length > ENTRY_LIMITS.notesMaxLength) {
+    warnings.push(`notes were shortened to ${ENTRY_LIMITS.notesMaxLength} characters`);
     // Never leave half of a surrogate pair at the cut.
-    checked.notes = checked.notes.slice(0, NOTES_MAX_LENGTH).replace(/[\uD800-\uDBFF]$/, '');
+    checked.notes = checked.notes.slice(0, ENTRY_LIMITS.notesMaxLength).replace(/[\uD800-\uDBFF]$/, '');
   }
   if (
     checked.started_at !== null &&
@@ -138,7 +132,7 @@ function checkedEntry(entry: ImportEntry, warnings: string[]): ImportEntry {
   return checked;
 }
 
-/** The finished row: item validated per §5/§8, entry per §6; `warnings` collected by the source are kept. */
+/** The finished row: item validated by the catalog's field and external-id rules, entry by the list's; `warnings` collected by the source are kept. */
 export function completeRow(
   row: number,
   category: Category,

@@ -1,5 +1,5 @@
 /**
- * Scores of §6 (integer 1–10 or null) from the sources' ratings. Star ratings (0.5–5 in half stars on
+ * List scores (integer 1–10 or null) from the sources' ratings. Star ratings (0.5–5 in half stars on
  * Letterboxd, whole stars on Goodreads, quarter stars on StoryGraph) become stars × 2 rounded up, so no
  * rating is lowered: 0.5 → 1, 3.5 → 7, 3.75 → 8, 5 → 10. Ten-point ratings (IMDb, Trakt) are taken as they are.
  */

@@ -1,3 +1,5 @@
+import { titleKey } from '@mt/domain';
+
 /** One line of text: trimmed, every run of whitespace (line breaks included) one space; empty → null. */
 export function singleLine(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
@@ -29,13 +31,10 @@ export function wholeNumber(raw: string | number | null | undefined): number | u
   return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
 }
 
-/** The key of a work across the rows of one file: folded title (case, accents, spacing) and year. */
+/**
+ * The key of a work across the rows of one file: the title folded as the catalog folds it for duplicates
+ * (titleKey of @mt/domain), and the year.
+ */
 export function workKey(title: string, year: number | null): string {
-  const folded = title
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/\s+/gu, ' ')
-    .trim();
-  return `${folded}\u0000${year ?? ''}`;
+  return `${titleKey(title)}\u0000${year ?? ''}`;
 }

@@ -1,6 +1,6 @@
-import type { Category } from '../model';
-import { EXTERNAL_ID_KEYS } from '../normalise/external-ids';
-import { CATEGORY_FIELD_RULES, COMMON_FIELD_RULES, type FieldRule } from '../normalise/item-fields';
+import { CATEGORIES, type Category } from '../model';
+import { externalIdNames } from '../normalise/external-ids';
+import { COMMON_FIELD_RULES, mediaCategory, type FieldRule } from '@mt/domain';
 
 /** The list columns of this API's CSV export, after the catalog columns. */
 export const LIST_COLUMNS = [
@@ -28,7 +28,7 @@ export type CatalogColumn =
 
 /**
  * The catalog fields flattened: item_id, title, year, description, genres, the category's own fields, then
- * one `external_ids.<key>` column per key of §8 — the same columns for every file of a category, whether or
+ * one `external_ids.<key>` column per external id key of the category — the same columns for every file of a category, whether or
  * not a value is set, so a spreadsheet of two exports lines up.
  */
 export function catalogColumns(category: Category): CatalogColumn[] {
@@ -36,10 +36,10 @@ export function catalogColumns(category: Category): CatalogColumn[] {
     { name: 'item_id', kind: 'field', field: 'id', rule: 'text' },
     { name: 'title', kind: 'field', field: 'title', rule: 'text' },
     { name: 'year', kind: 'field', field: 'year', rule: 'year' },
-    ...Object.entries({ ...COMMON_FIELD_RULES, ...CATEGORY_FIELD_RULES[category] }).map(
+    ...Object.entries({ ...COMMON_FIELD_RULES, ...mediaCategory(category).fields }).map(
       ([field, rule]): CatalogColumn => ({ name: field, kind: 'field', field, rule }),
     ),
-    ...EXTERNAL_ID_KEYS[category].map((key): CatalogColumn => ({
+    ...externalIdNames(category).map((key): CatalogColumn => ({
       name: `${EXTERNAL_ID_COLUMN_PREFIX}${key}`,
       kind: 'external_id',
       key,
@@ -90,7 +90,7 @@ export const unguardFormula = (cell: string): string =>
 export function foreignColumns(category: Category): Map<string, Category> {
   const own = new Set(csvHeader(category));
   const foreign = new Map<string, Category>();
-  for (const other of Object.keys(CATEGORY_FIELD_RULES) as Category[]) {
+  for (const other of CATEGORIES) {
     if (other === category) continue;
     for (const name of csvHeader(other)) if (!own.has(name) && !foreign.has(name)) foreign.set(name, other);
   }

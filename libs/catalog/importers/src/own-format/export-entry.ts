@@ -1,10 +1,10 @@
 import type { Category, ExternalIds, ImportEntry } from '../model';
 
-/** The format name and version of this API's JSON export (API.md §12). */
+/** The format name and version of this API's JSON export (docs/api.md "Your list in a category"). */
 export const EXPORT_FORMAT = 'media-tracker/list@1';
 
 /**
- * A catalog entry as the API returns it (API.md §5, §8): the common fields, `external_ids`, and the
+ * A catalog entry as the API returns it (docs/api.md "The catalog of a category"): the common fields, `external_ids`, and the
  * category's own fields as further members.
  */
 export interface ExportItem {
@@ -20,7 +20,7 @@ export interface ExportItem {
   [field: string]: unknown;
 }
 
-/** One list entry of an export: the full catalog entry and the list fields (API.md §6, §12). */
+/** One list entry of an export: the full catalog entry and the list fields (docs/api.md "Your list in a category"). */
 export interface ExportEntry extends ImportEntry {
   item: ExportItem;
   created_at: string;

@@ -1,4 +1,5 @@
-import { LIST_STATUSES, type ImportEntry, type ListStatus } from '../model';
+import { LIST_STATUSES, type ListStatus } from '@mt/domain';
+import type { ImportEntry } from '../model';
 import { toCalendarDate } from '../normalise/dates';
 
 /** The list fields of this API's own exports, as read from a JSON entry or a CSV row. */
@@ -19,7 +20,7 @@ function integerOf(value: unknown): number | undefined {
 }
 
 /**
- * The entry of a row of our own export, validated as strictly as the list endpoints (§6): these values were
+ * The entry of a row of our own export, validated as strictly as the list endpoints: these values were
  * written by this API, so one that does not fit (a hand-edited file) fails the row rather than being guessed.
  */
 export function ownEntry(fields: OwnEntryFields): ImportEntry | string {

@@ -1,7 +1,7 @@
+import { normaliseIsbn, type ListStatus } from '@mt/domain';
 import { unreadableFile } from '../import-file-error';
-import type { ImportRow, ListStatus } from '../model';
+import type { ImportRow } from '../model';
 import { optionalDate } from '../normalise/dates';
-import { normaliseIsbn } from '../normalise/isbn';
 import { completeRow, entryWith } from '../normalise/row';
 import { scoreFromStars } from '../normalise/scores';
 import { commaList, multiLine } from '../normalise/text';

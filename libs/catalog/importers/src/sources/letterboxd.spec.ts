@@ -45,7 +45,7 @@ describe('letterboxd source', () => {
       });
     });
 
-    it('reads every film as completed, without external ids (Letterboxd has none of §8)', async () => {
+    it('reads every film as completed, without external ids (Letterboxd has none the catalog knows)', async () => {
       for (const row of okRows(await parseAll(fixture('letterboxd/diary.csv'), letterboxd))) {
         expect(row.entry.status).toBe('completed');
         expect(row.item.external_ids).toEqual({});

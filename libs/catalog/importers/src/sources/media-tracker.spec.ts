@@ -33,7 +33,7 @@ describe('media-tracker source (our JSON export)', () => {
     });
   });
 
-  it('fails rows that break a rule of §6, drops a key of another category with a warning, and leaves absent fields absent', async () => {
+  it('fails rows that break a rule of the list endpoints, drops a key of another category with a warning, and leaves absent fields absent', async () => {
     const rows = await parseAll(fixture('media-tracker/movies-export.json'), options);
     expect(failed(rows).map((row) => [row.row, !row.ok && row.message])).toEqual([
       [3, 'score must be an integer from 1 to 10, or empty'],

@@ -18,7 +18,7 @@ export const IMPORT_SOURCES: Readonly<Record<SourceId, ImportSourceParser>> = {
   storygraph: storygraphSource,
 };
 
-/** The sources a category imports from (API.md §12), in the order of the contract. */
+/** The sources a category imports from (docs/api.md "Your list in a category"), in the order of the contract. */
 export const sourcesFor = (category: Category): SourceId[] =>
   (Object.keys(IMPORT_SOURCES) as SourceId[]).filter((id) =>
     IMPORT_SOURCES[id].categories.includes(category),

@@ -1,7 +1,7 @@
+import { normaliseIsbn, type ListStatus } from '@mt/domain';
 import { unreadableFile } from '../import-file-error';
-import type { ImportRow, ListStatus } from '../model';
+import type { ImportRow } from '../model';
 import { optionalDate } from '../normalise/dates';
-import { normaliseIsbn } from '../normalise/isbn';
 import { completeRow, entryWith } from '../normalise/row';
 import { scoreFromStars } from '../normalise/scores';
 import { commaList, multiLine } from '../normalise/text';
@@ -57,7 +57,7 @@ function rowOf(row: CsvRow, context: ParseContext): ImportRow {
     finished_at: finished,
     notes: multiLine(row.cell('Review')),
   });
-  // "ISBN/UID" holds an ISBN, or StoryGraph's own id for editions without one (not an id of §8).
+  // "ISBN/UID" holds an ISBN, or StoryGraph's own id for editions without one (not an external id the catalog knows).
   const isbnOrUid = row.cell('ISBN/UID').trim();
   const looksLikeIsbn = /^[\d-]{9,17}[\dXx]$/.test(isbnOrUid);
   if (looksLikeIsbn && normaliseIsbn(isbnOrUid) === undefined)

@@ -14,7 +14,7 @@ export interface UserDocument {
    * value it was minted under (`cutoff_ms`), and one minted under an earlier value is rejected.
    */
   jwtCutoffMs?: number;
-  /** API.md §13; absent = `user`. Changed only together with the cut-off (a role change revokes like a password change). */
+  /** docs/api.md "Authentication"; absent = `user`. Changed only together with the cut-off (a role change revokes like a password change). */
   role?: 'user' | 'moderator' | 'admin';
   createdAt: Date;
   updatedAt: Date;

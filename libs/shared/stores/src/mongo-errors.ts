@@ -1,4 +1,4 @@
-/** MongoDB's duplicate-key error (E11000), as thrown by the driver. */
+/** MongoDB's duplicate-key error (E11000), as the driver throws it. */
 interface DuplicateKeyError {
   code?: number;
   keyPattern?: Record<string, unknown>;

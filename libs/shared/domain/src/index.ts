@@ -1,0 +1,6 @@
+export * from './statuses';
+export * from './entry-fields';
+export * from './categories';
+export * from './external-ids';
+export * from './isbn';
+export * from './title-folding';
