@@ -1,7 +1,7 @@
+import { isDuplicateKeyError } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import { isDuplicateKeyError } from './mongo-errors';
 import type { EntryChange, EntryDocument } from './entry.document';
 import { anyShard, COUNTER_SHARDS, type CounterDocument } from './catalog-counter';
 import type { EntryFilter } from './listing-plan';

@@ -1,7 +1,6 @@
 import { mongo } from 'mongoose';
 import { externalIdKeys, type CategoryDefinition } from '../domain/categories';
-import { externalKeysOf, resolveExternalIds } from '../domain/external-ids';
-import { genreKey, titleKey, titleSearchKeys } from '../domain/text-folding';
+import { externalKeysOf, resolveExternalIds, genreKey, titleKey, titleSearchKeys } from '@mt/domain';
 import type { EntryFieldsInput } from '../domain/catalog-query';
 
 /**

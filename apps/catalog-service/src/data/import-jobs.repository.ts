@@ -1,8 +1,7 @@
 import { mongo } from 'mongoose';
-import { retryTransient } from '@mt/stores';
+import { retryTransient, isDuplicateKeyError } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import { isDuplicateKeyError } from './mongo-errors';
 import type { ImportMode } from '../domain/list-import';
 
 export const IMPORT_COUNT_KEYS = ['rows', 'matched', 'catalog_created', 'added', 'updated', 'unchanged', 'skipped', 'failed'] as const;

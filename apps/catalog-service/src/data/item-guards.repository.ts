@@ -1,8 +1,7 @@
 import type { mongo } from 'mongoose';
-import { retryTransient } from '@mt/stores';
+import { retryTransient, isDuplicateKeyError } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import { isDuplicateKeyError } from './mongo-errors';
 
 /** Who takes guards of a catalog entry (ItemGuardsRepository.touchGuards): an import batch of the user, or a change of the entry (all). */
 export type GuardHolder = { userId: string } | 'all';

@@ -1,6 +1,6 @@
+import { isDuplicateKeyError } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import { isDuplicateKeyError } from './mongo-errors';
 
 /**
  * One document per user who has (had) a list in this category: the serialisation point of that list.

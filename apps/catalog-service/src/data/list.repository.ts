@@ -1,9 +1,9 @@
+import { isDuplicateKeyError } from '@mt/stores';
 import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import type { StoreProfile } from './store-profile/store-profile';
 import { ENTRY_RESPONSE_PROJECTION } from './entry.document';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import { isDuplicateKeyError } from './mongo-errors';
 import { feedFilter, type FeedResume } from '../domain/feed-position';
 import type { ListPosition } from '../domain/list-cursor';
 import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from '../domain/list-history';

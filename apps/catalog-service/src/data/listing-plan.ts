@@ -1,5 +1,5 @@
 import type { mongo } from 'mongoose';
-import { genreKey, searchWords } from '../domain/text-folding';
+import { genreKey, searchWords } from '@mt/domain';
 import { pageWindow, type PageWindow } from '../domain/offset-page';
 import type { CatalogListQuery, CatalogSort } from '../domain/catalog-query';
 import type { EntryDocument } from './entry.document';

@@ -1,20 +1,7 @@
 import type { CategoryRecord } from '@mt/contracts';
 import type { Endpoint } from '@mt/endpoints';
-import type { ListStatus } from './list-entry';
 import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
-import { GOODREADS_ID, IMDB_ID, ISBN13_ID, OPENLIBRARY_ID, TMDB_ID, TVDB_ID, type ExternalIdKey } from './external-ids';
-
-export type ProgressUnit = 'minutes' | 'episodes' | 'pages';
-export type StatusLabels = Readonly<Record<ListStatus, string>>;
-
-/** Labels of a category that names none of its own. */
-export const DEFAULT_STATUS_LABELS: StatusLabels = {
-  watching: 'In progress',
-  completed: 'Completed',
-  on_hold: 'On hold',
-  dropped: 'Dropped',
-  plan_to_watch: 'Planned',
-};
+import { DEFAULT_STATUS_LABELS, PROGRESS_UNITS, GOODREADS_ID, IMDB_ID, ISBN13_ID, OPENLIBRARY_ID, TMDB_ID, TVDB_ID, type ExternalIdKey, type ProgressUnit, type StatusLabels } from '@mt/domain';
 
 /** Everything that makes one category different from another. */
 export interface CategoryDefinition {
@@ -122,8 +109,6 @@ const COMMON_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', '
 const EXTERNAL_KEY = /^[a-z][a-z0-9_]{0,31}$/;
 const CATEGORY_ID = /^[a-z][a-z0-9-]{0,31}$/;
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
-const PROGRESS_UNITS: readonly ProgressUnit[] = ['minutes', 'episodes', 'pages'];
 
 function addChecked(byId: Map<string, CategoryDefinition>, definitions: readonly CategoryDefinition[]): void {
   for (const definition of definitions) {

@@ -1,5 +1,5 @@
 import { z } from '@mt/contracts';
-import { normaliseIsbn, STORED_ISBN_PATTERN } from './isbn';
+import { normaliseIsbn, STORED_ISBN_PATTERN } from '@mt/domain';
 
 /**
  * One category-specific field of a catalog entry. Scalars are `null` when not given and may be set back

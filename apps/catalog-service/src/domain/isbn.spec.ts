@@ -1,4 +1,4 @@
-import { isbn13Of, normaliseIsbn } from './isbn';
+import { isbn13Of, normaliseIsbn } from '@mt/domain';
 
 describe('normaliseIsbn', () => {
   it.each([

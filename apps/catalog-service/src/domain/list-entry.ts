@@ -1,6 +1,9 @@
 /** The vocabulary of a personal list: its statuses, its orders, and the inputs its use cases take. */
-export const LIST_STATUSES = ['watching', 'completed', 'on_hold', 'dropped', 'plan_to_watch'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
+import { LIST_STATUSES, type ListStatus } from '@mt/domain';
+
+// The statuses are the media domain's (@mt/domain); the list's modules read them here with its other words.
+export { LIST_STATUSES, type ListStatus };
+
 export const LIST_SORTS = ['updated_at', 'created_at', 'title', 'score'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 export const MAX_BULK_IDS = 500;

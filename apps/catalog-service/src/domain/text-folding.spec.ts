@@ -1,4 +1,4 @@
-import { foldText, genreKey, searchWords, titleKey, titleWords, wordPrefixes } from './text-folding';
+import { foldText, genreKey, searchWords, titleKey, titleWords, wordPrefixes } from '@mt/domain';
 
 describe('text folding', () => {
   it('folds case and accents, including letters that do not decompose', () => {

@@ -2,7 +2,7 @@ import { getCategory } from './categories';
 import { newEntryDocument } from '../data/entry.document';
 import { mongo } from 'mongoose';
 import { constructedHostileTitles, expandingCodePoints, repeatedTitle } from '../../test/hostile-titles';
-import { SEARCH_LIMITS, searchWords, titleKey, titleSearchKeys } from './text-folding';
+import { SEARCH_LIMITS, searchWords, titleKey, titleSearchKeys } from '@mt/domain';
 
 const KIB = 1024;
 const movies = getCategory('movies');

@@ -1,4 +1,4 @@
-import { externalKeysOf } from '../domain/external-ids';
+import { externalKeysOf } from '@mt/domain';
 import { storedExternalIds } from '../data/entry.document';
 import type { Migration } from './migration';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { getCategory } from '../../domain/categories';
-import { searchWords } from '../../domain/text-folding';
+import { searchWords } from '@mt/domain';
 import { startCatalogHarness, type CatalogHarness, type HarnessOptions } from '../../../test/catalog-harness';
 import { seedEntries, type SeedInput } from '../../../test/seed';
 import { asUser } from '../../../test/identity-headers';

@@ -2,9 +2,7 @@ import { idSchema, limitParam, objectIdParam, orderParam, pageParam, pageSchema,
 import { cursorParam, nextCursorSchema, refusePageWithCursor } from '@mt/pagination';
 import { queryInt } from '@mt/validation';
 import { componentPrefix, externalIdKeys, type CategoryDefinition } from '../../domain/categories';
-import { settableExternalIdKeys } from '../../domain/external-ids';
-import { isbn13Of, normaliseIsbn } from '../../domain/isbn';
-import { searchWords } from '../../domain/text-folding';
+import { settableExternalIdKeys, isbn13Of, normaliseIsbn, searchWords } from '@mt/domain';
 import { CATALOG_SORTS, YEAR_MAX, YEAR_MIN } from '../../domain/catalog-query';
 
 const title = () => z.string().trim().min(1).max(300).openapi({ description: 'Title (1–300 characters, trimmed)', example: 'The Matrix' });

@@ -1,11 +1,10 @@
 import type { ImportItem } from '@mt/importers';
 import type { Id } from '../../domain/ids';
 import { externalIdKeys, type CategoryDefinition } from '../../domain/categories';
-import { externalKey } from '../../domain/external-ids';
+import { externalKey, titleKey } from '@mt/domain';
 import { catalogSchemas } from '../catalog/catalog.schemas';
 import type { CatalogRepository } from '../../data/catalog.repository';
 import { newEntryDocument, type EntryDocument } from '../../data/entry.document';
-import { titleKey } from '../../domain/text-folding';
 
 /** How one row found its catalog entry: an existing one, one to create, or a reason it has none. */
 export type RowMatch =

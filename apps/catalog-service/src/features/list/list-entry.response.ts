@@ -1,5 +1,5 @@
 import type { CatalogRepository, ItemSummaryRow } from '../../data/catalog.repository';
-import { titleKey } from '../../domain/text-folding';
+import { titleKey } from '@mt/domain';
 import type { ListEntryDocument } from '../../data/list-entry.document';
 import type { NewListEntryFields } from '../../domain/list-entry';
 

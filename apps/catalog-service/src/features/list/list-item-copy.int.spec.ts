@@ -2,7 +2,7 @@ import { mongo } from 'mongoose';
 import request from 'supertest';
 import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-harness';
 import { asModerator, asUser, newUserId } from '../../../test/identity-headers';
-import { titleKey } from '../../domain/text-folding';
+import { titleKey } from '@mt/domain';
 import { COLLECTIONS } from '../../data/database';
 
 /** Trials of the race below: a few in `npm test`, many with RACE_TRIALS (npm run race). */

@@ -1,7 +1,7 @@
 import { errors } from '@mt/errors';
 import type { Id } from '../../domain/ids';
 import { tombstoneExpiry } from '../../domain/feed-retention';
-import { KeyedQueue } from '../../domain/keyed-queue';
+import { KeyedMutex } from '@mt/stores';
 import type { ListChangesRepository } from '../../data/list-changes.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../../data/atomic';
 import { ListOwnerDeletedError, type ListOwnersRepository } from '../../data/list-owners.repository';
@@ -31,7 +31,7 @@ export class ListWrites {
    * A user's writes would conflict on the owner document anyway: queued per user in this instance, they
    * run one after the other instead of failing and retrying (only writes through other instances conflict).
    */
-  private readonly writesByUser = new KeyedQueue();
+  private readonly writesByUser = new KeyedMutex();
 
   private readonly now: () => Date;
 
@@ -46,7 +46,7 @@ export class ListWrites {
    */
   async run<T>(userId: string, work: (session: Session, stamp: ChangeStamp) => Promise<T>): Promise<T> {
     try {
-      return await this.writesByUser.run(userId, async () => {
+      return await this.writesByUser.use(userId, async () => {
         await this.deps.owners.ensure(userId);
         return this.deps.atomic.run(async (session) => {
           const seq = await this.deps.owners.recordWrite(userId, session);

@@ -1,7 +1,7 @@
 import { errors } from '@mt/errors';
 import { toId, type Id } from '../../domain/ids';
 import type { CategoryDefinition } from '../../domain/categories';
-import { externalKeysOf } from '../../domain/external-ids';
+import { externalKeysOf } from '@mt/domain';
 import type { CatalogRepository } from '../../data/catalog.repository';
 import { storedExternalIds, toEntryResponse, type EntryDocument } from '../../data/entry.document';
 import type { ListItemCascades } from '../list/list-item-cascades';
