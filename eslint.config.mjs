@@ -85,7 +85,6 @@ const CATALOG_LAYER_DEBTS = [
   'features/list-export/list-export.service.ts',
   'features/list-import/import-matcher.ts',
   'features/list-import/import-runner.ts',
-  'features/list-import/list-import.schemas.ts',
   'features/list-import/list-import.service.ts',
   'features/list-stats/list-stats.service.ts',
   'features/list/list-entry.response.ts',
@@ -94,7 +93,6 @@ const CATALOG_LAYER_DEBTS = [
   'features/list/list-writes.ts',
   'features/list/list.service.ts',
   'features/moderation/moderation.service.ts',
-  'http/list-import.endpoints.ts',
 ].map(catalogLayer);
 export const CATALOG_LAYER_ZONES = Object.entries(CATALOG_MAY_IMPORT).flatMap(([layer, allowed]) =>
   CATALOG_LAYERS.filter((other) => other !== layer && !allowed.includes(other)).map((other) => ({

@@ -2,18 +2,8 @@ import { mongo } from 'mongoose';
 import { retryTransient, isDuplicateKeyError } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import type { ImportMode } from '../domain/list-import';
+import { IMPORT_COUNT_KEYS, MAX_KEPT_ERRORS, type ImportCounts, type ImportJobStatus, type ImportMode, type RowError } from '../domain/list-import';
 
-export const IMPORT_COUNT_KEYS = ['rows', 'matched', 'catalog_created', 'added', 'updated', 'unchanged', 'skipped', 'failed'] as const;
-export type ImportCounts = Record<(typeof IMPORT_COUNT_KEYS)[number], number>;
-export type ImportJobStatus = 'queued' | 'running' | 'completed' | 'failed';
-export interface RowError {
-  row: number;
-  message: string;
-}
-
-/** At most this many row errors are kept per job; `counts.failed` still counts them all. */
-export const MAX_KEPT_ERRORS = 1000;
 /** Finished jobs are kept this long, then removed by a TTL index (a user's job history does not grow without end). */
 export const FINISHED_JOB_RETENTION_MS = 30 * 24 * 3600 * 1000;
 /** A stored upload is removed when its job finishes, and in any case after this (an upload whose request died part-way). */

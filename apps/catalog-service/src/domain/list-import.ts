@@ -31,3 +31,15 @@ export const listFieldsOf = (entry: NewListEntryFields): NewListEntryFields => (
   started_at: entry.started_at,
   finished_at: entry.finished_at,
 });
+
+/** What an import job counts, as its record shows it. */
+export const IMPORT_COUNT_KEYS = ['rows', 'matched', 'catalog_created', 'added', 'updated', 'unchanged', 'skipped', 'failed'] as const;
+export type ImportCounts = Record<(typeof IMPORT_COUNT_KEYS)[number], number>;
+export type ImportJobStatus = 'queued' | 'running' | 'completed' | 'failed';
+export interface RowError {
+  row: number;
+  message: string;
+}
+
+/** At most this many row errors are kept per job; `counts.failed` still counts them all. */
+export const MAX_KEPT_ERRORS = 1000;

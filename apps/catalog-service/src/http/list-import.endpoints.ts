@@ -3,7 +3,7 @@ import { defineEndpoint, reply, scope, type Endpoint } from '@mt/endpoints';
 import { describeImportSources, IMPORT_LIMITS, IMPORT_SOURCES, formatSize, type Category } from '@mt/importers';
 import type { CategoryDefinition } from '../domain/categories';
 import { categoryBasePath } from '../domain/categories';
-import { MAX_KEPT_ERRORS } from '../data/import-jobs.repository';
+import { MAX_KEPT_ERRORS } from '../domain/list-import';
 import { ImportJobListQuery, ImportJobPageSchema, ImportJobParams, ImportJobSchema, importStartQuery } from '../features/list-import/list-import.schemas';
 import type { ImportsService } from '../features/list-import/list-import.service';
 

@@ -8,7 +8,8 @@ import type { Session } from '../../data/atomic';
 import { listedItem } from '../../data/list-entry.document';
 import { type NewListEntryFields } from '../../domain/list-entry';
 import { ListedItemGoneError, type ImportedEntry, type ListImportBatches } from '../list/list-import-batches';
-import type { ImportCounts, ImportJobDocument, ImportJobsRepository, RowError } from '../../data/import-jobs.repository';
+import type { ImportJobDocument, ImportJobsRepository } from '../../data/import-jobs.repository';
+import type { ImportCounts, RowError } from '../../domain/list-import';
 import { PlannedEntries, type ImportMatcher, type RowMatch } from './import-matcher';
 
 /** Rows applied per transaction (with their checkpoint). */

@@ -4,7 +4,7 @@ import { cursorParam, nextCursorSchema, refusePageWithCursor } from '@mt/paginat
 import type { CategoryDefinition } from '../../domain/categories';
 import { IMPORT_MODES } from '../../domain/list-import';
 import { objectIdParam } from '@mt/contracts';
-import { IMPORT_COUNT_KEYS, MAX_KEPT_ERRORS } from '../../data/import-jobs.repository';
+import { IMPORT_COUNT_KEYS, MAX_KEPT_ERRORS } from '../../domain/list-import';
 
 const count = () => z.number().int().min(0);
 
