@@ -1,6 +1,6 @@
 import { hostedService, type HostedService } from '@mt/runtime';
 import { authService } from '../../auth-service/src/service';
-import { catalogService } from '../../catalog-service/src/service';
+import { catalogService } from '../../catalog-service/src/composition/catalog-service';
 import { gatewayService } from '../../gateway/src/service';
 import { registryService } from '../../registry-service/src/service';
 import type { HostedApp, PlannedService } from './plan';

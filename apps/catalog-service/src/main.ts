@@ -1,4 +1,4 @@
 import { runService } from '@mt/runtime';
-import { catalogService } from './service';
+import { catalogService } from './composition/catalog-service';
 
 runService(catalogService);

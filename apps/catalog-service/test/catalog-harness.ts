@@ -1,12 +1,12 @@
-import { getCategory } from '../src/categories/categories';
+import { getCategory } from '../src/domain/categories';
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { closeMongo, createMongoConnection, openMongo } from '@mt/stores';
 import { captureLogger, deleteRedisPrefix, dropTestDatabase, testDbName, testMongoUrl, testRedisPrefix, testRedisUrl } from '@mt/testing';
 import type { Express } from 'express';
-import { createApp } from '../src/app';
-import { createCatalogModule, type CatalogModule, type CatalogModuleOptions } from '../src/catalog-module';
-import { loadCatalogConfig, type CatalogConfig } from '../src/config';
+import { createApp } from '../src/http/app';
+import { createCatalogModule, type CatalogModule, type CatalogModuleOptions } from '../src/composition/catalog-module';
+import { loadCatalogConfig, type CatalogConfig } from '../src/composition/config';
 import { TEST_SECRET } from './identity-headers';
 
 export interface CatalogHarness {
@@ -22,6 +22,8 @@ export interface CatalogHarness {
 
 export interface HarnessOptions {
   category?: string;
+  /** Default: STORE_PROFILE of the environment, else `auto` (the test server's plans decide). */
+  storeProfile?: CatalogModuleOptions['storeProfile'];
   sortHints?: CatalogModuleOptions['sortHints'];
   now?: () => Date;
   /** Share another harness's database (a second instance of the same category). */
@@ -37,13 +39,13 @@ export interface HarnessOptions {
 export async function startCatalogHarness(options: HarnessOptions = {}): Promise<CatalogHarness> {
   const category = getCategory(options.category ?? 'movies');
   const dbName = options.dbName ?? testDbName(`catalog_${category.id}`);
-  const config = loadCatalogConfig({ CATEGORY: category.id, INTERNAL_SECRET: TEST_SECRET, MONGO_URL: testMongoUrl(), MONGO_DB_NAME: dbName });
+  const config = loadCatalogConfig({ CATEGORY: category.id, INTERNAL_SECRET: TEST_SECRET, MONGO_URL: testMongoUrl(), MONGO_DB_NAME: dbName, STORE_PROFILE: process.env['STORE_PROFILE'] });
   const { logger, lines } = captureLogger('catalog-service');
   const connection = createMongoConnection();
   await openMongo(connection, { url: config.MONGO_URL, dbName, logger });
   const redisPrefix = options.imports ? (options.imports.redisPrefix ?? testRedisPrefix('imports')) : undefined;
   const imports = options.imports && redisPrefix ? { redisUrl: testRedisUrl(), keyPrefix: redisPrefix, concurrency: options.imports.concurrency ?? 2, lockMs: options.imports.lockMs ?? 3000 } : undefined;
-  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, sortHints: options.sortHints, now: options.now, imports });
+  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, storeProfile: options.storeProfile ?? config.STORE_PROFILE, sortHints: options.sortHints, now: options.now, imports });
   await module.prepare();
   if (options.imports?.worker !== false) await module.startImports();
   const lifecycle = createLifecycle();

@@ -1,4 +1,4 @@
-import { foldText } from '../src/search/text-folding';
+import { foldText } from '@mt/domain';
 
 /** The longest title the API accepts (UTF-16 code units, as the schema counts). */
 export const MAX_TITLE_LENGTH = 300;

@@ -1,7 +1,7 @@
 import { mongo } from 'mongoose';
-import type { CatalogModule } from '../src/catalog-module';
-import type { EntryFieldsInput } from '../src/catalog/catalog.schemas';
-import { newEntryDocument, type EntryDocument } from '../src/catalog/entry.document';
+import type { CatalogModule } from '../src/composition/catalog-module';
+import type { EntryFieldsInput } from '../src/domain/catalog-query';
+import { newEntryDocument, type EntryDocument } from '../src/data/entry.document';
 
 export interface SeedInput extends EntryFieldsInput {
   title: string;

@@ -43,7 +43,7 @@ export async function seedList(
   const started = performance.now();
   for (let i = 0; i < rows.length; i += BATCH) {
     const batch = rows.slice(i, i + BATCH);
-    await seeder.module.lists.importEntries(userId, 'skip_existing', batch, async () => undefined, async () => undefined);
+    await seeder.module.listImports.importEntries(userId, 'skip_existing', batch, async () => undefined, async () => undefined);
   }
   return (performance.now() - started) / 1000;
 }

@@ -2,9 +2,9 @@ import { ERROR_CATALOG } from '@mt/errors';
 import { routeManifest, type EndpointGroup } from '@mt/endpoints';
 import { authEndpoints } from '../../../apps/auth-service/src/auth.endpoints';
 import type { AuthModule } from '../../../apps/auth-service/src/auth-module';
-import { CATEGORY_IDS, getCategory } from '../../../apps/catalog-service/src/categories/categories';
-import type { CatalogModule } from '../../../apps/catalog-service/src/catalog-module';
-import { categoryEndpoints } from '../../../apps/catalog-service/src/category.endpoints';
+import { CATEGORY_IDS, getCategory } from '../../../apps/catalog-service/src/domain/categories';
+import type { CatalogModule } from '../../../apps/catalog-service/src/composition/catalog-module';
+import { categoryEndpoints } from '../../../apps/catalog-service/src/http/category.endpoints';
 import { discoveryEndpoints } from '../../../apps/gateway/src/discovery/discovery.endpoints';
 import { readRepoFile } from './markdown';
 

@@ -346,7 +346,7 @@ export interface paths {
         };
         /**
          * Search and list Books
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages (API.md §9): `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages: `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
          */
         get: operations["booksSearchEntries"];
         put?: never;
@@ -370,21 +370,21 @@ export interface paths {
         };
         /**
          * One catalog entry
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). An entry a moderator merged into another (API.md §13) answers 301 with the survivor's path in `Location`, for good (one small redirect record per merge; a merged id is otherwise gone: PATCH, DELETE, merge and list additions of it are 404). If the survivor is removed later, the merged id is 404 too.
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). An entry a moderator merged into another answers 301 with the survivor's path in `Location`, for good (one small redirect record per merge; a merged id is otherwise gone: PATCH, DELETE, merge and list additions of it are 404). If the survivor is removed later, the merged id is 404 too.
          */
         get: operations["booksGetEntry"];
         put?: never;
         post?: never;
         /**
          * Remove a catalog entry (moderators)
-         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins (API.md §13): a JWT of a user without the role gets 403 too. The entry and every list entry pointing at it are removed in one transaction: `list_entries_removed` counts them, and each removal is a `delete` in its owner's change feed (API.md §10) and removes the entry's history. A list addition of the entry racing the removal is either removed with the others or answered 404. Unknown id: 404.
+         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins: a JWT of a user without the role gets 403 too. The entry and every list entry pointing at it are removed in one transaction: `list_entries_removed` counts them, and each removal is a `delete` in its owner's change feed and removes the entry's history. A list addition of the entry racing the removal is either removed with the others or answered 404. Unknown id: 404.
          */
         delete: operations["booksDeleteEntry"];
         options?: never;
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["booksUpdateEntry"];
         trace?: never;
@@ -400,7 +400,7 @@ export interface paths {
         put?: never;
         /**
          * Fold a duplicate into another entry (moderators)
-         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins (API.md §13). `{id}` is folded into `into`, in one transaction (a process killed mid-way leaves the old state or the new one): every list entry of `{id}` moves to `into` keeping its status, score, dates, notes and history; a user who has both keeps the one updated last and loses the other (each list's change feed records the merged id as deleted and, when the moved entry is kept, the survivor as upserted). External ids are combined; the same key with different values on the two entries is a 409 and nothing changes. The survivor keeps its own title and fields. Afterwards `GET /{id}` answers 301 with `Location` of the survivor, for good; PATCH, DELETE, merge and list additions of `{id}` are 404. `into` equal to `{id}` is a 400; an unknown `{id}` or `into` (a merged id included) is a 404.
+         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins. `{id}` is folded into `into`, in one transaction (a process killed mid-way leaves the old state or the new one): every list entry of `{id}` moves to `into` keeping its status, score, dates, notes and history; a user who has both keeps the one updated last and loses the other (each list's change feed records the merged id as deleted and, when the moved entry is kept, the survivor as upserted). External ids are combined; the same key with different values on the two entries is a 409 and nothing changes. The survivor keeps its own title and fields. Afterwards `GET /{id}` answers 301 with `Location` of the survivor, for good; PATCH, DELETE, merge and list additions of `{id}` are 404. `into` equal to `{id}` is a 400; an unknown `{id}` or `into` (a merged id included) is a 404.
          */
         post: operations["booksMergeEntry"];
         delete?: never;
@@ -714,7 +714,7 @@ export interface paths {
         };
         /**
          * Search and list Movies
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages (API.md §9): `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages: `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
          */
         get: operations["moviesSearchEntries"];
         put?: never;
@@ -738,21 +738,21 @@ export interface paths {
         };
         /**
          * One catalog entry
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). An entry a moderator merged into another (API.md §13) answers 301 with the survivor's path in `Location`, for good (one small redirect record per merge; a merged id is otherwise gone: PATCH, DELETE, merge and list additions of it are 404). If the survivor is removed later, the merged id is 404 too.
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). An entry a moderator merged into another answers 301 with the survivor's path in `Location`, for good (one small redirect record per merge; a merged id is otherwise gone: PATCH, DELETE, merge and list additions of it are 404). If the survivor is removed later, the merged id is 404 too.
          */
         get: operations["moviesGetEntry"];
         put?: never;
         post?: never;
         /**
          * Remove a catalog entry (moderators)
-         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins (API.md §13): a JWT of a user without the role gets 403 too. The entry and every list entry pointing at it are removed in one transaction: `list_entries_removed` counts them, and each removal is a `delete` in its owner's change feed (API.md §10) and removes the entry's history. A list addition of the entry racing the removal is either removed with the others or answered 404. Unknown id: 404.
+         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins: a JWT of a user without the role gets 403 too. The entry and every list entry pointing at it are removed in one transaction: `list_entries_removed` counts them, and each removal is a `delete` in its owner's change feed and removes the entry's history. A list addition of the entry racing the removal is either removed with the others or answered 404. Unknown id: 404.
          */
         delete: operations["moviesDeleteEntry"];
         options?: never;
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["moviesUpdateEntry"];
         trace?: never;
@@ -768,7 +768,7 @@ export interface paths {
         put?: never;
         /**
          * Fold a duplicate into another entry (moderators)
-         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins (API.md §13). `{id}` is folded into `into`, in one transaction (a process killed mid-way leaves the old state or the new one): every list entry of `{id}` moves to `into` keeping its status, score, dates, notes and history; a user who has both keeps the one updated last and loses the other (each list's change feed records the merged id as deleted and, when the moved entry is kept, the survivor as upserted). External ids are combined; the same key with different values on the two entries is a 409 and nothing changes. The survivor keeps its own title and fields. Afterwards `GET /{id}` answers 301 with `Location` of the survivor, for good; PATCH, DELETE, merge and list additions of `{id}` are 404. `into` equal to `{id}` is a 400; an unknown `{id}` or `into` (a merged id included) is a 404.
+         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins. `{id}` is folded into `into`, in one transaction (a process killed mid-way leaves the old state or the new one): every list entry of `{id}` moves to `into` keeping its status, score, dates, notes and history; a user who has both keeps the one updated last and loses the other (each list's change feed records the merged id as deleted and, when the moved entry is kept, the survivor as upserted). External ids are combined; the same key with different values on the two entries is a 409 and nothing changes. The survivor keeps its own title and fields. Afterwards `GET /{id}` answers 301 with `Location` of the survivor, for good; PATCH, DELETE, merge and list additions of `{id}` are 404. `into` equal to `{id}` is a 400; an unknown `{id}` or `into` (a merged id included) is a 404.
          */
         post: operations["moviesMergeEntry"];
         delete?: never;
@@ -1091,7 +1091,7 @@ export interface paths {
         };
         /**
          * Search and list TV Shows
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages (API.md §9): `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). Search (`q`) matches whole words and word prefixes of the title, case- and accent-insensitively; every word must match. Pagination: `page` ≥ 1, `limit` 1–100; a page past the last is a 200 with empty `data` and the true `total`; `total_pages` is 0 when `total` is 0. Cursor pages: `cursor=start` (or empty) instead of `page`, then each page's `next_cursor` until it is null; `total` stays exact. Offset pages give `next_cursor` too, so a client can switch after any page. Cursor pages read the sort index from the cursor's position, so page 2 000 costs what page 2 does. Invalid or unknown parameters are a 400 (never clamped).
          */
         get: operations["tvshowsSearchEntries"];
         put?: never;
@@ -1115,21 +1115,21 @@ export interface paths {
         };
         /**
          * One catalog entry
-         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). An entry a moderator merged into another (API.md §13) answers 301 with the survivor's path in `Location`, for good (one small redirect record per merge; a merged id is otherwise gone: PATCH, DELETE, merge and list additions of it are 404). If the survivor is removed later, the merged id is 404 too.
+         * @description Public: no credential needed (one sent along is ignored unless it is invalid: 401). An entry a moderator merged into another answers 301 with the survivor's path in `Location`, for good (one small redirect record per merge; a merged id is otherwise gone: PATCH, DELETE, merge and list additions of it are 404). If the survivor is removed later, the merged id is 404 too.
          */
         get: operations["tvshowsGetEntry"];
         put?: never;
         post?: never;
         /**
          * Remove a catalog entry (moderators)
-         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins (API.md §13): a JWT of a user without the role gets 403 too. The entry and every list entry pointing at it are removed in one transaction: `list_entries_removed` counts them, and each removal is a `delete` in its owner's change feed (API.md §10) and removes the entry's history. A list addition of the entry racing the removal is either removed with the others or answered 404. Unknown id: 404.
+         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins: a JWT of a user without the role gets 403 too. The entry and every list entry pointing at it are removed in one transaction: `list_entries_removed` counts them, and each removal is a `delete` in its owner's change feed and removes the entry's history. A list addition of the entry racing the removal is either removed with the others or answered 404. Unknown id: 404.
          */
         delete: operations["tvshowsDeleteEntry"];
         options?: never;
         head?: never;
         /**
          * Change a catalog entry
-         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` (API.md §13) may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
+         * @description Requires a JWT, or a personal access token with the `catalog:write` scope (403 naming the scope otherwise). Only the user who created the entry may change it (403), or a moderator: a credential that also holds `catalog:moderate` may change any entry, also one whose creator deleted their account. A change that makes it a duplicate of another entry is a 409 with `existing_id`.
          */
         patch: operations["tvshowsUpdateEntry"];
         trace?: never;
@@ -1145,7 +1145,7 @@ export interface paths {
         put?: never;
         /**
          * Fold a duplicate into another entry (moderators)
-         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins (API.md §13). `{id}` is folded into `into`, in one transaction (a process killed mid-way leaves the old state or the new one): every list entry of `{id}` moves to `into` keeping its status, score, dates, notes and history; a user who has both keeps the one updated last and loses the other (each list's change feed records the merged id as deleted and, when the moved entry is kept, the survivor as upserted). External ids are combined; the same key with different values on the two entries is a 409 and nothing changes. The survivor keeps its own title and fields. Afterwards `GET /{id}` answers 301 with `Location` of the survivor, for good; PATCH, DELETE, merge and list additions of `{id}` are 404. `into` equal to `{id}` is a 400; an unknown `{id}` or `into` (a merged id included) is a 404.
+         * @description Requires a JWT, or a personal access token with the `catalog:moderate` scope (403 naming the scope otherwise). Moderators and admins. `{id}` is folded into `into`, in one transaction (a process killed mid-way leaves the old state or the new one): every list entry of `{id}` moves to `into` keeping its status, score, dates, notes and history; a user who has both keeps the one updated last and loses the other (each list's change feed records the merged id as deleted and, when the moved entry is kept, the survivor as upserted). External ids are combined; the same key with different values on the two entries is a 409 and nothing changes. The survivor keeps its own title and fields. Afterwards `GET /{id}` answers 301 with `Location` of the survivor, for good; PATCH, DELETE, merge and list additions of `{id}` are 404. `into` equal to `{id}` is a 400; an unknown `{id}` or `into` (a merged id included) is a 404.
          */
         post: operations["tvshowsMergeEntry"];
         delete?: never;
@@ -1840,7 +1840,7 @@ export interface components {
              * @example 304
              */
             pages?: number | null;
-            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Read-only, derived: `isbn13`. */
+            /** @description Ids of the same work elsewhere; a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Read-only, derived: `isbn13`. */
             external_ids?: {
                 /**
                  * @description `OL` + digits + `W` or `M`
@@ -1893,7 +1893,7 @@ export interface components {
              * @example 304
              */
             pages?: number | null;
-            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. Read-only, derived: `isbn13`. */
+            /** @description Ids of the same work elsewhere; a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. Read-only, derived: `isbn13`. */
             external_ids?: {
                 /**
                  * @description `OL` + digits + `W` or `M`
@@ -2064,7 +2064,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description An import of a file into your list (API.md §12); counts grow as batches are committed */
+        /** @description An import of a file into your list; counts grow as batches are committed */
         ImportJob: {
             id: string;
             category: string;
@@ -2301,7 +2301,7 @@ export interface components {
              * @example Lana Wachowski
              */
             director?: string | null;
-            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). */
+            /** @description Ids of the same work elsewhere; a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). */
             external_ids?: {
                 /**
                  * @description `tt` + 7–10 digits
@@ -2347,7 +2347,7 @@ export interface components {
              * @example Lana Wachowski
              */
             director?: string | null;
-            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. */
+            /** @description Ids of the same work elsewhere; a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. */
             external_ids?: {
                 /**
                  * @description `tt` + 7–10 digits
@@ -2486,7 +2486,7 @@ export interface components {
              * @example AMC
              */
             network?: string | null;
-            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). */
+            /** @description Ids of the same work elsewhere; a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). */
             external_ids?: {
                 /**
                  * @description `tt` + 7–10 digits
@@ -2542,7 +2542,7 @@ export interface components {
              * @example AMC
              */
             network?: string | null;
-            /** @description Ids of the same work elsewhere (API.md §8); a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. */
+            /** @description Ids of the same work elsewhere; a key the category does not list is a 400. A pair belongs to at most one entry of the category (409 with `existing_id`). Only the keys given change; null removes a key. */
             external_ids?: {
                 /**
                  * @description `tt` + 7–10 digits

@@ -1,0 +1,161 @@
+import type { Logger } from '@mt/logging';
+import { createCursorCodec } from '@mt/pagination';
+import type { Connection } from 'mongoose';
+import type { CategoryDefinition } from '../domain/categories';
+import { CatalogRepository } from '../data/catalog.repository';
+import { CatalogListingReader } from '../data/catalog-listing.reader';
+import { CatalogService } from '../features/catalog/catalog.service';
+import { SORT_KEY_FIELDS } from '../data/listing-plan';
+import { ListChangesRepository } from '../data/list-changes.repository';
+import { ListChangesService } from '../features/list-changes/list-changes.service';
+import { ListFeedReader } from '../data/list-feed.reader';
+import { ListExportService } from '../features/list-export/list-export.service';
+import { ImportJobsRepository } from '../data/import-jobs.repository';
+import { ImportMatcher } from '../features/list-import/import-matcher';
+import { ImportQueue, type ImportQueueOptions } from '../workers/import-queue';
+import { ImportRunner } from '../features/list-import/import-runner';
+import { ImportsService } from '../features/list-import/list-import.service';
+import { UploadAdmission } from '../features/list-import/upload-admission';
+import { ListStatsService } from '../features/list-stats/list-stats.service';
+import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
+import { LegacyHistoryRepository } from '../data/legacy-history.repository';
+import { ItemGuardsRepository } from '../data/item-guards.repository';
+import { ListEntryImportsRepository } from '../data/list-entry-imports.repository';
+import { runMigrations } from '../migrations/run-migrations';
+import type { MigrationContext } from '../migrations/migration';
+import { LegacyEntriesRepository } from '../migrations/legacy-entries.repository';
+import { LegacyListEntriesRepository } from '../migrations/legacy-list-entries.repository';
+import { ListOwnersRepository } from '../data/list-owners.repository';
+import { ListRepository } from '../data/list.repository';
+import { LIST_RANGE_FIELDS } from '../data/list-entry.document';
+import { ListPageReader } from '../data/list-page.reader';
+import { ListService } from '../features/list/list.service';
+import { ListImportBatches } from '../features/list/list-import-batches';
+import { ListItemCascades } from '../features/list/list-item-cascades';
+import { ListWrites } from '../features/list/list-writes';
+import { EntryRedirectsRepository } from '../data/entry-redirects.repository';
+import { ModerationService } from '../features/moderation/moderation.service';
+import { AtomicRunner } from '../data/atomic';
+import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
+import { CatalogDatabase, COLLECTIONS } from '../data/database';
+
+export interface CatalogModuleOptions {
+  category: CategoryDefinition;
+  connection: Connection;
+  logger: Logger;
+  /** Key material for page cursors shared by every instance (INTERNAL_SECRET): any instance accepts any instance's cursors. */
+  cursorSecret: string;
+  /** STORE_PROFILE: `mongodb`, `sorting`, or `auto` (the default: the connected server's query plans decide). */
+  storeProfile?: StoreProfileSetting;
+  /** Tests shrink the samples and thresholds to exercise the range hints (catalog and lists) on small data. */
+  sortHints?: RangeHintsTuning;
+  now?: () => Date;
+  /** The import queue on Redis (BullMQ); without it, import requests answer 503 (tools that only read). */
+  imports?: Omit<ImportQueueOptions, 'category' | 'logger'>;
+  /** IMPORT_UPLOADS_AT_ONCE. */
+  importUploadsAtOnce?: number;
+}
+
+/** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
+export function createCatalogModule({ category, connection, logger, cursorSecret, storeProfile: storeProfileSetting = 'auto', sortHints, now, imports, importUploadsAtOnce }: CatalogModuleOptions) {
+  const cursors = createCursorCodec({ secret: cursorSecret });
+  const db = new CatalogDatabase(connection);
+  const atomic = new AtomicRunner(connection, logger);
+  // The one place that differs by server; chosen in prepare(), once connected.
+  const storeProfile: ChosenStoreProfile = new ChosenStoreProfile(
+    (): SortingStoreProfile =>
+      new SortingStoreProfile({
+        logger,
+        catalog: { fields: SORT_KEY_FIELDS, loadSample: (size) => catalogListing.loadSortKeySample(size), countEntries: () => catalogListing.entryCount() },
+        lists: { fields: LIST_RANGE_FIELDS, loadSample: (userId, size) => listRepository.sampleSortKeys(userId, size), countEntries: (userId) => listRepository.count(userId, undefined) },
+        tuning: sortHints,
+      }),
+  );
+  const catalogRepository = new CatalogRepository(db);
+  const catalogListing: CatalogListingReader = new CatalogListingReader(db, storeProfile);
+  const listRepository = new ListRepository(db, storeProfile);
+  const itemGuards = new ItemGuardsRepository(db);
+  const legacyListEntries = new LegacyListEntriesRepository(db);
+  const listOwners = new ListOwnersRepository(db);
+  const listChanges = new ListChangesRepository(db);
+  const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile);
+  const legacyHistory = new LegacyHistoryRepository(db);
+  const redirects = new EntryRedirectsRepository(db);
+  const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now });
+  const importJobs = new ImportJobsRepository(db);
+  const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
+  const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
+  const lists = new ListService({
+    lists: listRepository,
+    pages: new ListPageReader(listRepository, storeProfile),
+    owners: listOwners,
+    catalog: catalogRepository,
+    legacyHistories: legacyHistory,
+    writes: listWrites,
+    cursors,
+    now,
+  });
+  const listImports = new ListImportBatches({ lists: listRepository, imports: new ListEntryImportsRepository(db, storeProfile), guards: itemGuards, catalog: catalogRepository, owners: listOwners, writes: listWrites });
+  const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, now });
+  const importRunner = new ImportRunner({ category, jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository), logger, now });
+
+  const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory };
+
+  return {
+    category,
+    connection,
+    atomic,
+    storeProfile,
+    catalogRepository,
+    catalogListing,
+    listRepository,
+    legacyListEntries,
+    migrationContext,
+    listOwners,
+    listChanges,
+    listFeedReader,
+    cursors,
+    catalog,
+    lists,
+    listImports,
+    listItemCascades,
+    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, atomic, now }),
+    importJobs,
+    importRunner,
+    imports: new ImportsService({ category, jobs: importJobs, queue: importQueue, cursors, now, admission: new UploadAdmission(importUploadsAtOnce) }),
+    listExport: new ListExportService(category, listRepository, now),
+    listStats: new ListStatsService(listOwners, listRepository, atomic),
+    listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
+    userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, atomic, now }),
+
+    /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */
+    async prepare(): Promise<void> {
+      await atomic.detect();
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
+      await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
+      await runMigrations(migrationContext, logger);
+      const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));
+      logger.debug({ store_profile: profile }, 'store profile chosen (docs/operations.md, "Store profile")');
+    },
+
+    /**
+     * Starts this instance's import worker and hands every queued or running job to the queue again
+     * (idempotent: covers a Redis that lost its data, or jobs queued while no instance ran).
+     */
+    async startImports(): Promise<void> {
+      if (!importQueue) return;
+      importQueue.start((jobId) => importRunner.run(jobId), (jobId, reason) => importRunner.fail(jobId, reason));
+      for (const id of await importJobs.activeIds()) await importQueue.enqueue(id.toHexString());
+    },
+
+    async stopImports(): Promise<void> {
+      await importQueue?.close();
+    },
+
+    stop(): void {
+      storeProfile.stop();
+    },
+  };
+}
+
+export type CatalogModule = ReturnType<typeof createCatalogModule>;

@@ -1,0 +1,97 @@
+import { redisKeys } from '@mt/contracts';
+import { registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
+import { defineService } from '@mt/runtime';
+import { backoffDelay, closeRedis, createRedis, sleep } from '@mt/stores';
+import { createApp } from '../http/app';
+import { categoryRecord, getCategory } from '../domain/categories';
+import { createCatalogModule } from './catalog-module';
+import { loadCatalogConfig } from './config';
+import { UserEventsConsumer } from '../workers/user-events.consumer';
+import { categoryEndpoints } from '../http/category.endpoints';
+
+const SERVICE = 'catalog-service';
+
+/**
+ * The catalog service for the category CATEGORY names: its stores, wiring, start-up and shutdown; run as its
+ * own process (main.ts) or hosted with the others (apps/all-in-one).
+ */
+export const catalogService = defineService({
+  name: SERVICE,
+  loadConfig: loadCatalogConfig,
+  instance: (config) => ({ id: config.CATEGORY, logFields: { category: config.CATEGORY } }),
+  stores: (config) => ({ mongo: { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME } }),
+  create: ({ config, logger, lifecycle, metrics, mongo }) => {
+    const category = getCategory(config.CATEGORY);
+    const module = createCatalogModule({
+      category,
+      connection: mongo,
+      logger,
+      cursorSecret: config.INTERNAL_SECRET,
+      storeProfile: config.STORE_PROFILE,
+      imports: {
+        redisUrl: config.REDIS_URL,
+        keyPrefix: config.REDIS_KEY_PREFIX,
+        concurrency: config.IMPORT_CONCURRENCY,
+        lockMs: config.IMPORT_LOCK_MS,
+      },
+      importUploadsAtOnce: config.IMPORT_UPLOADS_AT_ONCE,
+    });
+    const consumer = new UserEventsConsumer({
+      redis: createRedis({
+        url: config.REDIS_URL,
+        logger,
+        name: `${SERVICE}-${category.id}-events`,
+        blocking: true,
+      }),
+      stream: redisKeys(config.REDIS_KEY_PREFIX).userEvents(),
+      group: `catalog-${category.id}`,
+      consumer: config.INSTANCE_ID,
+      eraseUser: (userId) => module.userDeletion.eraseUser(userId),
+      logger,
+      metrics,
+      claimIdleMs: config.EVENTS_CLAIM_IDLE_MS,
+      blockMs: config.EVENTS_BLOCK_MS,
+    });
+    // Its routes, scopes and documentation, derived from the same declarations that serve them.
+    const registration = serviceRegistration({
+      service: category.id,
+      category: categoryRecord(category),
+      baseUrl: config.ADVERTISED_URL,
+      version: config.SERVICE_VERSION,
+      groups: [categoryEndpoints(module)],
+    });
+    return {
+      app: createApp({ config, logger, lifecycle, metrics, module }),
+      startup: async (signal) => {
+        // Indexes and the entry counter: retried while MongoDB comes and goes during start-up.
+        for (let attempt = 1; !signal.aborted; attempt++) {
+          try {
+            await module.prepare();
+            break;
+          } catch (error) {
+            const delay = backoffDelay(attempt, 250, 5000);
+            logger.warn({ err: error, retry_in_ms: delay }, 'preparing the database failed; retrying');
+            await sleep(delay, signal);
+          }
+        }
+        if (!signal.aborted) consumer.start();
+        if (!signal.aborted) {
+          // Jobs already queued stay in Redis; a failure here only delays the re-queueing of lost ones.
+          await module
+            .startImports()
+            .catch((error: unknown) =>
+              logger.warn({ reason: (error as Error).message }, 'import jobs not re-queued at start-up'),
+            );
+        }
+      },
+      // Registered once everything above is ready: the gateway routes here from then on.
+      registration: registryClientFromConfig(config, () => registration, logger),
+      shutdown: async () => {
+        await consumer.stop();
+        await module.stopImports();
+        module.stop();
+        await closeRedis(consumer.redis);
+      },
+    };
+  },
+});

@@ -1,0 +1,136 @@
+import { COLLECTIONS, type CatalogDatabase } from './database';
+import { COUNTER_SHARDS, type CatalogState, type CounterDocument } from './catalog-counter';
+import { ENTRY_LISTING_PROJECTION, type EntryDocument, type EntryListingRow } from './entry.document';
+import { MatchCountCache } from './match-count-cache';
+import { cursorKeyValue, cursorReadFilter, type CursorRead } from './listing-cursor';
+import { rangeFilter, sortSpec, withRange, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
+import type { SortKeyRow } from './store-profile/range-hints';
+import type { StoreProfile } from './store-profile/store-profile';
+
+/** The reads of catalog listings: the entry counter, counts of filters, ordered pages by offset and by cursor. */
+export class CatalogListingReader {
+  private readonly countCache = new MatchCountCache();
+
+  constructor(
+    private readonly db: CatalogDatabase,
+    /** What differs on the connected server: narrowed sorted reads, the changed-since-walk filter. */
+    private readonly profile: StoreProfile,
+  ) {}
+
+  private get entries() {
+    return this.db.collection<EntryDocument>(COLLECTIONS.entries);
+  }
+
+  private get counters() {
+    return this.db.collection<CounterDocument>(COLLECTIONS.counters);
+  }
+
+  /** The number of entries and the catalog version, from the counter shards (one indexed read). */
+  async state(): Promise<CatalogState> {
+    const state = await this.readCounter();
+    this.profile.observeCatalog(state.entries);
+    return state;
+  }
+
+  async entryCount(): Promise<number> {
+    return (await this.readCounter()).entries;
+  }
+
+  private async readCounter(): Promise<CatalogState> {
+    const shards = await this.counters.find({ _id: { $in: COUNTER_SHARDS } }).toArray();
+    const state = { entries: 0, version: 0 };
+    for (const shard of shards) {
+      state.entries += shard.count ?? 0;
+      state.version += shard.version ?? 0;
+    }
+    return state;
+  }
+
+  /**
+   * The number of matches of each filter (index-served counts), cached for the catalog version `state`
+   * was read at. An empty filter is the whole collection: the counter already knows.
+   */
+  async countMatches(filters: readonly EntryFilter[], state: CatalogState): Promise<number[]> {
+    const key = JSON.stringify(filters);
+    const cached = this.countCache.get(key, state.version);
+    if (cached) return cached;
+    const counts = await Promise.all(
+      filters.map((filter) => (Object.keys(filter).length ? this.entries.countDocuments(filter) : state.entries)),
+    );
+    this.countCache.set(key, state.version, counts);
+    return counts;
+  }
+
+  /**
+   * Rows [skip, skip + limit) of one ordered segment that holds `segmentTotal` rows. With a sort key hint
+   * the query reads only a range of the sort index; if the range proves too small, it is widened, and
+   * finally the plain query runs. The answer is the same either way.
+   */
+  async findSegment(
+    segment: OrderedSegment,
+    window: { skip: number; limit: number },
+    segmentTotal: number,
+    entries: number,
+  ): Promise<EntryListingRow[]> {
+    const { skip, limit } = window;
+    const expected = Math.min(limit, segmentTotal - skip);
+    if (expected <= 0) return [];
+    const sort = sortSpec(segment.field, segment.direction);
+    return this.profile.readCatalogRange({
+      field: segment.field,
+      direction: segment.direction,
+      needed: skip + expected,
+      entries,
+      matching: segmentTotal,
+      expected,
+      read: (bound) => {
+        const filter = bound === undefined ? segment.filter : withRange(segment.filter, rangeFilter(segment.field, segment.direction, bound));
+        return this.listingRows(filter).sort(sort).skip(skip).limit(limit).toArray();
+      },
+    });
+  }
+
+  /**
+   * Cursor pages: the rows of one `CursorRead` (rows changed after `changedUpTo` are left out: they may have
+   * moved behind the cursor, so each is seen at most once; how depends on the store profile). Index-ordered range
+   * reads; their cost does not grow with the depth of the page. With `depth`, narrowed by range hints where the
+   * server sorts every match, like findSegment.
+   */
+  findAfter(read: CursorRead): Promise<EntryListingRow[]> {
+    return this.profile.changedSinceWalk(read, (part) => this.readAfter(part));
+  }
+
+  private readAfter(read: CursorRead): Promise<EntryListingRow[]> {
+    const { segment, start, limit, depth } = read;
+    const filter = cursorReadFilter(read);
+    const sort = sortSpec(segment.field, segment.direction);
+    const expected = depth ? Math.min(limit, depth.segmentTotal - depth.depth) : 0;
+    if (!depth || expected <= 0) return this.listingRows(filter).sort(sort).limit(limit).toArray();
+    // As findSegment: on servers that sort every match, a range of the sort key that probably holds the rows —
+    // counted from the cursor's key when it is a single value (the rows after it), else from the segment's start.
+    const from = start && segment.field !== 'year' ? cursorKeyValue(segment.field, start.key) : undefined;
+    return this.profile.readCatalogRange({
+      field: segment.field,
+      direction: segment.direction,
+      needed: from === undefined ? depth.depth + expected : expected,
+      entries: depth.entries,
+      matching: depth.segmentTotal,
+      expected,
+      from,
+      read: (bound) => {
+        const bounded = bound === undefined ? filter : withRange(filter, rangeFilter(segment.field, segment.direction, bound));
+        return this.listingRows(bounded).sort(sort).limit(limit).toArray();
+      },
+    });
+  }
+
+  private listingRows(filter: EntryFilter) {
+    return this.entries.find<EntryListingRow>(filter, { projection: ENTRY_LISTING_PROJECTION });
+  }
+
+  loadSortKeySample(size: number): Promise<SortKeyRow<SortField>[]> {
+    return this.entries
+      .aggregate<SortKeyRow<SortField>>([{ $sample: { size } }, { $project: { _id: 0, title_key: 1, year: 1, created_at: 1, updated_at: 1 } }])
+      .toArray();
+  }
+}

@@ -1,0 +1,33 @@
+import { errors } from '@mt/errors';
+import type { Connection, mongo } from 'mongoose';
+
+/**
+ * Typed access to this category's collections through the mongoose connection. The documents are built
+ * by the repositories (derived search and sort keys included), so the native collections are used
+ * directly: the category's own fields are data, not a fixed mongoose schema.
+ */
+export class CatalogDatabase {
+  constructor(readonly connection: Connection) {}
+
+  collection<T extends mongo.Document>(name: string): mongo.Collection<T> {
+    const db = this.connection.db;
+    // Requests are refused (503) until start-up has connected; this guards the window after a close.
+    if (!db) throw errors.serviceUnavailable('database unavailable');
+    return db.collection<T>(name);
+  }
+}
+
+export const COLLECTIONS = {
+  entries: 'entries',
+  listEntries: 'list_entries',
+  listOwners: 'list_owners',
+  listChanges: 'list_changes',
+  listHistory: 'list_history',
+  /** Small documents per catalog entry that import batches and changes of the entry both write (ItemGuardsRepository.touchGuards). */
+  listItemGuards: 'list_item_guards',
+  counters: 'counters',
+  /** Merged entries' ids and their survivor (the merged id answers 301). */
+  entryRedirects: 'entry_redirects',
+  importJobs: 'import_jobs',
+  importUploads: 'import_uploads',
+} as const;

@@ -1,0 +1,113 @@
+import type { mongo } from 'mongoose';
+import type { Session } from './atomic';
+import { COLLECTIONS, type CatalogDatabase } from './database';
+import { feedFilter, type FeedResume } from '../domain/feed-position';
+
+/**
+ * The removals of the change feed of one user's list, compacted per item: one tombstone per (user, item)
+ * removed from the list, `{ seq, type: 'delete', changed_at, expires_at }`, written in the removal's
+ * transaction with the sequence number it took from the user's `list_owners` document. The feed's upserts
+ * are the list entries themselves (each carries the `seq` of its last write, `ListEntryDocument.seq`): a
+ * write of 500 entries is one statement, not one more per entry here. An item added again after its
+ * removal has its tombstone (older `seq`) and its entry (newer) in the feed until the tombstone expires
+ * (TTL on `expires_at`): replayed in order they give the entry.
+ *
+ * Records of type `upsert` are legacy: written by the previous version, which kept upserts here. They are
+ * still read (an instance of that version may write during a rolling upgrade) and folded into the entries'
+ * `seq` at start-up (`foldLegacyUpserts`).
+ */
+export interface ListChangeDocument {
+  _id?: mongo.ObjectId;
+  user_id: string;
+  item_id: mongo.ObjectId;
+  seq: number;
+  type: 'upsert' | 'delete';
+  changed_at: Date;
+  /** Only on tombstones: when the TTL monitor may remove it. */
+  expires_at?: Date;
+}
+
+export const LIST_CHANGE_INDEXES: mongo.IndexDescription[] = [
+  // One record per (user, item): the compaction key, also how a removal finds the record it replaces.
+  { name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true },
+  // The feed: a user's records after a position, in commit order (ties of one write by item id).
+  { name: 'user_seq', key: { user_id: 1, seq: 1, item_id: 1 } },
+  // Tombstones only (legacy upserts have no expires_at and never expire).
+  { name: 'tombstone_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
+];
+
+/** A legacy upsert record, as the start-up migration folds it. */
+export type LegacyUpsert = Pick<ListChangeDocument, 'user_id' | 'item_id' | 'seq'>;
+
+export class ListChangesRepository {
+  constructor(private readonly db: CatalogDatabase) {}
+
+  private get changes() {
+    return this.db.collection<ListChangeDocument>(COLLECTIONS.listChanges);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.changes.createIndexes(LIST_CHANGE_INDEXES);
+  }
+
+  /** Inside a list write's transaction: the items left the list as of `seq`; the tombstone lives until `expiresAt`. */
+  async recordDeletes(
+    userId: string,
+    seq: number,
+    itemIds: readonly mongo.ObjectId[],
+    at: Date,
+    expiresAt: Date,
+    session: Session,
+  ): Promise<void> {
+    await this.recordDeletesOfMany(itemIds.map((itemId) => ({ userId, seq, itemId })), at, expiresAt, session);
+  }
+
+  /**
+   * Inside a list write's or a moderation's transaction: one tombstone per (user, item), each at its user's
+   * own `seq`, in one bulk write whatever the number of lists touched.
+   */
+  async recordDeletesOfMany(records: ReadonlyArray<{ userId: string; seq: number; itemId: mongo.ObjectId }>, at: Date, expiresAt: Date, session: Session): Promise<void> {
+    if (!records.length) return;
+    await this.changes.bulkWrite(
+      records.map(({ userId, seq, itemId }) => ({
+        updateOne: {
+          filter: { user_id: userId, item_id: itemId },
+          update: { $set: { seq, type: 'delete', changed_at: at, expires_at: expiresAt } },
+          upsert: true,
+        },
+      })),
+      { session, ordered: false },
+    );
+  }
+
+  /**
+   * Up to `limit` records of the user strictly after `after` (from the start without it; after all of
+   * `after.seq` when it names no item) and numbered at most `maxSeq`, in feed order.
+   */
+  page(userId: string, after: FeedResume | null, maxSeq: number, limit: number): Promise<ListChangeDocument[]> {
+    return this.changes
+      .find(feedFilter<ListChangeDocument>(userId, after, maxSeq), { projection: { _id: 0, item_id: 1, seq: 1, type: 1, changed_at: 1 } })
+      .sort({ seq: 1, item_id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Start-up migration: up to `limit` legacy upsert records. */
+  legacyUpserts(limit: number): Promise<LegacyUpsert[]> {
+    return this.changes.find({ type: 'upsert' }, { projection: { _id: 0, user_id: 1, item_id: 1, seq: 1 } }).limit(limit).toArray();
+  }
+
+  /** Start-up migration: removes these legacy upsert records, unless the item changed again since they were read. */
+  async deleteFolded(records: readonly LegacyUpsert[]): Promise<void> {
+    if (!records.length) return;
+    await this.changes.bulkWrite(
+      records.map((record) => ({ deleteOne: { filter: { user_id: record.user_id, item_id: record.item_id, type: 'upsert', seq: record.seq } } })),
+      { ordered: false },
+    );
+  }
+
+  /** Account deletion: the feed goes with the list (deletion is not a change of the list). */
+  async deleteAllOfUser(userId: string, session: Session): Promise<void> {
+    await this.changes.deleteMany({ user_id: userId }, { session });
+  }
+}

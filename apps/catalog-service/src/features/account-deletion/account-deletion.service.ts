@@ -1,0 +1,49 @@
+import type { CatalogRepository } from '../../data/catalog.repository';
+import type { ListChangesRepository } from '../../data/list-changes.repository';
+import type { ImportJobsRepository } from '../../data/import-jobs.repository';
+import type { LegacyHistoryRepository } from '../../data/legacy-history.repository';
+import type { ListOwnersRepository } from '../../data/list-owners.repository';
+import type { ListRepository } from '../../data/list.repository';
+import type { AtomicRunner } from '../../data/atomic';
+
+export interface UserDeletionServiceDeps {
+  lists: ListRepository;
+  owners: ListOwnersRepository;
+  changes: ListChangesRepository;
+  legacyHistory: LegacyHistoryRepository;
+  catalog: CatalogRepository;
+  imports: ImportJobsRepository;
+  atomic: AtomicRunner;
+  now?: () => Date;
+}
+
+/**
+ * What a deleted account means for this category: the user's list (and its change feed, and their import jobs with their uploads) is removed, the catalog
+ * entries they created stay with `created_by: null`. The list goes in one transaction with the user's
+ * list-owner document, marked deleted: a list write racing the deletion either committed before (and its
+ * entry is removed here) or runs after and fails, so no entry can outlive the account. Every step is
+ * idempotent, so a redelivered event (at-least-once) or one completed after a crash part-way is harmless.
+ */
+export class UserDeletionService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: UserDeletionServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async eraseUser(userId: string): Promise<{ list_entries_removed: number; entries_released: number }> {
+    await this.deps.owners.ensure(userId);
+    let importIds: Awaited<ReturnType<ImportJobsRepository['deleteAllOfUser']>> = [];
+    const listEntries = await this.deps.atomic.run(async (session) => {
+      await this.deps.owners.markDeleted(userId, this.now(), session);
+      // A running import's next batch finds the owner deleted (and its record gone) and stops: nothing is left.
+      importIds = await this.deps.imports.deleteAllOfUser(userId, session);
+      await this.deps.changes.deleteAllOfUser(userId, session);
+      await this.deps.legacyHistory.deleteAllOfUser(userId, session);
+      return this.deps.lists.deleteAllOfUser(userId, session);
+    });
+    await this.deps.imports.deleteUploads(importIds);
+    const entriesReleased = await this.deps.catalog.releaseCreator(userId);
+    return { list_entries_removed: listEntries, entries_released: entriesReleased };
+  }
+}

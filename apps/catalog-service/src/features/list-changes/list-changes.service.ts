@@ -1,0 +1,78 @@
+import { errors } from '@mt/errors';
+import type { CatalogRepository } from '../../data/catalog.repository';
+import { itemsToJoin, toResponse, type ListEntryResponse } from '../list/list-entry.response';
+import type { ListOwnersRepository } from '../../data/list-owners.repository';
+import type { ListRepository } from '../../data/list.repository';
+import { decodeFeedPosition, encodeFeedPosition, type FeedPosition } from '../../domain/feed-position';
+import { positionRetained } from '../../domain/feed-retention';
+import type { ListFeedReader } from '../../data/list-feed.reader';
+import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './list-changes.schemas';
+
+export type ListChange =
+  | { type: 'upsert'; item_id: string; entry: ListEntryResponse; changed_at: string }
+  | { type: 'delete'; item_id: string; changed_at: string };
+
+export interface ChangesPage {
+  changes: ListChange[];
+  next_since: string;
+  has_more: boolean;
+}
+
+/**
+ * The change feed, read without a transaction or a lock: writers are never held up.
+ * A page only shows changes numbered up to the list's committed sequence number read first: every one of
+ * them is committed, so no later page can reveal one numbered before a position already handed out (a
+ * plain query could see a later write and miss an earlier one still committing).
+ */
+export class ListChangesService {
+  constructor(
+    private readonly feed: ListFeedReader,
+    private readonly lists: ListRepository,
+    private readonly owners: ListOwnersRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async page(userId: string, query: ChangesQuery): Promise<ChangesPage> {
+    const now = this.now();
+    const since = query.since === undefined ? null : this.position(query.since, now);
+    const limit = query.limit ?? DEFAULT_FEED_LIMIT;
+    const committed = await this.owners.committedSeq(userId);
+    const after = since ? { seq: since.seq, itemId: since.itemId } : null;
+    const rows = await this.feed.page(userId, after, committed, limit + 1);
+    const hasMore = rows.length > limit;
+    const shown = rows.slice(0, limit);
+
+    // Legacy upsert records (written by the previous version) name an entry: read it.
+    const legacy = shown.filter((row) => row.kind === 'record' && row.type === 'upsert').map((row) => row.item_id);
+    const entries = new Map((await this.lists.findEntries(userId, legacy)).map((entry) => [entry.item_id.toHexString(), entry]));
+    for (const row of shown) if (row.kind === 'entry') entries.set(row.item_id.toHexString(), row.entry);
+    const items = await itemsToJoin(this.catalog, entries.values());
+    const changes = shown.map((row): ListChange => {
+      const itemId = row.item_id.toHexString();
+      if (row.kind === 'entry') return { type: 'upsert', item_id: itemId, entry: toResponse(row.entry, items.get(itemId)), changed_at: row.entry.updated_at.toISOString() };
+      const changedAt = row.changed_at.toISOString();
+      const entry = row.type === 'upsert' ? entries.get(itemId) : undefined;
+      // Deleted since the record was read: its tombstone comes later; telling it now is already true.
+      if (!entry) return { type: 'delete', item_id: itemId, changed_at: changedAt };
+      return { type: 'upsert', item_id: itemId, entry: toResponse(entry, items.get(itemId)), changed_at: changedAt };
+    });
+
+    const last = shown.at(-1);
+    // A client in sync as of now needs every tombstone written from now on; one still catching up needs
+    // those written since it started catching up (an entry it read may have been deleted since).
+    const next: FeedPosition =
+      hasMore && last
+        ? { seq: last.seq, itemId: last.item_id, at: since?.at ?? now }
+        : { seq: Math.max(committed, since?.seq ?? 0), itemId: null, at: now };
+    return { changes, next_since: encodeFeedPosition(next), has_more: hasMore };
+  }
+
+  private position(since: string, now: Date): FeedPosition {
+    const position = decodeFeedPosition(since);
+    if (position === 'retired') throw errors.cursorExpired('this position was issued by an earlier version of the change feed; re-read the list');
+    if (!position) throw errors.validation('since is not a position of this feed', [{ path: 'since', message: 'use the next_since of a previous answer' }]);
+    if (!positionRetained(position.at, now)) throw errors.cursorExpired();
+    return position;
+  }
+}

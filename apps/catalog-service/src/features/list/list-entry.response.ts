@@ -1,0 +1,49 @@
+import type { CatalogRepository, ItemSummaryRow } from '../../data/catalog.repository';
+import { titleKey } from '@mt/domain';
+import type { ListEntryDocument } from '../../data/list-entry.document';
+import type { NewListEntryFields } from '../../domain/list-entry';
+
+export interface ListEntryResponse extends NewListEntryFields {
+  item_id: string;
+  item: { id: string; title: string; year: number | null };
+  repeat_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * What the entry keeps of its catalog entry (title, year), or undefined where the catalog entry must be read
+ * instead: an entry stored before entries kept a copy, or one whose copy an instance of the previous version
+ * left behind during a rolling upgrade (it renames only the sort key, so the copy no longer folds to it).
+ * Read shim of migrations/004-legacy-item-copies.ts: removable after 1.0.0, with the step.
+ */
+function storedItem(doc: ListEntryDocument): { title: string; year: number | null } | undefined {
+  if (doc.item_title === undefined || titleKey(doc.item_title) !== doc.item_title_key) return undefined;
+  return { title: doc.item_title, year: doc.item_year ?? null };
+}
+
+/** The catalog entries of the entries that keep no current copy of theirs, in one read (none when all do). */
+export function itemsToJoin(catalog: Pick<CatalogRepository, 'summaries'>, docs: Iterable<ListEntryDocument>): Promise<Map<string, ItemSummaryRow>> {
+  return catalog.summaries([...docs].filter((doc) => !storedItem(doc)).map((doc) => doc.item_id));
+}
+
+/** The API's view of a stored entry, with its catalog entry's title and year (the entry's copy, else `joined`). */
+export function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | undefined): ListEntryResponse {
+  const id = doc.item_id.toHexString();
+  const item = storedItem(doc) ?? joined;
+  return {
+    item_id: id,
+    // The catalog never deletes entries a list points at; the fallback only covers a database edited by hand.
+    item: item ? { id, title: item.title, year: item.year } : { id, title: '', year: null },
+    status: doc.status,
+    score: doc.score,
+    progress: doc.progress,
+    notes: doc.notes,
+    started_at: doc.started_at,
+    finished_at: doc.finished_at,
+    repeat_count: doc.repeat_count ?? 0,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+

@@ -1,0 +1,92 @@
+import type { Id } from '../../domain/ids';
+import { tombstoneExpiry } from '../../domain/feed-retention';
+import { statsDelta } from '../../domain/list-stats';
+import type { Session } from '../../data/atomic';
+import type { LegacyHistoryRepository } from '../../data/legacy-history.repository';
+import type { ListChangesRepository } from '../../data/list-changes.repository';
+import type { ListOwnersRepository } from '../../data/list-owners.repository';
+import type { ItemGuardsRepository } from '../../data/item-guards.repository';
+import type { ListRepository } from '../../data/list.repository';
+import type { ListedItem, ListEntryDocument } from '../../data/list-entry.document';
+
+export interface ListItemCascadesDeps {
+  lists: ListRepository;
+  guards: ItemGuardsRepository;
+  owners: ListOwnersRepository;
+  changes: ListChangesRepository;
+  legacyHistories: LegacyHistoryRepository;
+  now?: () => Date;
+}
+
+/**
+ * What a moderation of a catalog entry does to every list that has it (a removal, a merge), inside the
+ * moderation's transaction: each change is numbered in its owner's feed like the owner's own writes.
+ */
+export class ListItemCascades {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ListItemCascadesDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** For a moderation whose transaction found the guards of its entry missing (withItemGuards): creates them. */
+  ensureGuard(itemId: Id): Promise<void> {
+    return this.deps.guards.ensureGuards([itemId], 'all');
+  }
+
+  /**
+   * For the catalog's moderation, inside its transaction: removes `itemId` from every list that has it,
+   * each removal a change in its owner's feed (numbered by that owner's sequence, so it is ordered with the
+   * owner's own writes). Returns how many entries were removed. A fixed number of statements whatever the
+   * number of lists (bulk writes): a moderation of a popular entry fits in one transaction. The entry's
+   * guards are written (withItemGuards), so an import batch adding it meanwhile runs again and finds it gone.
+   */
+  async removeEntriesOfItem(itemId: Id, session: Session): Promise<number> {
+    await this.deps.guards.touchGuards([itemId], 'all', session);
+    const at = this.now();
+    const entries = await this.deps.lists.entriesOfItem(itemId, session);
+    if (!entries.length) return 0;
+    const seqs = await this.deps.owners.recordForeignWrites(entries.map((entry) => entry.user_id), session);
+    const removed = await this.deps.lists.deleteByIds(entries.map((entry) => entry._id), session);
+    await this.deps.owners.addToStatsOfMany(entries.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
+    await this.deps.changes.recordDeletesOfMany(entries.map((entry) => ({ userId: entry.user_id, seq: seqs.get(entry.user_id) ?? 1, itemId })), at, tombstoneExpiry(at), session);
+    await this.deps.legacyHistories.deletePairs(entries.map((entry) => ({ userId: entry.user_id, itemId })), session);
+    return removed;
+  }
+
+  /**
+   * For the catalog's merge, inside its transaction: every list entry of `from` now refers to `into`
+   * (keeping its status, score, dates, notes and history); a user who has both keeps the one updated last
+   * (`into`'s on a tie) and loses the other with its history. Each list's feed records the
+   * removal of `from` and, when the kept entry is the moved one, the entry of `into` (at the owner's `seq`).
+   * Bulk statements and the guard of `from`, as removeEntriesOfItem.
+   */
+  async moveEntries(from: Id, into: ListedItem, session: Session): Promise<{ moved: number; removed: number }> {
+    await this.deps.guards.touchGuards([from], 'all', session);
+    const at = this.now();
+    const fromEntries = await this.deps.lists.entriesOfItem(from, session);
+    if (!fromEntries.length) return { moved: 0, removed: 0 };
+    const users = fromEntries.map((entry) => entry.user_id);
+    const seqs = await this.deps.owners.recordForeignWrites(users, session);
+    const intoOf = new Map((await this.deps.lists.entriesOfItem(into.id, session, users)).map((entry) => [entry.user_id, entry]));
+    const losers: ListEntryDocument[] = [];
+    const movers: string[] = [];
+    for (const entry of fromEntries) {
+      const other = intoOf.get(entry.user_id);
+      if (other && !(entry.updated_at > other.updated_at)) {
+        losers.push(entry);
+        continue;
+      }
+      if (other) losers.push(other);
+      movers.push(entry.user_id);
+    }
+    const removed = await this.deps.lists.deleteByIds(losers.map((entry) => entry._id), session);
+    await this.deps.legacyHistories.deletePairs(losers.map((entry) => ({ userId: entry.user_id, itemId: entry.item_id })), session);
+    await this.deps.owners.addToStatsOfMany(losers.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
+    const seq = (userId: string) => seqs.get(userId) ?? 1;
+    const moved = await this.deps.lists.moveItem(from, into, at, new Map(movers.map((userId) => [userId, seq(userId)])), session);
+    await this.deps.legacyHistories.moveItem(from, into.id, session);
+    await this.deps.changes.recordDeletesOfMany(users.map((userId) => ({ userId, seq: seq(userId), itemId: from })), at, tombstoneExpiry(at), session);
+    return { moved, removed };
+  }
+}

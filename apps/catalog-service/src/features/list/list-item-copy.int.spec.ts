@@ -1,0 +1,116 @@
+import { mongo } from 'mongoose';
+import request from 'supertest';
+import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-harness';
+import { asModerator, asUser, newUserId } from '../../../test/identity-headers';
+import { titleKey } from '@mt/domain';
+import { COLLECTIONS } from '../../data/database';
+
+/** Trials of the race below: a few in `npm test`, many with RACE_TRIALS (npm run race). */
+const RACE_TRIALS = Number(process.env['RACE_TRIALS'] ?? 3);
+
+type Item = { id: string; title: string; year: number | null };
+
+describe("list entries' copy of their catalog entry's title and year", () => {
+  let h: CatalogHarness;
+  const creator = newUserId();
+  beforeAll(async () => {
+    h = await startCatalogHarness({ category: 'movies' });
+  });
+  afterAll(() => h.close());
+
+  const create = async (title: string, year: number | null) => {
+    const res = await request(h.app).post('/api/v1/movies').set(asUser(creator)).send({ title, year });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const edit = (id: string, body: object) => request(h.app).patch(`/api/v1/movies/${id}`).set(asUser(creator)).send(body);
+  const add = (user: string, id: string) => request(h.app).post('/api/v1/movies/list').set(asUser(user)).send({ item_id: id });
+  /** The item as the list page, the single entry and the change feed show it. */
+  const shownItems = async (user: string, id: string): Promise<Item[]> => {
+    const [page, single, changes] = await Promise.all([
+      request(h.app).get('/api/v1/movies/list').set(asUser(user)),
+      request(h.app).get(`/api/v1/movies/list/${id}`).set(asUser(user)),
+      request(h.app).get('/api/v1/movies/list/changes').set(asUser(user)),
+    ]);
+    expect([page.status, single.status, changes.status]).toEqual([200, 200, 200]);
+    const fromPage = page.body.data.find((entry: { item_id: string }) => entry.item_id === id)?.item;
+    const fromFeed = changes.body.changes.find((change: { item_id: string }) => change.item_id === id)?.entry?.item;
+    return [fromPage, single.body.item, fromFeed];
+  };
+  const entries = () => h.module.connection.db!.collection(COLLECTIONS.listEntries);
+  const stored = (user: string, id: string) => entries().findOne({ user_id: user, item_id: new mongo.ObjectId(id) });
+
+  it('shows the title and year of the catalog entry after an edit of either, in pages, single entries and the change feed', async () => {
+    const user = newUserId();
+    const id = await create('Copy Original', 2001);
+    expect((await add(user, id)).status).toBe(201);
+    expect(await stored(user, id)).toMatchObject({ item_title: 'Copy Original', item_year: 2001, item_title_key: 'copy original' });
+
+    expect((await edit(id, { year: 2002 })).status).toBe(200);
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Original', year: 2002 }));
+    expect((await edit(id, { title: 'Copy Renamed', year: null })).status).toBe(200);
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Renamed', year: null }));
+    expect(await stored(user, id)).toMatchObject({ item_title: 'Copy Renamed', item_year: null, item_title_key: 'copy renamed' });
+  });
+
+  it("gives entries a merge moved the survivor's title and year", async () => {
+    const user = newUserId();
+    const [from, into] = [await create('Copy Merged Away', 1990), await create('Copy Survivor', 1991)];
+    expect((await add(user, from)).status).toBe(201);
+    expect((await request(h.app).post(`/api/v1/movies/${from}/merge`).set(asModerator(newUserId())).send({ into })).status).toBe(200);
+    expect(await shownItems(user, into)).toEqual(Array(3).fill({ id: into, title: 'Copy Survivor', year: 1991 }));
+  });
+
+  it(`leaves every entry with the entry's final title and year while edits and list additions race (${RACE_TRIALS} trials)`, async () => {
+    const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let trial = 0; trial < RACE_TRIALS; trial++) {
+      const id = await create(`Copy Raced ${trial}`, 2000);
+      const listed = [newUserId(), newUserId()];
+      for (const user of listed) expect((await add(user, id)).status).toBe(201);
+      const adders = [newUserId(), newUserId(), newUserId(), newUserId()];
+      const [edits, adds] = await Promise.all([
+        Promise.all([1, 2, 3].map((n) => delay(Math.random() * 30).then(() => edit(id, n === 2 ? { year: 2000 + n } : { title: `Copy Raced ${trial} v${n}`, year: 2000 + n })))),
+        Promise.all(adders.map((user) => delay(Math.random() * 40).then(() => add(user, id)))),
+      ]);
+      for (const res of edits) expect(res.status).toBe(200);
+      for (const res of adds) expect(res.status).toBe(201);
+      const final = await request(h.app).get(`/api/v1/movies/${id}`);
+      const copies = await entries().find({ item_id: new mongo.ObjectId(id) }).toArray();
+      expect(copies).toHaveLength(listed.length + adders.length);
+      for (const copy of copies) expect(copy).toMatchObject({ item_title: final.body.title, item_year: final.body.year, item_title_key: titleKey(final.body.title) });
+    }
+  }, 60_000 + RACE_TRIALS * 20_000);
+
+  it('joins the catalog entry for entries stored before entries kept a copy, and copies it into them at the next start', async () => {
+    const user = newUserId();
+    const [kept, gone] = [await create('Copy Legacy', 1980), await create('Copy Legacy Gone', 1981)];
+    for (const id of [kept, gone]) expect((await add(user, id)).status).toBe(201);
+    await entries().updateMany({ user_id: user }, { $unset: { item_title: '', item_year: '' } });
+    expect((await edit(kept, { title: 'Copy Legacy Renamed' })).status).toBe(200);
+    await entries().updateOne({ user_id: user, item_id: new mongo.ObjectId(kept) }, { $unset: { item_title: '', item_year: '' } });
+    // A catalog entry removed by hand (the API removes its list entries with it): the entry stays, without a copy.
+    await h.module.connection.db!.collection(COLLECTIONS.entries).deleteOne({ _id: new mongo.ObjectId(gone) });
+    expect(await shownItems(user, kept)).toEqual(Array(3).fill({ id: kept, title: 'Copy Legacy Renamed', year: 1980 }));
+
+    const restarted = await startCatalogHarness({ category: 'movies', dbName: h.dbName });
+    try {
+      expect(restarted.logLines().join('\n')).toContain('"entries":1,"msg":"list entries: their catalog entry\'s title and year copied into them"');
+    } finally {
+      await restarted.close({ keepDatabase: true });
+    }
+    expect(await stored(user, kept)).toMatchObject({ item_title: 'Copy Legacy Renamed', item_year: 1980 });
+    expect(await stored(user, gone)).not.toHaveProperty('item_title');
+    expect(await shownItems(user, kept)).toEqual(Array(3).fill({ id: kept, title: 'Copy Legacy Renamed', year: 1980 }));
+  });
+
+  it("shows the catalog entry's title when an instance of the previous version renamed only the sort key", async () => {
+    const user = newUserId();
+    const id = await create('Copy Before Upgrade', 1970);
+    expect((await add(user, id)).status).toBe(201);
+    // What the previous version's PATCH wrote: the catalog entry, and the list entries' sort key alone.
+    const renamed = 'Copy Renamed By Old Instance';
+    await h.module.connection.db!.collection(COLLECTIONS.entries).updateOne({ _id: new mongo.ObjectId(id) }, { $set: { title: renamed, title_key: titleKey(renamed) } });
+    await entries().updateOne({ user_id: user, item_id: new mongo.ObjectId(id) }, { $set: { item_title_key: titleKey(renamed) } });
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: renamed, year: 1970 }));
+  });
+});

@@ -1,0 +1,101 @@
+import { errors } from '@mt/errors';
+import { toId, type Id } from '../../domain/ids';
+import type { CategoryDefinition } from '../../domain/categories';
+import { externalKeysOf } from '@mt/domain';
+import type { CatalogRepository } from '../../data/catalog.repository';
+import { storedExternalIds, toEntryResponse, type EntryDocument } from '../../data/entry.document';
+import type { ListItemCascades } from '../list/list-item-cascades';
+import { withItemGuards } from '../../data/item-guards.repository';
+import { listedItem } from '../../data/list-entry.document';
+import { TransactionContentionError, type AtomicRunner, type Session } from '../../data/atomic';
+import type { EntryRedirectsRepository } from '../../data/entry-redirects.repository';
+
+export interface ModerationServiceDeps {
+  category: CategoryDefinition;
+  entries: CatalogRepository;
+  lists: ListItemCascades;
+  redirects: EntryRedirectsRepository;
+  atomic: AtomicRunner;
+  now?: () => Date;
+}
+
+/**
+ * Catalog moderation beyond PATCH: removing and merging entries. Each is one transaction with
+ * every list entry that points at the entry (ListItemCascades.removeEntriesOfItem / moveEntries), so no list is
+ * left pointing at a missing entry, every list change is in its owner's change feed, and a process killed
+ * in the middle leaves the old state or the new one.
+ */
+export class ModerationService {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ModerationServiceDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async remove(id: string): Promise<{ message: string; list_entries_removed: number }> {
+    const objectId = toId(id);
+    const removed = await this.transaction(objectId, async (session) => {
+      // The entry first: a list addition racing this conflicts on it (see CatalogRepository.claimForList).
+      if (!(await this.deps.entries.deleteById(objectId, session))) return null;
+      await this.deps.redirects.forgetInto(objectId, session);
+      return this.deps.lists.removeEntriesOfItem(objectId, session);
+    });
+    if (removed === null) throw this.notFound();
+    return { message: `${this.deps.category.id} entry removed`, list_entries_removed: removed };
+  }
+
+  /**
+   * Folds `id` into `into`: list entries move (a user holding both keeps the one updated last), external ids
+   * are combined (the same key with another value is a 409, and nothing changes), `id` leads to `into` from
+   * then on. Returns the survivor.
+   */
+  async merge(id: string, into: string): Promise<Record<string, unknown>> {
+    if (id === into) throw errors.validation('an entry cannot be merged into itself', [{ path: 'into', message: 'must be another entry than the one in the path' }]);
+    const fromId = toId(id);
+    const intoId = toId(into);
+    const survivor = await this.transaction(fromId, async (session) => {
+      const from = await this.deps.entries.findById(fromId, session);
+      if (!from) throw this.notFound();
+      const target = await this.deps.entries.findById(intoId, session);
+      if (!target) throw errors.notFound(`the ${this.deps.category.id} entry to merge into (into) was not found`);
+      const ids = this.combinedExternalIds(from, target);
+      // The merged entry first: the survivor can then take its external ids under the unique index, and a
+      // list addition of it racing the merge conflicts here (CatalogRepository.claimForList).
+      await this.deps.entries.deleteById(fromId, session);
+      await this.deps.lists.moveEntries(fromId, listedItem(target), session);
+      const updated = await this.deps.entries.setExternalIds(intoId, ids, externalKeysOf(ids), this.now(), session);
+      await this.deps.redirects.record(fromId, intoId, this.now(), session);
+      return updated ?? target;
+    });
+    return toEntryResponse(this.deps.category, survivor);
+  }
+
+  private combinedExternalIds(from: EntryDocument, into: EntryDocument): Record<string, string> {
+    const kept = storedExternalIds(this.deps.category, into);
+    const merged = storedExternalIds(this.deps.category, from);
+    const clashes = Object.keys(merged).filter((key) => kept[key] !== undefined && kept[key] !== merged[key]);
+    if (clashes.length) {
+      throw errors.conflict(`both entries have different external ids for ${clashes.join(', ')}; correct one of them first`, {
+        existing_id: into._id.toHexString(),
+      });
+    }
+    return { ...merged, ...kept };
+  }
+
+  /** A moderation of `itemId` in one transaction, with the guards its list side writes (withItemGuards). */
+  private async transaction<T>(itemId: Id, work: (session: Session) => Promise<T>): Promise<T> {
+    try {
+      return await withItemGuards(
+        () => this.deps.atomic.run(work),
+        () => this.deps.lists.ensureGuard(itemId),
+      );
+    } catch (error) {
+      if (error instanceof TransactionContentionError) throw errors.serviceUnavailable('the entry is being changed by too many requests at once; try again');
+      throw error;
+    }
+  }
+
+  private notFound() {
+    return errors.notFound(`${this.deps.category.id} entry not found`);
+  }
+}

@@ -1,0 +1,48 @@
+import type { EndpointGroup } from '@mt/endpoints';
+import { categoryBasePath, type CategoryDefinition } from '../domain/categories';
+import type { CatalogService } from '../features/catalog/catalog.service';
+import type { ListChangesService } from '../features/list-changes/list-changes.service';
+import type { ListExportService } from '../features/list-export/list-export.service';
+import type { ImportsService } from '../features/list-import/list-import.service';
+import type { ListStatsService } from '../features/list-stats/list-stats.service';
+import type { ListService } from '../features/list/list.service';
+import type { ModerationService } from '../features/moderation/moderation.service';
+import { catalogEndpoints } from './catalog.endpoints';
+import { listChangesEndpoints } from './list-changes.endpoints';
+import { listExportEndpoints } from './list-export.endpoints';
+import { importEndpoints } from './list-import.endpoints';
+import { hasListFileFormats } from '../domain/list-file-formats';
+import { listStatsEndpoints } from './list-stats.endpoints';
+import { listEndpoints } from './list.endpoints';
+import { moderationEndpoints } from './moderation.endpoints';
+
+/** The use cases a category's endpoints call, as the wiring hands them over (composition/). */
+export interface CategoryServices {
+  readonly category: CategoryDefinition;
+  readonly catalog: CatalogService;
+  readonly moderation: ModerationService;
+  readonly listFeed: ListChangesService;
+  readonly listStats: ListStatsService;
+  readonly listExport: ListExportService;
+  readonly imports: ImportsService;
+  readonly lists: ListService;
+}
+
+/**
+ * Every public endpoint of one category: the shared catalog (reads, then writes), the personal list, and
+ * whatever the category's definition adds of its own. The router, the OpenAPI fragment and the route
+ * manifest the gateway routes by are all derived from this one list.
+ */
+export function categoryEndpoints(module: CategoryServices): EndpointGroup {
+  const { category } = module;
+  const listTag = `${category.id} list`;
+  return {
+    namespace: category.id,
+    mount: categoryBasePath(category),
+    tags: [
+      { name: category.id, description: `${category.displayName}: ${category.description}` },
+      { name: listTag, description: `Your ${category.displayName} list` },
+    ],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.({ category, catalog: module.catalog }) ?? [])],
+  };
+}

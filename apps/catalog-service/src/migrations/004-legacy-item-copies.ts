@@ -1,0 +1,38 @@
+import type { Migration } from './migration';
+import type { Id } from '../domain/ids';
+import type { CatalogRepository } from '../data/catalog.repository';
+import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
+import { listedItem } from '../data/list-entry.document';
+
+const BATCH = 500;
+
+/**
+ * Start-up migration to list entries that keep a copy of their catalog entry's title and year (so a page
+ * reads no catalog entry): entries stored before get theirs, a batch at a time in _id order. An entry whose
+ * catalog entry is gone (a database edited by hand) is passed over and keeps being joined. Idempotent, no
+ * transaction: an edit or merge of the catalog entry meanwhile writes the copy itself, and wins.
+ */
+export async function copyItemsIntoLegacyEntries(lists: LegacyListEntriesRepository, catalog: Pick<CatalogRepository, 'summaries'>): Promise<number> {
+  let copied = 0;
+  let after: Id | null = null;
+  for (;;) {
+    const entries = await lists.withoutItemCopy(after, BATCH);
+    const items = await catalog.summaries(entries.map((entry) => entry.item_id));
+    copied += await lists.setItemCopies(
+      entries.flatMap((entry) => {
+        const item = items.get(entry.item_id.toHexString());
+        return item ? [{ entryId: entry._id, item: listedItem(item) }] : [];
+      }),
+    );
+    const last = entries.at(-1);
+    if (!last || entries.length < BATCH) return copied;
+    after = last._id;
+  }
+}
+
+export const itemCopiesMigration: Migration = {
+  id: '004-legacy-item-copies',
+  removableAfter: '1.0.0',
+  done: "list entries: their catalog entry's title and year copied into them",
+  run: async ({ listEntries, catalog }) => ({ entries: await copyItemsIntoLegacyEntries(listEntries, catalog) }),
+};

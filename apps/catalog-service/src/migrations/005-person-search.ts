@@ -1,0 +1,10 @@
+import { personPrefixes } from '../data/entry.document';
+import type { Migration } from './migration';
+
+/** Entries written before `person=` existed get their person search keys. */
+export const personSearchMigration: Migration = {
+  id: '005-person-search',
+  removableAfter: '1.0.0',
+  done: 'person search keys backfilled',
+  run: async ({ category, entries }) => ({ entries: await entries.backfillMissing('person_prefixes', (doc) => personPrefixes(category, doc.own ?? {})) }),
+};

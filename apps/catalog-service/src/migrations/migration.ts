@@ -1,0 +1,35 @@
+import type { CategoryDefinition } from '../domain/categories';
+import type { AtomicRunner } from '../data/atomic';
+import type { CatalogRepository } from '../data/catalog.repository';
+import type { LegacyHistoryRepository } from '../data/legacy-history.repository';
+import type { ListChangesRepository } from '../data/list-changes.repository';
+import type { LegacyEntriesRepository } from './legacy-entries.repository';
+import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
+
+/** What the start-up migrations read and write. */
+export interface MigrationContext {
+  category: CategoryDefinition;
+  atomic: AtomicRunner;
+  entries: LegacyEntriesRepository;
+  catalog: CatalogRepository;
+  listEntries: LegacyListEntriesRepository;
+  listChanges: ListChangesRepository;
+  legacyHistory: LegacyHistoryRepository;
+}
+
+/**
+ * One start-up step that brings documents of an older shape to the current one. Idempotent: every start runs
+ * every step, and a step with nothing left to do costs one indexed read.
+ */
+export interface Migration {
+  /** `<number>-<name>`: start-up runs the steps in this order. */
+  readonly id: string;
+  /**
+   * The release after which the step, and the read shims of the older shape it marks, can be deleted: an
+   * upgrade from an older release must pass through this one (its start-up runs the step).
+   */
+  readonly removableAfter: string;
+  /** What the log says when the step changed something (with its counts). */
+  readonly done: string;
+  run(context: MigrationContext): Promise<Record<string, number>>;
+}
