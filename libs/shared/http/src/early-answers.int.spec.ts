@@ -70,6 +70,10 @@ describe('a keep-alive connection after an early answer', () => {
       );
       refuse(res);
     });
+    // Answers before reading a byte, in the request's own tick (as the gateway's declared-length check does).
+    router.post('/api/v1/refuse-at-once', (_req, res) => {
+      refuse(res);
+    });
     // The same through the error middleware.
     router.post('/api/v1/read-then-throw', async (req) => {
       let size = 0;
@@ -113,6 +117,24 @@ describe('a keep-alive connection after an early answer', () => {
 
   it('closes the connection at once after answering a body that announces more than it drains', async () => {
     const head = `POST /api/v1/read-then-throw HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${EARLY_ANSWER_DRAIN_BYTES + 1}\r\n\r\n`;
+    const exchange = await keepAliveExchange(service.port, Buffer.concat([Buffer.from(head), BODY]), PING);
+    expect(exchange.statuses).toEqual([413]);
+    expect(exchange.closedAfterMs).toBeLessThan(1000);
+    expect(await freshConnectionAnswers(service.port)).toBe(200);
+  });
+
+  it("answers the next request at once after an answer given in the request's own tick, before any body was read", async () => {
+    const exchange = await keepAliveExchange(
+      service.port,
+      withBody('/api/v1/refuse-at-once', 'content-length'),
+      PING,
+    );
+    expect(exchange.statuses).toEqual([413, 200]);
+    expect(exchange.nextAnsweredAfterMs).toBeLessThan(1000);
+  });
+
+  it("survives an answer given in the request's own tick to a body announcing more than it drains: closed, not crashed", async () => {
+    const head = `POST /api/v1/refuse-at-once HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${EARLY_ANSWER_DRAIN_BYTES + 1}\r\n\r\n`;
     const exchange = await keepAliveExchange(service.port, Buffer.concat([Buffer.from(head), BODY]), PING);
     expect(exchange.statuses).toEqual([413]);
     expect(exchange.closedAfterMs).toBeLessThan(1000);

@@ -26,7 +26,9 @@ export function drainAfterEarlyAnswers(
   server: Server,
   limits: DrainLimits = { bytes: EARLY_ANSWER_DRAIN_BYTES, ms: EARLY_ANSWER_DRAIN_MS },
 ): void {
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  // Before the app's own listener: a handler may answer within the request's tick (a declared length over
+  // a limit), and the response must still be marked and watched then.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     const tooLong = Number(req.headers['content-length'] ?? 0) > limits.bytes;
     if (tooLong) res.setHeader('Connection', 'close');
