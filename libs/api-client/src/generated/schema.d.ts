@@ -462,7 +462,7 @@ export interface paths {
          *
          *     JSON: `{"format":"media-tracker/list@1","category":"books","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at"}]}`, one entry per line.
          *
-         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,authors,isbn,pages,external_ids.isbn13,external_ids.openlibrary,external_ids.goodreads,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); a text cell starting with `=`, `+`, `-` or `@` gets a leading `'` (spreadsheet formula injection); null is an empty cell.
+         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,authors,isbn,pages,external_ids.isbn13,external_ids.openlibrary,external_ids.goodreads,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); cells holding `;` are quoted too, and text that could start a formula for a reader set to `,` or `;` (`=`, `+`, `-`, `@`, full-width or after spaces, a tab, a CR; at the start, after a `;` or a line break) gets a `'` there (spreadsheet formula injection; see docs/api.md); null is an empty cell.
          *
          *     Both are read back by the import (`source=media-tracker` / `source=csv`). The list is read as the response is written: memory does not grow with its size.
          */
@@ -494,7 +494,7 @@ export interface paths {
          *
          *     Rows are matched to catalog entries by an external id of the row, then by folded title + year (the duplicate rule); a row that matches nothing creates the catalog entry (with its external ids) when your credential holds `catalog:write`, otherwise it fails with that reason. `mode=skip_existing` (default) leaves an entry already on your list as it is (`skipped` when it differs from the row), `mode=overwrite` replaces its fields; a row equal to the entry is `unchanged`, so importing the same file again reports every row `unchanged`. Imported dates are taken as the file gives them: an empty `finished_at` is not filled with today. `dry_run=true` reports the same counts and changes nothing.
          *
-         *     Rows that fail are listed in `errors` (at most 1000) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
+         *     Rows that fail are listed in `errors` (the first ones: at most 1000 and 32 KiB as stored, each message cut to 256 bytes; `counts.failed` counts them all) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
          *
          *     ### Sources
          *
@@ -527,7 +527,7 @@ export interface paths {
          *     - Dates: as exported (`YYYY-MM-DD`).
          *     - External ids: the `external_ids.<key>` columns.
          *     - Lists (genres, authors) are written `a; b` (a `;` or `\` inside a value escaped with `\`).
-         *     - A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `'` (spreadsheets would run it as a formula); the import removes it.
+         *     - Text that a spreadsheet could run as a formula (`=`, `+`, `-`, `@`, their full-width forms, a tab or CR, also after spaces or quotes), at the start of a cell or after a `;` or a line break inside it, is exported with a `'` there (spreadsheets would run it as a formula); the import removes it.
          *
          *     #### `goodreads` — Goodreads
          *
@@ -830,7 +830,7 @@ export interface paths {
          *
          *     JSON: `{"format":"media-tracker/list@1","category":"movies","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at"}]}`, one entry per line.
          *
-         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,runtime_minutes,director,external_ids.imdb,external_ids.tmdb,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); a text cell starting with `=`, `+`, `-` or `@` gets a leading `'` (spreadsheet formula injection); null is an empty cell.
+         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,runtime_minutes,director,external_ids.imdb,external_ids.tmdb,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); cells holding `;` are quoted too, and text that could start a formula for a reader set to `,` or `;` (`=`, `+`, `-`, `@`, full-width or after spaces, a tab, a CR; at the start, after a `;` or a line break) gets a `'` there (spreadsheet formula injection; see docs/api.md); null is an empty cell.
          *
          *     Both are read back by the import (`source=media-tracker` / `source=csv`). The list is read as the response is written: memory does not grow with its size.
          */
@@ -862,7 +862,7 @@ export interface paths {
          *
          *     Rows are matched to catalog entries by an external id of the row, then by folded title + year (the duplicate rule); a row that matches nothing creates the catalog entry (with its external ids) when your credential holds `catalog:write`, otherwise it fails with that reason. `mode=skip_existing` (default) leaves an entry already on your list as it is (`skipped` when it differs from the row), `mode=overwrite` replaces its fields; a row equal to the entry is `unchanged`, so importing the same file again reports every row `unchanged`. Imported dates are taken as the file gives them: an empty `finished_at` is not filled with today. `dry_run=true` reports the same counts and changes nothing.
          *
-         *     Rows that fail are listed in `errors` (at most 1000) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
+         *     Rows that fail are listed in `errors` (the first ones: at most 1000 and 32 KiB as stored, each message cut to 256 bytes; `counts.failed` counts them all) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
          *
          *     ### Sources
          *
@@ -895,7 +895,7 @@ export interface paths {
          *     - Dates: as exported (`YYYY-MM-DD`).
          *     - External ids: the `external_ids.<key>` columns.
          *     - Lists (genres, authors) are written `a; b` (a `;` or `\` inside a value escaped with `\`).
-         *     - A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `'` (spreadsheets would run it as a formula); the import removes it.
+         *     - Text that a spreadsheet could run as a formula (`=`, `+`, `-`, `@`, their full-width forms, a tab or CR, also after spaces or quotes), at the start of a cell or after a `;` or a line break inside it, is exported with a `'` there (spreadsheets would run it as a formula); the import removes it.
          *
          *     #### `letterboxd` — Letterboxd
          *
@@ -1207,7 +1207,7 @@ export interface paths {
          *
          *     JSON: `{"format":"media-tracker/list@1","category":"tvshows","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at"}]}`, one entry per line.
          *
-         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,seasons,episodes,network,external_ids.imdb,external_ids.tmdb,external_ids.tvdb,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); a text cell starting with `=`, `+`, `-` or `@` gets a leading `'` (spreadsheet formula injection); null is an empty cell.
+         *     CSV (RFC 4180, UTF-8 without BOM, CRLF): the header `item_id,title,year,description,genres,seasons,episodes,network,external_ids.imdb,external_ids.tmdb,external_ids.tvdb,status,score,progress,notes,started_at,finished_at,created_at,updated_at`; lists (genres, authors) as `a; b` (`;` and `\\` inside a value escaped with `\\`); cells holding `;` are quoted too, and text that could start a formula for a reader set to `,` or `;` (`=`, `+`, `-`, `@`, full-width or after spaces, a tab, a CR; at the start, after a `;` or a line break) gets a `'` there (spreadsheet formula injection; see docs/api.md); null is an empty cell.
          *
          *     Both are read back by the import (`source=media-tracker` / `source=csv`). The list is read as the response is written: memory does not grow with its size.
          */
@@ -1239,7 +1239,7 @@ export interface paths {
          *
          *     Rows are matched to catalog entries by an external id of the row, then by folded title + year (the duplicate rule); a row that matches nothing creates the catalog entry (with its external ids) when your credential holds `catalog:write`, otherwise it fails with that reason. `mode=skip_existing` (default) leaves an entry already on your list as it is (`skipped` when it differs from the row), `mode=overwrite` replaces its fields; a row equal to the entry is `unchanged`, so importing the same file again reports every row `unchanged`. Imported dates are taken as the file gives them: an empty `finished_at` is not filled with today. `dry_run=true` reports the same counts and changes nothing.
          *
-         *     Rows that fail are listed in `errors` (at most 1000) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
+         *     Rows that fail are listed in `errors` (the first ones: at most 1000 and 32 KiB as stored, each message cut to 256 bytes; `counts.failed` counts them all) and do not stop the others. Every applied row is a change of your list like any other (change feed, history, statistics). One import per list at a time: a second while one is queued or running is a 409. A job survives the crash or restart of the instance running it and is resumed from its last committed batch with the same counts; no row is applied twice.
          *
          *     ### Sources
          *
@@ -1272,7 +1272,7 @@ export interface paths {
          *     - Dates: as exported (`YYYY-MM-DD`).
          *     - External ids: the `external_ids.<key>` columns.
          *     - Lists (genres, authors) are written `a; b` (a `;` or `\` inside a value escaped with `\`).
-         *     - A text cell starting with `=`, `+`, `-`, `@` is exported with a leading `'` (spreadsheets would run it as a formula); the import removes it.
+         *     - Text that a spreadsheet could run as a formula (`=`, `+`, `-`, `@`, their full-width forms, a tab or CR, also after spaces or quotes), at the start of a cell or after a `;` or a line break inside it, is exported with a `'` there (spreadsheets would run it as a formula); the import removes it.
          *
          *     #### `trakt` — Trakt
          *
@@ -2094,12 +2094,12 @@ export interface components {
                 /** @description Rows that could not be imported (each in `errors`, up to 1000) */
                 failed: number;
             };
-            /** @description Failed rows, in file order (row 1 is the first data row of a JSON file, the header of a CSV file, as a spreadsheet numbers it); at most 1000 */
+            /** @description Failed rows, in file order (row 1 is the first data row of a JSON file, the header of a CSV file, as a spreadsheet numbers it); the first ones, at most 1000 and 32 KiB as stored, each message cut to 256 bytes */
             errors: {
                 row: number;
                 message: string;
             }[];
-            /** @description Rows imported with a remark, in file order (numbered as `errors`): a value that was not valid and was dropped (an external id, a year), a list cut to its maximum, notes shortened to 2000 characters; the row itself was applied. At most 1000 */
+            /** @description Rows imported with a remark, in file order (numbered as `errors`): a value that was not valid and was dropped (an external id, a year), a list cut to its maximum, notes shortened to 2000 characters; the row itself was applied. Bounded like `errors` */
             warnings: {
                 row: number;
                 message: string;
