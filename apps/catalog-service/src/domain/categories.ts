@@ -149,12 +149,21 @@ export const knownCategoryIds = (): string[] => [...CATEGORIES.keys()].sort();
  * Checked like the shipped ones; a mistake fails the start-up.
  */
 export function loadCategoryModule(modulePath: string): string[] {
+  // Catalogs hosted in one process (single-process mode) may name the same module: it is one set of definitions.
+  const resolved = require.resolve(modulePath);
+  const loaded = LOADED_MODULES.get(resolved);
+  if (loaded) return [...loaded];
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module is named by configuration
-  const exported: unknown = require(modulePath);
+  const exported: unknown = require(resolved);
   const definitions = (Array.isArray(exported) ? exported : [exported]) as CategoryDefinition[];
   addChecked(CATEGORIES, definitions.map((definition) => ({ ...definition, fields: definition.fields ?? {} })));
-  return definitions.map((definition) => definition.id);
+  const ids = definitions.map((definition) => definition.id);
+  LOADED_MODULES.set(resolved, ids);
+  return [...ids];
 }
+
+/** Category modules loaded so far, by resolved path, with the ids they added. */
+const LOADED_MODULES = new Map<string, readonly string[]>();
 
 export function getCategory(id: string): CategoryDefinition {
   const category = CATEGORIES.get(id);
