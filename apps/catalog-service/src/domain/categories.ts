@@ -1,7 +1,7 @@
 import type { CategoryRecord } from '@mt/contracts';
 import type { Endpoint } from '@mt/endpoints';
-import { integerField, isbnField, textField, textListField, type CategoryField } from './category-fields';
-import { DEFAULT_STATUS_LABELS, PROGRESS_UNITS, GOODREADS_ID, IMDB_ID, ISBN13_ID, OPENLIBRARY_ID, TMDB_ID, TVDB_ID, type ExternalIdKey, type ProgressUnit, type StatusLabels } from '@mt/domain';
+import { fieldFromRule, type CategoryField } from './category-fields';
+import { assertValidCategory, DEFAULT_STATUS_LABELS, MEDIA_CATEGORIES, type ExternalIdKey, type ProgressUnit, type StatusLabels } from '@mt/domain';
 
 /** Everything that makes one category different from another. */
 export interface CategoryDefinition {
@@ -48,88 +48,24 @@ export interface CategoryContext {
 }
 
 /**
- * The shipped categories. A new category is one more entry here (and nothing else): its routes, schemas,
- * OpenAPI components, database and registration all derive from it.
+ * The shipped categories, declared once in @mt/domain (the importers, the CLI and the web app read the same
+ * facts): here each plain field rule becomes its request and response schemas.
  */
-const DEFINITIONS: readonly CategoryDefinition[] = [
-  {
-    id: 'movies',
-    displayName: 'Movies',
-    description: 'Feature films, documentaries and shorts',
-    icon: 'film',
-    progressUnit: 'minutes',
-    statusLabels: { watching: 'Watching', completed: 'Watched', on_hold: 'On hold', dropped: 'Dropped', plan_to_watch: 'Want to watch' },
-    defaultPort: 3011,
-    fields: {
-      runtime_minutes: integerField(1, 10000, 'Running time in minutes', 136),
-      director: textField(200, 'Director', 'Lana Wachowski'),
-    },
-    externalIds: { imdb: IMDB_ID, tmdb: TMDB_ID },
-    personFields: ['director'],
-  },
-  {
-    id: 'tvshows',
-    displayName: 'TV Shows',
-    description: 'Television series and miniseries',
-    icon: 'tv',
-    progressUnit: 'episodes',
-    statusLabels: { watching: 'Watching', completed: 'Completed', on_hold: 'On hold', dropped: 'Dropped', plan_to_watch: 'Plan to watch' },
-    defaultPort: 3012,
-    fields: {
-      seasons: integerField(0, 1000, 'Number of seasons', 5),
-      episodes: integerField(0, 100000, 'Number of episodes', 62),
-      network: textField(200, 'Original network or platform', 'AMC'),
-    },
-    externalIds: { imdb: { ...IMDB_ID, example: 'tt0903747' }, tmdb: { ...TMDB_ID, example: '1396' }, tvdb: TVDB_ID },
-    personFields: ['network'],
-  },
-  {
-    id: 'books',
-    displayName: 'Books',
-    description: 'Novels, non-fiction and comics',
-    icon: 'book',
-    progressUnit: 'pages',
-    statusLabels: { watching: 'Reading', completed: 'Read', on_hold: 'On hold', dropped: 'Abandoned', plan_to_watch: 'Want to read' },
-    defaultPort: 3013,
-    fields: {
-      authors: textListField(20, 200, 'Authors', ['Ursula K. Le Guin']),
-      isbn: isbnField('ISBN', '978-0-441-47812-5'),
-      pages: integerField(1, 100000, 'Number of pages', 304),
-    },
-    externalIds: { isbn13: ISBN13_ID, openlibrary: OPENLIBRARY_ID, goodreads: GOODREADS_ID },
-    personFields: ['authors'],
-  },
-];
+const DEFINITIONS: readonly CategoryDefinition[] = MEDIA_CATEGORIES.map(
+  (category): CategoryDefinition => ({
+    ...category,
+    fields: Object.fromEntries(Object.entries(category.fields).map(([name, rule]) => [name, fieldFromRule(rule)])),
+  }),
+);
 
 /** The category's external id keys ({} when it declares none). */
 export const externalIdKeys = (category: CategoryDefinition): Readonly<Record<string, ExternalIdKey>> => category.externalIds ?? {};
 
-/** Fields every entry has; a category's own field may not reuse these names. */
-const COMMON_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', 'external_ids', 'created_by', 'created_at', 'updated_at']);
-const EXTERNAL_KEY = /^[a-z][a-z0-9_]{0,31}$/;
-const CATEGORY_ID = /^[a-z][a-z0-9-]{0,31}$/;
-const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
 function addChecked(byId: Map<string, CategoryDefinition>, definitions: readonly CategoryDefinition[]): void {
   for (const definition of definitions) {
     // A mistake here is a programming error: fail at module load, never at request time.
-    if (!CATEGORY_ID.test(definition.id)) throw new Error(`category id '${definition.id}' is not a valid URL segment`);
+    assertValidCategory(definition);
     if (byId.has(definition.id)) throw new Error(`category '${definition.id}' is defined twice`);
-    if (!PROGRESS_UNITS.includes(definition.progressUnit)) throw new Error(`category '${definition.id}': progressUnit must be one of ${PROGRESS_UNITS.join(', ')}`);
-    for (const field of Object.keys(definition.fields ?? {})) {
-      if (COMMON_FIELDS.has(field) || !FIELD_NAME.test(field)) {
-        throw new Error(`category '${definition.id}': field name '${field}' is reserved or invalid`);
-      }
-    }
-    for (const [status, label] of Object.entries(definition.statusLabels ?? DEFAULT_STATUS_LABELS)) {
-      if (typeof label !== 'string' || !label.trim() || label.length > 50) throw new Error(`category '${definition.id}': status label of '${status}' must be 1–50 characters`);
-    }
-    for (const field of definition.personFields ?? []) {
-      if (!(field in (definition.fields ?? {}))) throw new Error(`category '${definition.id}': person field '${field}' is not one of its fields`);
-    }
-    for (const key of Object.keys(definition.externalIds ?? {})) {
-      if (!EXTERNAL_KEY.test(key)) throw new Error(`category '${definition.id}': external id key '${key}' is invalid`);
-    }
     byId.set(definition.id, definition);
   }
 }

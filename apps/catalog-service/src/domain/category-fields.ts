@@ -1,5 +1,5 @@
 import { z } from '@mt/contracts';
-import { normaliseIsbn, STORED_ISBN_PATTERN } from '@mt/domain';
+import { normaliseIsbn, STORED_ISBN_PATTERN, type FieldRule } from '@mt/domain';
 
 /**
  * One category-specific field of a catalog entry. Scalars are `null` when not given and may be set back
@@ -66,3 +66,17 @@ export const isbnField = (description: string, example: string): CategoryField =
   example,
   outputExample: normaliseIsbn(example),
 });
+
+/** The request and response schemas of a field declared as a plain rule (@mt/domain). */
+export function fieldFromRule(rule: FieldRule): CategoryField {
+  switch (rule.kind) {
+    case 'integer':
+      return integerField(rule.min, rule.max, rule.description, rule.example ?? rule.min);
+    case 'text':
+      return textField(rule.maxLength, rule.description, rule.example ?? '');
+    case 'list':
+      return textListField(rule.maxItems, rule.maxLength, rule.description, [...(rule.example ?? [])]);
+    case 'isbn':
+      return isbnField(rule.description, rule.example ?? '');
+  }
+}
