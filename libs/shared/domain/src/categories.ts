@@ -6,6 +6,9 @@ import { DEFAULT_STATUS_LABELS, type StatusLabels } from './statuses';
 export const PROGRESS_UNITS = ['minutes', 'episodes', 'pages'] as const;
 export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
 
+/** The shipped categories' field holding a work's whole length in its progress unit (a show's episodes...). */
+export const PROGRESS_LENGTH_FIELDS: Readonly<Record<ProgressUnit, string>> = { minutes: 'runtime_minutes', episodes: 'episodes', pages: 'pages' };
+
 /** The facts that make one category different from another, with no code of any service in them. */
 export interface MediaCategory<Field = FieldRule> {
   /** URL segment, database suffix, and registry key: lower-case letters, digits, dashes. */
