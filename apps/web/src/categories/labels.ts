@@ -39,3 +39,11 @@ export function entryNoun(category: Category | undefined): string {
   words[last] = words[last]!.replace(/s$/i, '');
   return words.join(' ');
 }
+
+/** "3 of 62 episodes", "120 pages", or undefined when there is no progress to tell. */
+export function progressText(category: Category | undefined, progress: number | null, total?: number | null): string | undefined {
+  const unit = progressUnit(category) ?? '';
+  if (progress === null && !total) return undefined;
+  const done = progress ?? 0;
+  return `${total ? `${done} of ${total}` : done} ${unit}`.trim();
+}

@@ -50,7 +50,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
     const created = await api.createToken(body);
     setForm((f) => ({ ...f, name: '' }));
     onCreated(created);
-  });
+  }, { fields: ['name', 'scopes', 'expires_in_days'] });
 
   return (
     <form

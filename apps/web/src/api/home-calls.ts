@@ -1,0 +1,12 @@
+import { ApiError, type SearchResults } from '@mt/api-client';
+import type { WebApi } from './web-api';
+
+/** Results per category on the home's search: a glance; the category's own search pages the rest. */
+export const SEARCH_EVERYWHERE_LIMIT = 5;
+
+/** One search over every category, cancellable: typing supersedes the previous query. */
+export async function searchEverywhere(api: WebApi, q: string, signal?: AbortSignal): Promise<SearchResults> {
+  const { data, error, response } = await api.http.GET('/api/v1/search', { params: { query: { q, limit: SEARCH_EVERYWHERE_LIMIT } }, signal });
+  if (!response.ok) throw ApiError.fromResponse(response, error);
+  return data as SearchResults;
+}
