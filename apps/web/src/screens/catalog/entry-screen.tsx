@@ -9,7 +9,7 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { progressUnit, STATUSES, statusLabel } from '../../categories/labels';
+import { entryNoun, progressUnit, STATUSES, statusLabel } from '../../categories/labels';
 import { FormError } from '../../ui/field';
 import { Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
@@ -98,7 +98,7 @@ export function EntryScreen() {
   if (!category) return <NotFoundScreen what="category" loadingCategories />;
   if (entry.state === 'loading') return <Loading label="Loading the entry…" rows={4} />;
   if (entry.state === 'error') {
-    if (entry.error.status === 404 || entry.error.status === 400) return <NotFoundScreen what={category.display_name.toLowerCase().replace(/s$/, '')} />;
+    if (entry.error.status === 404 || entry.error.status === 400) return <NotFoundScreen what={entryNoun(category)} />;
     return (
       <section>
         <ScreenTitle title="Could not load">Could not load this entry</ScreenTitle>

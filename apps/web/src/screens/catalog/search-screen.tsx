@@ -7,7 +7,7 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { entryNoun } from '../../categories/labels';
+import { categoryWords, entryNoun } from '../../categories/labels';
 import { LoadError } from '../../ui/field';
 import { Pager } from '../../ui/pager';
 import { EmptyState, Loading } from '../../ui/status';
@@ -68,7 +68,7 @@ export function SearchScreen() {
       <ScreenTitle title={category.display_name}>{category.display_name}</ScreenTitle>
       <CategoryNav category={category} />
       <form role="search" className="search" onSubmit={(event) => event.preventDefault()}>
-        <label htmlFor="search-input">Search {category.display_name.toLowerCase()}</label>
+        <label htmlFor="search-input">Search {categoryWords(category)}</label>
         <input
           id="search-input"
           type="search"
@@ -83,9 +83,9 @@ export function SearchScreen() {
         {results.state === 'error' && (
           <LoadError error={results.error} onRetry={() => setAttempt((n) => n + 1)} />
         )}
-        {!page && busy && <Loading label={`Searching ${category.display_name.toLowerCase()}…`} rows={6} />}
+        {!page && busy && <Loading label={`Searching ${categoryWords(category)}…`} rows={6} />}
         {page && page.total === 0 && (
-          <EmptyState title={query ? `No ${category.display_name.toLowerCase()} match “${query}”.` : `No ${category.display_name.toLowerCase()} in the catalog yet.`}>
+          <EmptyState title={query ? `No ${categoryWords(category)} match “${query}”.` : `No ${categoryWords(category)} in the catalog yet.`}>
             {session ? (
               <Link href={`/${category.id}/new${query ? `?title=${encodeURIComponent(query)}` : ''}`} className="button button--primary">
                 Add a {noun}
@@ -101,7 +101,7 @@ export function SearchScreen() {
           // A new result set is new nodes: a result that stays (The Matrix) never slides up the screen.
           <Fragment key={results.shown}>
             <p className="results__count" aria-live="polite">
-              {page.total === 1 ? `1 ${noun}` : `${page.total} ${category.display_name.toLowerCase()}`}
+              {page.total === 1 ? `1 ${noun}` : `${page.total} ${categoryWords(category)}`}
               {query ? ` matching “${query}”` : ''}
             </p>
             <ul className={`cards${busy ? ' cards--stale' : ''}`}>

@@ -12,6 +12,7 @@ import { Field, FormError, LoadError } from '../../ui/field';
 import { EmptyState, Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
 import { ImportReport } from './import-report';
+import { categoryWords } from '../../categories/labels';
 import { useImportJob } from './use-import-job';
 
 /** The documented sources in words; a source the app does not know yet is shown by its name. */
@@ -132,7 +133,7 @@ export function ImportScreen() {
   }, [start]);
 
   if (!category) return <NotFoundScreen what="category" loadingCategories />;
-  const name = category.display_name.toLowerCase();
+  const name = categoryWords(category);
   // While a job is on screen the form stays as it was sent: the dry run's report is about that file.
   const busy = Boolean(job);
 
