@@ -16,6 +16,7 @@ interface HomeEntry {
 }
 interface Home {
   up_next: HomeEntry[];
+  planned: HomeEntry[];
   recently_finished: HomeEntry[];
   month: { month: string; finished: number; by_category: Array<{ category: string; total: number; by_status: Record<string, number>; finished_this_month: number }> };
   unavailable: Array<{ category: string; code: string; error: string }>;
@@ -65,7 +66,7 @@ describe('GET /api/v1/home', () => {
     const home = await api.get<Home>('/api/v1/home', { token });
     expect(home.status).toBe(200);
     expect(home.headers.get('cache-control')).toBe('no-store');
-    expect(home.body).toMatchObject({ up_next: [], recently_finished: [], unavailable: [], month: { month: thisMonth(), finished: 0 } });
+    expect(home.body).toMatchObject({ up_next: [], planned: [], recently_finished: [], unavailable: [], month: { month: thisMonth(), finished: 0 } });
     expect(home.body.month.by_category.map((glance) => glance.category)).toEqual(['books', 'movies', 'tvshows']);
   });
 
@@ -75,6 +76,8 @@ describe('GET /api/v1/home', () => {
     const book = await createEntry('books', token, { title: unique('Book '), pages: 304 });
     const film = await createEntry('movies', token, { title: unique('Film '), runtime_minutes: 136 });
     const older = await createEntry('movies', token, { title: unique('Older ') });
+    const someday = await createEntry('books', token, { title: unique('Someday ') });
+    await api.post('/api/v1/books/list', { item_id: someday.id }, { token });
     await api.post('/api/v1/tvshows/list', { item_id: show.id, status: 'watching', progress: 3 }, { token });
     await api.post('/api/v1/books/list', { item_id: book.id, status: 'watching', progress: 120 }, { token });
     await api.post('/api/v1/movies/list', { item_id: older.id, status: 'completed', finished_at: '2020-05-01' }, { token });
@@ -89,6 +92,7 @@ describe('GET /api/v1/home', () => {
     ]);
     expect(home.up_next[1]!.item).toMatchObject({ description: 'A chemistry teacher', poster_url: null });
     expect(home.recently_finished.map((entry) => entry.item.id)).toEqual([film.id, older.id]);
+    expect(home.planned.map((entry) => [entry.category, entry.item.id, entry.status])).toEqual([['books', someday.id, 'plan_to_watch']]);
     expect(home.month.finished).toBe(1);
     const movies = home.month.by_category.find((glance) => glance.category === 'movies')!;
     expect(movies).toMatchObject({ total: 2, finished_this_month: 1, by_status: { completed: 2, watching: 0 } });

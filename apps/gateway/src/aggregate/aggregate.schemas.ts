@@ -5,6 +5,7 @@ const count = () => z.number().int().min(0);
 
 /** The most a home or search answer lists of each kind: a glance, not a list (the list endpoints page the rest). */
 export const HOME_UP_NEXT_PER_CATEGORY = 10;
+export const HOME_PLANNED_PER_CATEGORY = 5;
 export const HOME_RECENTLY_FINISHED = 12;
 export const SEARCH_DEFAULT_LIMIT = 5;
 export const SEARCH_MAX_LIMIT = 20;
@@ -65,6 +66,9 @@ export const HomeSchema = z
   .object({
     up_next: z.array(HomeEntrySchema).openapi({
       description: `Entries in status \`watching\` of every category (shows and films being watched, books being read), last changed first; at most ${HOME_UP_NEXT_PER_CATEGORY} per category`,
+    }),
+    planned: z.array(HomeEntrySchema).openapi({
+      description: `Entries in status \`plan_to_watch\` of every category (what to start next), last changed first; at most ${HOME_PLANNED_PER_CATEGORY} per category`,
     }),
     recently_finished: z.array(HomeEntrySchema).openapi({
       description: `Completed entries of every category, latest \`finished_at\` first (then last changed); at most ${HOME_RECENTLY_FINISHED}`,

@@ -1,7 +1,7 @@
 import type { CategoryRecord } from '@mt/contracts';
 import { LIST_STATUSES, PROGRESS_LENGTH_FIELDS, type ListStatus } from '@mt/domain';
 import type { CategoryClient } from './category-client';
-import { HOME_RECENTLY_FINISHED, HOME_UP_NEXT_PER_CATEGORY, type Home, type HomeEntry, type WorkSummary } from './aggregate.schemas';
+import { HOME_PLANNED_PER_CATEGORY, HOME_RECENTLY_FINISHED, HOME_UP_NEXT_PER_CATEGORY, type Home, type HomeEntry, type WorkSummary } from './aggregate.schemas';
 import { expectOk, fanOut } from './fan-out';
 
 /** What the home reads of a list entry and a catalog entry (the categories' own schemas have more). */
@@ -56,25 +56,30 @@ const latestFinishedFirst = (a: HomeEntry, b: HomeEntry) =>
 
 /**
  * The caller's home from each category's existing endpoints, every category at once: entries being watched
- * (with their catalog entry, for the length and description), completed ones, and the list's counters.
+ * or planned (with their catalog entry, for the length and description), completed ones, and the list's counters.
  */
 export async function buildHome(client: CategoryClient, categories: readonly CategoryRecord[], timeoutMs: number, now = new Date()): Promise<Home> {
   const month = monthOf(now);
   const { parts, unavailable } = await fanOut(categories, timeoutMs, async (category, signal) => {
     const get = async <T>(path: string) => expectOk(category.id, await client.get<T>(category.id, path, signal));
-    const [watching, completed, stats] = await Promise.all([
+    const [watching, planned, completed, stats] = await Promise.all([
       get<Page<ListEntryAnswer>>(`/list?status=watching&limit=${HOME_UP_NEXT_PER_CATEGORY}`),
+      get<Page<ListEntryAnswer>>(`/list?status=plan_to_watch&limit=${HOME_PLANNED_PER_CATEGORY}`),
       get<Page<ListEntryAnswer>>(`/list?status=completed&limit=${COMPLETED_SCAN}`),
       get<ListStatsAnswer>('/list/stats'),
     ]);
     // A catalog entry that cannot be read (removed meanwhile) only costs its card the description and length.
-    const catalogEntries = await Promise.all(
-      watching.data.map((entry) =>
-        client.get<CatalogEntryAnswer>(category.id, `/${entry.item_id}`, signal).then((answer) => (answer.status === 200 ? answer.body : undefined)),
-      ),
-    );
+    const withCatalog = (entries: ListEntryAnswer[]) =>
+      Promise.all(
+        entries.map(async (entry) => {
+          const answer = await client.get<CatalogEntryAnswer>(category.id, `/${entry.item_id}`, signal);
+          return homeEntry(category, entry, answer.status === 200 ? answer.body : undefined);
+        }),
+      );
+    const [upNext, toStart] = await Promise.all([withCatalog(watching.data), withCatalog(planned.data)]);
     return {
-      upNext: watching.data.map((entry, index) => homeEntry(category, entry, catalogEntries[index])),
+      upNext,
+      planned: toStart,
       finished: completed.data.map((entry) => homeEntry(category, entry)),
       glance: {
         category: category.id,
@@ -85,8 +90,10 @@ export async function buildHome(client: CategoryClient, categories: readonly Cat
     };
   });
   const glances = parts.map((part) => part.value.glance);
+  const lastChangedFirst = (a: HomeEntry, b: HomeEntry) => b.updated_at.localeCompare(a.updated_at);
   return {
-    up_next: parts.flatMap((part) => part.value.upNext).sort((a, b) => b.updated_at.localeCompare(a.updated_at)),
+    up_next: parts.flatMap((part) => part.value.upNext).sort(lastChangedFirst),
+    planned: parts.flatMap((part) => part.value.planned).sort(lastChangedFirst),
     recently_finished: parts
       .flatMap((part) => part.value.finished)
       .sort(latestFinishedFirst)

@@ -1556,6 +1556,8 @@ export interface components {
         Home: {
             /** @description Entries in status `watching` of every category (shows and films being watched, books being read), last changed first; at most 10 per category */
             up_next: components["schemas"]["HomeEntry"][];
+            /** @description Entries in status `plan_to_watch` of every category (what to start next), last changed first; at most 5 per category */
+            planned: components["schemas"]["HomeEntry"][];
             /** @description Completed entries of every category, latest `finished_at` first (then last changed); at most 12 */
             recently_finished: components["schemas"]["HomeEntry"][];
             /** @description This month's glance (UTC) */

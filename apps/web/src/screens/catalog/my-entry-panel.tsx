@@ -94,19 +94,25 @@ export function MyEntryPanel(props: { category: Category; entry: ListEntry; prog
               type="button"
               className="button button--small"
               disabled={quick.pending || progress === 0}
-              aria-label={`One less (${progressLabel(category)})`}
+
               onClick={() => void quick.submit({ progress: progress - 1 }, `Progress of “${title}”: ${progress - 1}.`)}
             >
-              −1
+              −1<span className="visually-hidden"> ({progressLabel(category)})</span>
             </button>
             <button
               type="button"
               className="button button--small button--primary"
               disabled={quick.pending}
-              aria-label={`One more (${progressLabel(category)})`}
-              onClick={() => void quick.submit({ progress: progress + 1 }, `Progress of “${title}”: ${progress + 1}.`)}
+
+              onClick={() => {
+                // Progress on something planned means it has begun: it moves to watching (reading) with it.
+                const starting = entry.status === 'plan_to_watch';
+                const patch: ListEntryPatch = starting ? { progress: progress + 1, status: 'watching' } : { progress: progress + 1 };
+                const said = `Progress of “${title}”: ${progress + 1}.${starting ? ` Moved to ${statusLabel(category, 'watching')}.` : ''}`;
+                void quick.submit(patch, said);
+              }}
             >
-              +1
+              +1<span className="visually-hidden"> ({progressLabel(category)})</span>
             </button>
           </div>
           {quick.fields['progress'] && <p className="field__error">{quick.fields['progress']}</p>}

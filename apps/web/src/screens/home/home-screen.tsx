@@ -73,6 +73,7 @@ function PersonalHome() {
       {value && !empty && (
         <>
           <HomeSection title="Up next" id="up-next" entries={value.up_next} categoryOf={categoryOf} emptyText="Nothing in progress. Mark something as watching or reading and it appears here." />
+          {value.planned.length > 0 && <HomeSection title="Planned" id="planned" entries={value.planned} categoryOf={categoryOf} emptyText="" />}
           <HomeSection title="Recently finished" id="finished" entries={value.recently_finished} categoryOf={categoryOf} emptyText="Nothing finished yet." />
           <MonthGlance home={value} categoryOf={categoryOf} />
         </>

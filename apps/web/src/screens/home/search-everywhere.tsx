@@ -46,9 +46,9 @@ export function SearchEverywhere({ onListChanged }: { onListChanged?: () => void
   }, [api, query, attempt]);
 
   return (
-    <section className="everywhere" aria-labelledby="everywhere-title">
+    <div className="everywhere">
       <form role="search" className="search" onSubmit={(event) => event.preventDefault()}>
-        <label id="everywhere-title" htmlFor="everywhere-input">
+        <label htmlFor="everywhere-input">
           Search films, shows and books
         </label>
         <input
@@ -66,7 +66,7 @@ export function SearchEverywhere({ onListChanged }: { onListChanged?: () => void
         {results.state === 'error' && <LoadError error={results.error} onRetry={() => setAttempt((n) => n + 1)} />}
         {results.state === 'done' && <Groups results={results.value} signedIn={Boolean(session)} onListChanged={onListChanged} />}
       </div>
-    </section>
+    </div>
   );
 }
 
