@@ -178,11 +178,13 @@ describe('every documented 4xx a form can meet is shown next to its field or for
 
   const expectMessage = async (near: Locator, text: string | RegExp) => {
     await visible(near.getByText(text));
+    await w.screenshot('message');
   };
 
   beforeEach(async () => {
     person = await registerAndLogin(web.client(), 'forms');
-    w = await openPage(browser, { width: 1280, name: `forms-${expect.getState().currentTestName?.split(' ').pop() ?? 'x'}` });
+    const form = expect.getState().currentTestName?.split(':')[0]?.split(' ').pop() ?? 'form';
+    w = await openPage(browser, { width: 1280, name: `forms-${form}` });
     page = w.page;
   });
 
@@ -212,6 +214,7 @@ describe('every documented 4xx a form can meet is shown next to its field or for
   it('add entry: 409 for a duplicate, with the way to the existing one', async () => {
     const existing = await web.client(person.token).createEntry('books', { title: unique('Dune '), year: 1965 });
     await logIn(page, person.username, '/books/new');
+    await visible(page.getByRole('heading', { level: 1, name: 'Add a book' }));
     await page.getByLabel('Title').fill(existing.title);
     await page.getByLabel('Year').fill('1965');
     await page.getByRole('button', { name: 'Add the book' }).click();
@@ -223,6 +226,7 @@ describe('every documented 4xx a form can meet is shown next to its field or for
     const film = await api.createEntry('movies', { title: unique('Dated '), year: 2000 });
     await api.addListEntry('movies', { item_id: film.id, status: 'watching', started_at: '2024-05-01' });
     await logIn(page, person.username, `/movies/${film.id}`);
+    await visible(page.getByRole('heading', { level: 1, name: new RegExp(film.title) }));
     await page.getByLabel('Finished').fill('2024-01-01');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expectMessage(page.locator('.field', { has: page.getByLabel('Finished') }), /started_at|start/i);
@@ -231,9 +235,10 @@ describe('every documented 4xx a form can meet is shown next to its field or for
   it('tokens: 409 for a name already in use', async () => {
     await web.client(person.token).createToken({ name: 'backup' });
     await logIn(page, person.username, '/tokens');
-    await page.getByLabel('Name').fill('backup');
+    await visible(page.getByRole('heading', { level: 1, name: 'Access tokens' }));
+    await page.getByLabel('Name', { exact: true }).fill('backup');
     await page.getByRole('button', { name: 'Create token' }).click();
-    await expectMessage(page.locator('form').first(), /already|in use|exists/i);
+    await expectMessage(page.locator('form', { has: page.getByRole('button', { name: 'Create token' }) }), 'A token with this name already exists.');
   });
 
   it('account: 409 for a taken username, 403 for a wrong current password, 400 for a short new one', async () => {
@@ -279,3 +284,40 @@ describe('every documented 4xx a form can meet is shown next to its field or for
     await visible(page.getByText(/Dry run finished/));
   });
 });
+
+/** `MT_README_SCREENSHOTS=1 npx nx test web-e2e`: the README's pictures, from a small seeded account. */
+const readmeIt = process.env['MT_README_SCREENSHOTS'] === '1' ? it : it.skip;
+readmeIt('writes the README screenshots of the home, a list as a grid and an entry page', async () => {
+  const person = await registerAndLogin(web.client(), 'reader');
+  const api = web.client(person.token);
+  const seed: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
+    ['tvshows', { title: 'Slow Horses', year: 2022, episodes: 24, network: 'Apple TV+', description: 'Failed MI5 agents in a dead-end office.' }, { status: 'watching', progress: 9, score: 9 }],
+    ['books', { title: 'The Left Hand of Darkness', year: 1969, pages: 304, authors: ['Ursula K. Le Guin'] }, { status: 'watching', progress: 120 }],
+    ['movies', { title: 'Perfect Days', year: 2023, runtime_minutes: 124, director: 'Wim Wenders' }, { status: 'completed', score: 9 }],
+    ['movies', { title: 'Past Lives', year: 2023, runtime_minutes: 106 }, { status: 'completed', score: 8 }],
+    ['movies', { title: 'Aftersun', year: 2022, runtime_minutes: 102 }, { status: 'plan_to_watch' }],
+    ['movies', { title: 'The Zone of Interest', year: 2023, runtime_minutes: 105 }, { status: 'plan_to_watch' }],
+    ['movies', { title: 'Anatomy of a Fall', year: 2023, runtime_minutes: 151 }, { status: 'completed', score: 8 }],
+    ['tvshows', { title: 'The Bear', year: 2022, episodes: 38 }, { status: 'plan_to_watch' }],
+  ];
+  const ids: Record<string, string> = {};
+  for (const [category, fields, entry] of seed) {
+    const created = await api.createEntry(category, fields as { title: string });
+    ids[String(fields['title'])] = created.id;
+    await api.addListEntry(category, { item_id: created.id, ...entry });
+  }
+  const w = await openPage(browser, { width: 1280, height: 860, name: 'readme' });
+  const { page } = w;
+  await logIn(page, person.username);
+  await visible(page.getByRole('region', { name: 'Up next' }).getByRole('link', { name: 'Slow Horses' }));
+  const dir = path.join(__dirname, '..', '..', '..', 'docs', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, 'home.png') });
+  await page.goto(`${web.url}/movies/list?view=grid`);
+  await visible(page.locator('.card--poster').first());
+  await page.screenshot({ path: path.join(dir, 'list-grid.png') });
+  await page.goto(`${web.url}/tvshows/${ids['Slow Horses']}`);
+  await visible(page.locator('.stepper__value'));
+  await page.screenshot({ path: path.join(dir, 'entry.png') });
+  await w.close();
+}, 180_000);

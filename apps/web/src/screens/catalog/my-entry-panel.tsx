@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { describeError } from '../../api/describe-error';
 import { useSubmit } from '../../api/use-submit';
 import { useApi, useServices } from '../../app/services';
-import { progressLabel, progressText, statusLabel } from '../../categories/labels';
+import { categoryWords, progressLabel, progressText, statusLabel } from '../../categories/labels';
 import { Field, FormError } from '../../ui/field';
 import { draftOf, EntryDetailFields, patchFrom, ScoreOptions, StatusOptions, type Draft } from '../list/row-editor';
 
@@ -121,7 +121,7 @@ export function MyEntryPanel(props: { category: Category; entry: ListEntry; prog
       <FormError error={quick.error?.message} requestId={quick.error?.requestId} />
       <DetailsForm {...props} />
       <p>
-        <Link href={`/${category.id}/list`}>All my {category.display_name}</Link>
+        <Link href={`/${category.id}/list`}>All my {categoryWords(category)}</Link>
       </p>
     </div>
   );

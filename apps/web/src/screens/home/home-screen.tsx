@@ -100,7 +100,8 @@ function HomeSection(props: { title: string; id: string; entries: HomeEntry[]; c
 }
 
 function EntryCard({ entry, category }: { entry: HomeEntry; category: Category | undefined }) {
-  const progress = progressText(category, entry.progress, entry.item.progress_total);
+  // Nothing done yet on something planned: its length alone says nothing about progress.
+  const progress = entry.progress === null && entry.status !== 'watching' ? undefined : progressText(category, entry.progress, entry.item.progress_total);
   return (
     <li className="card card--work">
       <Poster title={entry.item.title} url={entry.item.poster_url} />

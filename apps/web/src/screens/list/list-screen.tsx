@@ -220,10 +220,14 @@ export function ListScreen() {
       <Tabs label="Status" tabs={tabs} value={tab} onChange={(value) => setQuery({ status: value === 'all' ? undefined : value, page: undefined })} panelId="list-panel" idPrefix="tab" />
       <div id="list-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="list-panel" aria-busy={busy}>
         <div className="list-tools">
+{view === 'list' ? (
           <label className="select-all">
             <input ref={selectAllRef} type="checkbox" checked={allSelected} disabled={rows.length === 0} onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.item_id)) : new Set())} />
             Select all on this page
           </label>
+          ) : (
+            <span />
+          )}
           <div className="view-switch" role="group" aria-label="View">
             <button type="button" className="button button--small" aria-pressed={view === 'list'} onClick={() => setQuery({ view: undefined })}>
               List
