@@ -101,6 +101,12 @@ export function mediaCategory(id: MediaCategoryId): MediaCategory {
 export const statusLabelsOf = (category: Pick<MediaCategory<unknown>, 'statusLabels'>): StatusLabels =>
   category.statusLabels ?? DEFAULT_STATUS_LABELS;
 
+/** The status labels of a category by its id: a shipped category's own, else the default ones. */
+export const statusLabelsOfId = (id: string): StatusLabels => (isMediaCategoryId(id) ? statusLabelsOf(mediaCategory(id)) : DEFAULT_STATUS_LABELS);
+
+/** Every set of status labels the shipped categories use, the default set included. */
+export const ALL_STATUS_LABELS: readonly StatusLabels[] = /*#__PURE__*/ [DEFAULT_STATUS_LABELS, ...MEDIA_CATEGORIES.map((category) => statusLabelsOf(category))];
+
 /** The category's external id keys ({} when it declares none). */
 export const externalIdKeys = (category: Pick<MediaCategory<unknown>, 'externalIds'>): Readonly<Record<string, ExternalIdKey>> =>
   category.externalIds ?? {};

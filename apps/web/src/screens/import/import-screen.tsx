@@ -1,3 +1,4 @@
+import { IMPORT_FILE_KINDS } from '@mt/domain';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { describeError, isAbort, type DescribedError } from '../../api/describe-error';
@@ -44,12 +45,10 @@ interface ImportForm {
 }
 
 /** Sources that write several files with the same header: the person says which one it is (the API's `file`). */
-const FILE_KINDS: Readonly<Record<string, ReadonlyArray<{ value: string; label: string }>>> = {
-  letterboxd: [
-    { value: 'watched.csv', label: 'Watched films (watched.csv)' },
-    { value: 'watchlist.csv', label: 'Watchlist (watchlist.csv)' },
-  ],
-};
+const KIND_WORDS: Readonly<Record<string, string>> = { 'watched.csv': 'Watched films', 'watchlist.csv': 'Watchlist' };
+const FILE_KINDS: Readonly<Record<string, ReadonlyArray<{ value: string; label: string }>>> = Object.fromEntries(
+  Object.entries(IMPORT_FILE_KINDS).map(([source, kinds]) => [source, kinds.map((value) => ({ value, label: KIND_WORDS[value] ? `${KIND_WORDS[value]} (${value})` : value }))]),
+);
 const kindFromName = (source: string, name: string) => FILE_KINDS[source]?.find((kind) => name.toLowerCase().endsWith(kind.value))?.value;
 
 export function ImportScreen() {
