@@ -407,7 +407,7 @@ describe('errors and exit codes', () => {
   it('exits with the usage code on bad arguments, before any request', async () => {
     const runner = newRunner();
     const cases: Array<[string[], string]> = [
-      [['list', 'movies', '--status', 'finished'], "argument 'finished' is invalid"],
+      [['list', 'movies', '--status', 'finished'], "unknown status 'finished' for movies: one of watching (Watching), completed (Watched)"],
       [['add', 'movies', '--score', '11', '65f1c0ffee0000000000abcd'], 'expected a whole number from 1 to 10'],
       [['set', 'movies', 'not-an-id', '--status', 'completed'], 'not an entry id'],
       [['set', 'movies', '65f1c0ffee0000000000abcd'], 'nothing to change'],
