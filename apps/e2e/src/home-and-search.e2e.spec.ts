@@ -189,3 +189,32 @@ describe('a category that does not answer', () => {
     30_000,
   );
 });
+
+describe('GET /api/v1/entries/{category}/{id}', () => {
+  interface EntryPage {
+    item: { id: string; title: string };
+    list_entry: { item_id: string; status: string } | null;
+  }
+
+  it("answers the catalog entry with the caller's list entry, null (never a 404) when it is not on the list", async () => {
+    const token = await registerAndLogin();
+    const film = await createEntry('movies', token, { title: unique('Paged ') });
+    const anonymous = await api.get<EntryPage>(`/api/v1/entries/movies/${film.id}`);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toMatchObject({ item: { id: film.id, title: film.title }, list_entry: null });
+    const notListed = await api.get<EntryPage>(`/api/v1/entries/movies/${film.id}`, { token });
+    expect(notListed.status).toBe(200);
+    expect(notListed.body.list_entry).toBeNull();
+    await api.post('/api/v1/movies/list', { item_id: film.id, status: 'watching' }, { token });
+    const listed = await api.get<EntryPage>(`/api/v1/entries/movies/${film.id}`, { token });
+    expect(listed.body.list_entry).toMatchObject({ item_id: film.id, status: 'watching' });
+  });
+
+  it('answers 404 for an unknown entry or category and 400 for a malformed id', async () => {
+    expect((await api.get<ErrorPayload>(`/api/v1/entries/movies/${'f'.repeat(24)}`)).status).toBe(404);
+    expect((await api.get<ErrorPayload>(`/api/v1/entries/films/${'f'.repeat(24)}`)).status).toBe(404);
+    const malformed = await api.get<ErrorPayload>('/api/v1/entries/movies/not-an-id');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('validation_failed');
+  });
+});

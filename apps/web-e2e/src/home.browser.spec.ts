@@ -159,6 +159,11 @@ describe.each([360, 1280])('every screen at %i px wide', (width) => {
       ['tokens', '/tokens', 'Access tokens'],
       ['not-found', '/no/such/page', /not found|Page not found|No such/i],
     ];
+    // No screen asks for something that is not there: an entry not on the list is no 404 in the console.
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+    });
     for (const [name, url, heading] of screens) {
       // Within the app, as a person moves (a reload would inject axe again, slow on a busy machine).
       await page.evaluate(`history.pushState({}, '', ${JSON.stringify(url)}); dispatchEvent(new PopStateEvent('popstate'))`);
@@ -166,6 +171,7 @@ describe.each([360, 1280])('every screen at %i px wide', (width) => {
       await page.waitForLoadState('networkidle');
       await checkScreen(w, name);
     }
+    expect(missing).toEqual([]);
     expect(w.errors).toEqual([]);
     await w.close();
   }, 240_000);

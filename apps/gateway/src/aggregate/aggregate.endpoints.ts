@@ -1,7 +1,9 @@
 import { defineEndpoint, PUBLIC, reply, scope, type EndpointGroup } from '@mt/endpoints';
 import type { Identity } from '@mt/identity';
 import type { RouteTable } from '@mt/registry-client';
-import { HomeSchema, SearchQuerySchema, SearchResultsSchema } from './aggregate.schemas';
+import { errors } from '@mt/errors';
+import { EntryPageParams, EntryPageSchema, HomeSchema, SearchQuerySchema, SearchResultsSchema } from './aggregate.schemas';
+import { entryWithListEntry } from './entry-page.service';
 import { categoryClient } from './category-client';
 import { buildHome } from './home.service';
 import { searchEverywhere } from './search.service';
@@ -55,6 +57,24 @@ export function aggregateEndpoints(deps: AggregateDeps): EndpointGroup {
             withListMarks: caller?.scopes.includes('list:read') ?? false,
           });
           return reply.ok(results, { 'Cache-Control': caller ? 'no-store' : 'no-cache' });
+        },
+      }),
+      defineEndpoint({
+        name: 'get entry page',
+        method: 'GET',
+        path: '/entries/{category}/{id}',
+        access: PUBLIC,
+        summary: 'A catalog entry with your list entry for it',
+        description:
+          "What an entry's page shows, in one answer: the catalog entry (a merged id's survivor) and, with a credential that has `list:read`, your list entry for it — `null` when it is not on your list (where `GET /api/v1/{category}/list/{item_id}` answers 404).",
+        params: EntryPageParams,
+        responses: { 200: { description: 'The entry and your list entry', schema: EntryPageSchema } },
+        async handle({ caller, params, res }) {
+          const category = routeTable.categories().find((c) => c.id === params.category);
+          if (!category) throw errors.notFound(`no category ${params.category}`);
+          const withList = caller?.scopes.includes('list:read') ?? false;
+          const page = await entryWithListEntry(clientFor(caller, res.locals['requestId']), category, params.id, withList, categoryTimeoutMs);
+          return reply.ok(page, { 'Cache-Control': caller ? 'no-store' : 'no-cache' });
         },
       }),
     ],

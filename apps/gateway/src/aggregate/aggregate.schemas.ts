@@ -1,4 +1,4 @@
-import { calendarDateSchema, idSchema, timestampSchema, z } from '@mt/contracts';
+import { calendarDateSchema, idSchema, objectIdParam, timestampSchema, z } from '@mt/contracts';
 import { LIST_STATUSES } from '@mt/domain';
 
 const count = () => z.number().int().min(0);
@@ -121,6 +121,23 @@ export const SearchResultsSchema = z
   })
   .openapi('SearchResults', { description: 'A search of every category at once' });
 
+const openObject = (description: string) => z.looseObject({}).openapi({ additionalProperties: true, description });
+
+export const EntryPageParams = z.strictObject({
+  category: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/).openapi({ description: 'A live category id', example: 'movies' }),
+  id: objectIdParam(),
+});
+
+export const EntryPageSchema = z
+  .object({
+    item: openObject("The catalog entry, as `GET /api/v1/{category}/{id}` answers it (a merged id's survivor)"),
+    list_entry: openObject("The caller's list entry, as `GET /api/v1/{category}/list/{item_id}` answers it")
+      .nullable()
+      .openapi({ description: "The caller's list entry; `null` when the work is not on the list, or the request is anonymous (or lacks `list:read`)" }),
+  })
+  .openapi('EntryPage', { description: "A catalog entry with the caller's list entry for it" });
+
+export type EntryPage = z.output<typeof EntryPageSchema>;
 export type Home = z.output<typeof HomeSchema>;
 export type HomeEntry = z.output<typeof HomeEntrySchema>;
 export type WorkSummary = z.output<typeof WorkSummarySchema>;

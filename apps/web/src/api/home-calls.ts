@@ -1,4 +1,4 @@
-import { ApiError, type SearchResults } from '@mt/api-client';
+import { ApiError, type CatalogEntry, type ListEntry, type SearchResults } from '@mt/api-client';
 import type { WebApi } from './web-api';
 
 /** Results per category on the home's search: a glance; the category's own search pages the rest. */
@@ -9,4 +9,12 @@ export async function searchEverywhere(api: WebApi, q: string, signal?: AbortSig
   const { data, error, response } = await api.http.GET('/api/v1/search', { params: { query: { q, limit: SEARCH_EVERYWHERE_LIMIT } }, signal });
   if (!response.ok) throw ApiError.fromResponse(response, error);
   return data as SearchResults;
+}
+
+/** A catalog entry with the person's list entry for it (null when not on the list: no 404 in the console). */
+export async function fetchEntryPage(api: WebApi, category: string, id: string): Promise<{ item: CatalogEntry; listEntry: ListEntry | null }> {
+  const { data, error, response } = await api.http.GET('/api/v1/entries/{category}/{id}', { params: { path: { category, id } } });
+  if (!response.ok) throw ApiError.fromResponse(response, error);
+  const page = data as { item: CatalogEntry; list_entry: ListEntry | null };
+  return { item: page.item, listEntry: page.list_entry };
 }

@@ -3,6 +3,7 @@ import { DEFAULT_LIST_STATUS, PROGRESS_LENGTH_FIELDS, type ProgressUnit } from '
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { describeError, type DescribedError } from '../../api/describe-error';
+import { fetchEntryPage } from '../../api/home-calls';
 import { useSubmit } from '../../api/use-submit';
 import { loginPath } from '../../app/navigation';
 import { ScreenTitle } from '../../app/screen-title';
@@ -48,31 +49,21 @@ export function EntryScreen() {
   const [, navigate] = useLocation();
   const categoryKnown = Boolean(category);
 
+  // One request for the entry and the person's list entry for it (GET /api/v1/entries/…): an entry not on
+  // the list is a null there, not a 404 the browser would log.
   useEffect(() => {
     if (!categoryKnown) return;
     let current = true;
     setEntry({ state: 'loading' });
-    api.getEntry(categoryId, id).then(
-      (value) => {
+    if (signedIn) setListEntry({ state: 'loading' });
+    fetchEntryPage(api, categoryId, id).then(
+      ({ item, listEntry: mine }) => {
         if (!current) return;
         setAskedFor(id);
-        setEntry({ state: 'done', value });
+        setEntry({ state: 'done', value: item });
+        if (signedIn) setListEntry({ state: 'done', value: mine });
       },
       (error: unknown) => current && setEntry({ state: 'error', error: describeError(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, categoryId, id, categoryKnown]);
-
-  useEffect(() => {
-    if (!categoryKnown || !signedIn) return;
-    let current = true;
-    setListEntry({ state: 'loading' });
-    api.getListEntry(categoryId, id).then(
-      (value) => current && setListEntry({ state: 'done', value }),
-      (error: unknown) =>
-        current && setListEntry(isApiError(error, 'not_found') ? { state: 'done', value: null } : { state: 'error', error: describeError(error) }),
     );
     return () => {
       current = false;
