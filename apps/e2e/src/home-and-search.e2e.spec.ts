@@ -218,3 +218,24 @@ describe('GET /api/v1/entries/{category}/{id}', () => {
     expect(malformed.body.code).toBe('validation_failed');
   });
 });
+
+describe('GET /api/v1/entries/{category}?ids=', () => {
+  it('says which works of a page of results are on the list, and how', async () => {
+    const token = await registerAndLogin();
+    const listed = await createEntry('books', token, { title: unique('Marked ') });
+    const other = await createEntry('books', token, { title: unique('Unmarked ') });
+    await api.post('/api/v1/books/list', { item_id: listed.id, status: 'watching', progress: 12 }, { token });
+    const marks = await api.get<Record<string, unknown>>(`/api/v1/entries/books?ids=${listed.id},${other.id}`, { token });
+    expect(marks.status).toBe(200);
+    expect(marks.body).toEqual({ [listed.id]: { status: 'watching', progress: 12, score: null }, [other.id]: null });
+  });
+
+  it('needs list:read, and refuses more than 20 ids or a malformed one with 400', async () => {
+    const token = await registerAndLogin();
+    const id = 'a'.repeat(24);
+    expect((await api.get<ErrorPayload>(`/api/v1/entries/books?ids=${id}`)).status).toBe(401);
+    expect((await api.get<ErrorPayload>(`/api/v1/entries/books?ids=${Array(21).fill(id).join(',')}`, { token })).status).toBe(400);
+    expect((await api.get<ErrorPayload>('/api/v1/entries/books?ids=nope', { token })).status).toBe(400);
+    expect((await api.get<ErrorPayload>('/api/v1/entries/books', { token })).status).toBe(400);
+  });
+});

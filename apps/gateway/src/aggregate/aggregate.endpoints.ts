@@ -2,9 +2,10 @@ import { defineEndpoint, PUBLIC, reply, scope, type EndpointGroup } from '@mt/en
 import type { Identity } from '@mt/identity';
 import type { RouteTable } from '@mt/registry-client';
 import { errors } from '@mt/errors';
-import { EntryPageParams, EntryPageSchema, HomeSchema, SearchQuerySchema, SearchResultsSchema } from './aggregate.schemas';
+import { EntryPageParams, EntryPageSchema, HomeSchema, ListMarksParams, ListMarksQuery, ListMarksSchema, SearchQuerySchema, SearchResultsSchema } from './aggregate.schemas';
+import { listMarks } from './list-marks.service';
 import { entryWithListEntry } from './entry-page.service';
-import { categoryClient } from './category-client';
+import { asApiError, CategoryCallError, categoryClient } from './category-client';
 import { buildHome } from './home.service';
 import { searchEverywhere } from './search.service';
 
@@ -75,6 +76,30 @@ export function aggregateEndpoints(deps: AggregateDeps): EndpointGroup {
           const withList = caller?.scopes.includes('list:read') ?? false;
           const page = await entryWithListEntry(clientFor(caller, res.locals['requestId']), category, params.id, withList, categoryTimeoutMs);
           return reply.ok(page, { 'Cache-Control': caller ? 'no-store' : 'no-cache' });
+        },
+      }),
+      defineEndpoint({
+        name: 'get list marks',
+        method: 'GET',
+        path: '/entries/{category}',
+        access: scope('list:read'),
+        summary: 'Which of these works are on your list',
+        description:
+          'For a page of search results: each id → your list entry in brief (`status`, `progress`, `score`), or `null` when it is not on your list. Unknown ids are `null` too.',
+        params: ListMarksParams,
+        query: ListMarksQuery,
+        responses: { 200: { description: 'Each id and where it stands on your list', schema: ListMarksSchema } },
+        async handle({ caller, params, query, res }) {
+          const category = routeTable.categories().find((c) => c.id === params.category);
+          if (!category) throw errors.notFound(`no category ${params.category}`);
+          const ids = [...new Set(query.ids.split(','))];
+          try {
+            const marks = await listMarks(clientFor(caller, res.locals['requestId']), category.id, ids, AbortSignal.timeout(categoryTimeoutMs));
+            return reply.ok(Object.fromEntries(ids.map((id, index) => [id, marks[index] ?? null])), { 'Cache-Control': 'no-store' });
+          } catch (error) {
+            if (error instanceof CategoryCallError) throw asApiError(error);
+            throw error;
+          }
         },
       }),
     ],

@@ -95,10 +95,33 @@ export const SearchQuerySchema = z.strictObject({
     .openapi({ description: `Results per category (1–${SEARCH_MAX_LIMIT}, default ${SEARCH_DEFAULT_LIMIT})` }),
 });
 
+// Unnamed on purpose: a named schema made nullable inside a record loses its `nullable` in OpenAPI 3.0 (a $ref takes no siblings).
+const listMark = () =>
+  z
+    .object({ status: z.enum(LIST_STATUSES), progress: count().nullable(), score: z.number().int().nullable() })
+    .openapi({ description: "Where a work stands on the caller's list" });
+
+export const LIST_MARKS_MAX_IDS = 20;
+
+export const ListMarksParams = z.strictObject({
+  category: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/).openapi({ description: 'A live category id', example: 'movies' }),
+});
+
+export const ListMarksQuery = z.strictObject({
+  ids: z
+    .string()
+    .regex(/^[0-9a-f]{24}(,[0-9a-f]{24})*$/, 'expected comma-separated entry ids (24 hexadecimal characters each)')
+    .refine((text) => text.split(',').length <= LIST_MARKS_MAX_IDS, `at most ${LIST_MARKS_MAX_IDS} ids`)
+    .openapi({ description: `1–${LIST_MARKS_MAX_IDS} catalog entry ids, comma-separated (a page of search results)` }),
+});
+
+export const ListMarksSchema = z
+  .record(z.string(), listMark().nullable())
+  .openapi('ListMarks', { description: "Each id asked for → the caller's list entry in brief, or `null` when it is not on the list" });
+
 const SearchHitSchema = WorkSummarySchema.omit({ progress_total: true })
   .extend({
-    on_list: z
-      .object({ status: z.enum(LIST_STATUSES), progress: count().nullable(), score: z.number().int().nullable() })
+    on_list: listMark()
       .nullable()
       .openapi({ description: "The caller's list entry for this work; `null` when it is not on the list or the request is anonymous (or lacks `list:read`)" }),
   })

@@ -1,3 +1,4 @@
+import { errors } from '@mt/errors';
 import { signIdentity, type Identity } from '@mt/identity';
 import type { RouteTable } from '@mt/registry-client';
 
@@ -11,6 +12,10 @@ export class CategoryCallError extends Error {
     super(message);
   }
 }
+
+/** A category's failure as the whole answer's error, where one category is all the answer needs. */
+export const asApiError = (error: CategoryCallError) =>
+  ({ service_unavailable: errors.serviceUnavailable, gateway_timeout: errors.gatewayTimeout, bad_gateway: errors.badGateway })[error.code](error.message);
 
 export interface CategoryAnswer<T> {
   status: number;

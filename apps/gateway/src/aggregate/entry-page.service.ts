@@ -1,14 +1,8 @@
 import { errors } from '@mt/errors';
 import type { CategoryRecord } from '@mt/contracts';
 import type { CategoryClient } from './category-client';
-import { CategoryCallError } from './category-client';
+import { asApiError, CategoryCallError } from './category-client';
 import type { EntryPage } from './aggregate.schemas';
-
-const ERROR_OF_CALL = {
-  service_unavailable: errors.serviceUnavailable,
-  gateway_timeout: errors.gatewayTimeout,
-  bad_gateway: errors.badGateway,
-} as const;
 
 /**
  * A catalog entry with the caller's list entry for it, in one answer: the list's own endpoint answers 404
@@ -26,7 +20,7 @@ export async function entryWithListEntry(client: CategoryClient, category: Categ
     if (listEntry.status !== 200 && listEntry.status !== 404) throw errors.badGateway(`${category.id} answered ${listEntry.status}`);
     return { item: item.body, list_entry: listEntry.status === 200 ? listEntry.body : null };
   } catch (error) {
-    if (error instanceof CategoryCallError) throw ERROR_OF_CALL[error.code](error.message);
+    if (error instanceof CategoryCallError) throw asApiError(error);
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 import type { CategoryRecord } from '@mt/contracts';
-import type { ListStatus } from '@mt/domain';
 import type { CategoryClient } from './category-client';
 import type { SearchResults } from './aggregate.schemas';
 import { expectOk, fanOut } from './fan-out';
+import { listMarks } from './list-marks.service';
 
 interface CatalogHit {
   id: string;
@@ -10,11 +10,6 @@ interface CatalogHit {
   year: number | null;
   description?: string | null;
   poster_url?: string | null;
-}
-interface ListEntryAnswer {
-  status: ListStatus;
-  progress: number | null;
-  score: number | null;
 }
 
 export interface SearchInput {
@@ -32,13 +27,7 @@ export async function searchEverywhere(client: CategoryClient, categories: reado
   const query = new URLSearchParams({ q: input.q, limit: String(input.limit) }).toString();
   const { parts, unavailable } = await fanOut(categories, timeoutMs, async (category, signal) => {
     const page = expectOk(category.id, await client.get<{ data: CatalogHit[]; total: number }>(category.id, `?${query}`, signal));
-    const marks = await Promise.all(
-      page.data.map(async (hit) => {
-        if (!input.withListMarks) return null;
-        const answer = await client.get<ListEntryAnswer>(category.id, `/list/${hit.id}`, signal);
-        return answer.status === 200 ? { status: answer.body.status, progress: answer.body.progress, score: answer.body.score } : null;
-      }),
-    );
+    const marks = input.withListMarks ? await listMarks(client, category.id, page.data.map((hit) => hit.id), signal) : [];
     return {
       category: category.id,
       display_name: category.display_name,

@@ -18,3 +18,13 @@ export async function fetchEntryPage(api: WebApi, category: string, id: string):
   const page = data as { item: CatalogEntry; list_entry: ListEntry | null };
   return { item: page.item, listEntry: page.list_entry };
 }
+
+export type ListMarks = Record<string, { status: ListEntry['status']; progress: number | null; score: number | null } | null>;
+
+/** Which of a page of results are on the person's list (GET /api/v1/entries/{category}?ids=). */
+export async function fetchListMarks(api: WebApi, category: string, ids: readonly string[], signal?: AbortSignal): Promise<ListMarks> {
+  if (ids.length === 0) return {};
+  const { data, error, response } = await api.http.GET('/api/v1/entries/{category}', { params: { path: { category }, query: { ids: ids.join(',') } }, signal });
+  if (!response.ok) throw ApiError.fromResponse(response, error);
+  return data as ListMarks;
+}
