@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { createContext } from './command-context';
 import { COMPLETE_COMMAND, printCompletions } from './commands/completion';
 import { reportOf } from './errors';
+import { explainUnknownCategory } from './unknown-category';
 import { EXIT, type ExitCode } from './exit-codes';
 import type { Io } from './io';
 import { Output } from './output/output';
@@ -22,7 +23,7 @@ export async function run(argv: string[], io: Io): Promise<ExitCode> {
   } catch (error) {
     // Commander has already printed its message (unknown option, missing argument) or the help/version.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    const report = reportOf(error);
+    const report = reportOf(await explainUnknownCategory(error, context, program));
     new Output(io, { json: argv.includes('--json'), colour: !argv.includes('--no-color') }).error(report);
     return report.exit_code;
   }

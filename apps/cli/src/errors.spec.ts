@@ -49,3 +49,10 @@ describe('error reports', () => {
     expect(formatReport(reportOf(bug))).toBe('mt: unexpected error: cannot read properties of undefined');
   });
 });
+
+describe('formatReport', () => {
+  it('says a detail that only repeats the message once', () => {
+    const text = formatReport(reportOf(new ApiError({ status: 400, message: 'give the file name', code: 'validation_failed', details: [{ path: 'body', message: 'give the file name' }] })));
+    expect(text.split('give the file name')).toHaveLength(2);
+  });
+});

@@ -85,7 +85,8 @@ export function formatReport(report: ErrorReport): string {
     const parts = [`HTTP ${report.status}`, report.code, report.request_id ? `request id ${report.request_id}` : undefined];
     lines.push(`    (${parts.filter(Boolean).join(', ')})`);
   }
-  for (const detail of report.details ?? []) lines.push(`    - ${detail.path ? `${detail.path}: ` : ''}${detail.message}`);
+  // A detail that only repeats the message (an import's unreadable `body`) is said once.
+  for (const detail of (report.details ?? []).filter((d) => d.message !== report.message)) lines.push(`    - ${detail.path ? `${detail.path}: ` : ''}${detail.message}`);
   if (report.existing_id) lines.push(`    existing entry: ${report.existing_id}`);
   if (report.retry_after !== undefined) lines.push(`    retry after ${report.retry_after} s`);
   if (report.hint) lines.push(`hint: ${report.hint}`);

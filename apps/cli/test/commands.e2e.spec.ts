@@ -208,7 +208,7 @@ describe('reading', () => {
     expect(show.json()).toMatchObject({ entry: { id, title: 'Dune', authors: [], isbn: null }, list_entry: { item_id: id, status: 'watching', score: 8 } });
     const text = await runner.run(['show', 'books', id]);
     expect(text.stdout).toContain('Dune (1965)');
-    expect(text.stdout).toContain('On your list: watching, score 8, started ');
+    expect(text.stdout).toContain('On your list: Reading, score 8, started ');
 
     // Without a login the catalog is still public; the list part is empty.
     const anonymous = await newRunner().run(['show', 'books', id, '--json']);
@@ -407,7 +407,7 @@ describe('errors and exit codes', () => {
   it('exits with the usage code on bad arguments, before any request', async () => {
     const runner = newRunner();
     const cases: Array<[string[], string]> = [
-      [['list', 'movies', '--status', 'finished'], "argument 'finished' is invalid"],
+      [['list', 'movies', '--status', 'finished'], "unknown status 'finished' for movies: one of watching (Watching), completed (Watched)"],
       [['add', 'movies', '--score', '11', '65f1c0ffee0000000000abcd'], 'expected a whole number from 1 to 10'],
       [['set', 'movies', 'not-an-id', '--status', 'completed'], 'not an entry id'],
       [['set', 'movies', '65f1c0ffee0000000000abcd'], 'nothing to change'],
@@ -795,3 +795,55 @@ function listFiles(dir: string): string[] {
     entry.isDirectory() ? listFiles(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
   );
 }
+
+describe('the words of the web app, and what people type', () => {
+  it('takes the status in the words the web app shows (--status watched) and shows them back', async () => {
+    const { runner } = await loggedIn('words');
+    const added = await runner.run(['add', 'movies', '--title', `Words ${Date.now()}`, '--year', '2001', '--status', 'watched']);
+    expectExit(added, EXIT.ok);
+    expect(added.stdout).toContain('Watched');
+    const id = added.stdout.trim().split('\n').pop() ?? '';
+    const reading = await runner.run(['set', 'movies', id, '--status', 'Want to watch', '--json']);
+    expectExit(reading, EXIT.ok);
+    const listed = await runner.run(['list', 'movies', '--status', 'want-to-watch', '--json']);
+    expect(listed.json<ListEntryPage>().data.map((entry) => [entry.item_id, entry.status])).toEqual([[id, 'plan_to_watch']]);
+    const shown = await runner.run(['list', 'movies']);
+    expect(shown.stdout.split('\t')).toContain('Want to watch');
+    const unknown = await runner.run(['set', 'movies', id, '--status', 'binged']);
+    expectExit(unknown, EXIT.usage);
+    expect(unknown.stderr).toContain("unknown status 'binged' for movies: one of watching (Watching), completed (Watched)");
+  });
+
+  it('names the categories when the one given does not exist', async () => {
+    const result = await newRunner().run(['search', 'film', 'x']);
+    expectExit(result, EXIT.usage);
+    expect(result.stderr).toContain("unknown category 'film': the categories are books, movies, tvshows");
+    expect(result.stderr).not.toContain('no route');
+  });
+
+  it('revokes a token by its name, and lists long names whole on a terminal', async () => {
+    const { runner, user } = await loggedIn('revoker');
+    const name = 'the nightly backup of my lists to the NAS';
+    expectExit(await runner.run(['tokens', 'create', name, '--scopes', 'list:read', '--password-stdin'], { input: user.password }), EXIT.ok);
+    const table = runInPty(['tokens', 'ls'], { env: runner.env({ TERM: 'xterm', NO_COLOR: '1' }), cwd: runner.home, columns: 80, script: [['Password for', `${user.password}\r`]] });
+    expect(table.output).toContain(name);
+    const revoke = await runner.run(['tokens', 'revoke', name, '--password-stdin'], { input: user.password });
+    expectExit(revoke, EXIT.ok);
+    expect(revoke.stdout).toContain(`Token "${name}"`);
+    const again = await runner.run(['tokens', 'revoke', name, '--password-stdin'], { input: user.password });
+    expectExit(again, EXIT.notFound);
+  });
+
+  it("imports a Letterboxd file under any name with --file-kind, and says a refusal once", async () => {
+    const { runner } = await loggedIn('boxd');
+    const file = path.join(runner.home, 'letterboxd.csv');
+    writeFileSync(file, 'Date,Name,Year,Letterboxd URI\n2024-01-02,Heat,1995,https://boxd.it/abc\n');
+    const refused = await runner.run(['import', 'movies', 'letterboxd', file, '--dry-run']);
+    expectExit(refused, EXIT.usage);
+    const sentence = "give the file's name (watched.csv or watchlist.csv)";
+    expect(refused.stderr.split(sentence).length - 1).toBe(1);
+    const imported = await runner.run(['import', 'movies', 'letterboxd', file, '--file-kind', 'watchlist.csv', '--dry-run', '--json']);
+    expectExit(imported, EXIT.ok);
+    expect(imported.json<{ status: string; file_name: string }>()).toMatchObject({ status: 'completed', file_name: 'watchlist.csv' });
+  });
+});

@@ -6,6 +6,7 @@ import type { Lifecycle } from '@mt/probes';
 import type { RouteTable } from '@mt/registry-client';
 import { pingRedis, type Redis } from '@mt/stores';
 import type { Express } from 'express';
+import { aggregateEndpoints, callerIdentityMiddleware } from './aggregate';
 import { authenticateMiddleware, enforceAccess } from './authn/authenticate.middleware';
 import { createAuthenticator } from './authn/authenticator';
 import { createAuthServiceClient } from './authn/auth-service.client';
@@ -83,9 +84,11 @@ export function createApp(deps: GatewayDeps): Express {
       : undefined;
 
   // The gateway's own endpoints are declared like any service's; their manifest joins the routing table.
-  const openApi = createOpenApiDocument({ routeTable, logger, gatewayFragment: () => gatewayFragment(discovery) });
+  const openApi = createOpenApiDocument({ routeTable, logger, gatewayFragment: () => gatewayFragment(gatewayGroups) });
   const discovery = discoveryEndpoints({ routeTable, openApi });
-  const resolver = createRouteResolver({ routeTable, gatewayRoutes: routeManifest([discovery]).routes, logger });
+  const aggregates = aggregateEndpoints({ routeTable, internalSecret: config.INTERNAL_SECRET, categoryTimeoutMs: config.AGGREGATE_TIMEOUT_MS });
+  const gatewayGroups = [discovery, aggregates];
+  const resolver = createRouteResolver({ routeTable, gatewayRoutes: routeManifest(gatewayGroups).routes, logger });
 
   const app = createHttpApp({
     logger,
@@ -103,7 +106,7 @@ export function createApp(deps: GatewayDeps): Express {
   });
   app.set('trust proxy', config.TRUST_PROXY);
 
-  const gatewayEndpoints = endpointRouter([discovery]);
+  const gatewayEndpoints = inSequence([callerIdentityMiddleware(config.INTERNAL_SECRET), endpointRouter(gatewayGroups)]);
   // Every API request takes these steps in this order: one middleware instead of one express layer each
   // (the hot path of every proxied request, issue 21).
   app.use(

@@ -52,6 +52,8 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: envInt(1200, 0, 10_000_000),
   /** Upstream deadline for the response headers, and the idle limit of an upstream socket. */
   PROXY_TIMEOUT_MS: envInt(10_000, 100, 600_000),
+  /** Each category's deadline inside one aggregate request (`/api/v1/home`, `/api/v1/search`): a slower one is reported as unavailable. */
+  AGGREGATE_TIMEOUT_MS: envInt(3_000, 100, 60_000),
   TRUST_PROXY: trustProxy,
   JWT_ISSUER: z.string().min(1).default('media-tracker'),
   JWT_AUDIENCE: z.string().min(1).default('media-tracker-api'),

@@ -71,9 +71,9 @@ describe.each([390, 1280])('the web app at %i px wide', (width) => {
     const username = unique('journey');
     const password = 'a long enough password';
 
-    // Start: the catalog of the first category, for someone not signed in.
+    // Start: a welcome with one search, for someone not signed in.
     await page.goto(`${web.url}/`);
-    await visible(page.getByRole('heading', { level: 1, name: 'Books' }));
+    await visible(page.getByRole('heading', { level: 1, name: 'Media Tracker' }));
     await w.screenshot('start');
 
     // Register: a field error next to its field first, then the account.
@@ -89,10 +89,10 @@ describe.each([390, 1280])('the web app at %i px wide', (width) => {
     await w.screenshot('register-error');
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'My books' }));
-    await visible(page.getByText('Your books list is empty.'));
+    await visible(page.getByRole('heading', { level: 1, name: 'Home' }));
+    await visible(page.getByText('Nothing on your lists yet.'));
     expect(await page.evaluate('localStorage.length')).toBe(0);
-    await expectAccessible(w, 'empty list');
+    await expectAccessible(w, 'empty home');
 
     // Search as you type: a word prefix finds both Matrix films.
     await page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Movies' }).click();
@@ -115,14 +115,14 @@ describe.each([390, 1280])('the web app at %i px wide', (width) => {
     await page.getByLabel('Status').selectOption({ label: 'Watching' });
     await expectAccessible(w, 'entry');
     await page.getByRole('button', { name: 'Add to my list' }).click();
-    await until(async () => expect(await textOf(page.getByText('On your list:'))).toContain('Watching'));
+    await until(async () => expect(await page.getByLabel('Status', { exact: true }).inputValue()).toBe('watching'));
     await w.screenshot('entry-added');
     for (const title of ['Heat', 'Alien']) {
       await page.getByRole('link', { name: 'Browse' }).click();
       await page.getByLabel('Search movies').fill(title.toLowerCase());
       await page.locator('.cards .card__title', { hasText: title }).click();
       await page.getByRole('button', { name: 'Add to my list' }).click();
-      await until(async () => expect(await textOf(page.getByText('On your list:'))).toContain('Want to watch'));
+      await until(async () => expect(await page.getByLabel('Status', { exact: true }).inputValue()).toBe('plan_to_watch'));
     }
     const me = web.client(await sessionToken(page));
 
@@ -144,7 +144,7 @@ describe.each([390, 1280])('the web app at %i px wide', (width) => {
     await w.screenshot('inline-edit');
     await editor.getByRole('button', { name: 'Save' }).click();
     await hidden(editor);
-    await until(async () => expect(await textOf(page.locator('.list-row', { hasText: 'Heat' }))).toContain('Score 8'));
+    await until(async () => expect(await textOf(page.locator('.list-row', { hasText: 'Heat' }))).toContain('8/10'));
     expect(await me.getListEntry('movies', movies['Heat']!)).toMatchObject({ score: 8, notes: 'Great heist.' });
 
     // Bulk status change of everything, then Undo.
@@ -337,7 +337,7 @@ it('shows a stored XSS attempt in titles and notes as text, and runs none of it'
   await page.getByLabel('Username or email').fill(person.username);
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await visible(page.getByRole('heading', { level: 1, name: 'My books' }));
+  await visible(page.getByRole('heading', { level: 1, name: 'Home' }));
 
   for (const path of ['/movies?q=img', `/movies/${movies[XSS]}`, '/movies/list']) {
     await page.goto(`${web.url}${path}`);

@@ -8,6 +8,8 @@ import type {
   BulkStatusResult,
   CatalogEntry,
   Category,
+  Home,
+  SearchResults,
   CreatedToken,
   CreateTokenRequest,
   EntryRemoval,
@@ -66,6 +68,10 @@ export interface ApiClient {
   readonly categoryHttp: Client<CategoryPaths>;
 
   categories(): Promise<Category[]>;
+  /** The caller's home across every category (`GET /api/v1/home`). */
+  home(): Promise<Home>;
+  /** One search over every category (`GET /api/v1/search`), grouped by category. */
+  searchEverything(q: string, limit?: number): Promise<SearchResults>;
   register(body: RegisterRequest): Promise<User>;
   login(body: LoginRequest): Promise<LoginResponse>;
   me(): Promise<User>;
@@ -169,6 +175,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     categoryHttp,
 
     categories: () => unwrap(http.GET('/api/v1/categories')),
+    home: () => unwrap(http.GET('/api/v1/home')),
+    searchEverything: (q, limit) => unwrap(http.GET('/api/v1/search', { params: { query: { q, ...(limit ? { limit } : {}) } } })),
     register: (body) => unwrap(http.POST('/api/v1/auth/register', { body })),
     login: (body) => unwrap(http.POST('/api/v1/auth/login', { body })),
     me: () => unwrap(http.GET('/api/v1/auth/me')),

@@ -17,6 +17,12 @@ export type CreateTokenRequest = Schemas['CreateTokenRequest'];
 export type CreatedToken = Schemas['CreatedToken'];
 export type Message = Schemas['Message'];
 export type Category = Schemas['Category'];
+/** Every category at once (docs/api.md "Your home and one search"). */
+export type Home = Schemas['Home'];
+export type HomeEntry = Schemas['HomeEntry'];
+export type WorkSummary = Schemas['WorkSummary'];
+export type SearchResults = Schemas['SearchResults'];
+export type SearchHit = Schemas['SearchHit'];
 
 /** The fields every category's catalog entries share; a category adds its own (`director`, `isbn`...). */
 export type CatalogEntry = Schemas['CatalogEntry'] & { readonly [field: string]: unknown };

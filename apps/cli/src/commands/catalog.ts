@@ -78,7 +78,7 @@ export function registerCatalog(program: Command, ctx: CommandContext): void {
         if (!isApiError(error, 'not_found') && !isApiError(error, 'forbidden')) throw error;
       }
     }
-    session.output.result({ entry, list_entry: listEntry }, () => describeEntry(session.output, entry, listEntry));
+    session.output.result({ entry, list_entry: listEntry }, () => describeEntry(session.output, category, entry, listEntry));
   });
 }
 
@@ -93,7 +93,7 @@ export function pageFooter(output: Output, page: { page: number; total_pages: nu
 
 const SHARED_FIELDS = new Set(['id', 'title', 'year', 'description', 'genres', 'created_by', 'created_at', 'updated_at']);
 
-function describeEntry(output: Output, entry: CatalogEntry, listEntry: ListEntry | null): string {
+function describeEntry(output: Output, category: string, entry: CatalogEntry, listEntry: ListEntry | null): string {
   const { style } = output;
   const lines = [`${style.bold(entry.title)}${entry.year === null ? '' : ` (${entry.year})`}  ${style.dim(entry.id)}`];
   if (entry.genres.length) lines.push(`genres: ${entry.genres.join(', ')}`);
@@ -102,6 +102,6 @@ function describeEntry(output: Output, entry: CatalogEntry, listEntry: ListEntry
     lines.push(`${field.replace(/_/g, ' ')}: ${Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
   }
   if (entry.description) lines.push('', entry.description);
-  lines.push('', listEntry ? `On your list: ${describeListEntry(listEntry)}` : style.dim('Not on your list.'));
+  lines.push('', listEntry ? `On your list: ${describeListEntry(listEntry, category)}` : style.dim('Not on your list.'));
   return lines.join('\n');
 }

@@ -2,6 +2,7 @@ import type { ApiClient, ImportJob, ImportMode } from '@mt/api-client';
 import { Argument, Option, type Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { LETTERBOXD_FILE_KINDS } from '@mt/domain';
 import { IMPORT_MODES, IMPORT_SOURCE_TYPES, IMPORT_SOURCES, MAX_PAGE_LIMIT } from '../api-values';
 import { integer } from '../arguments';
 import { withExamples, type CommandContext } from '../command-context';
@@ -31,11 +32,17 @@ export function registerImports(program: Command, ctx: CommandContext): void {
       .argument('<file>', 'the file, as the source exported it (CSV or JSON)')
       .option('-n, --dry-run', 'report what the import would do, change nothing')
       .addOption(new Option('--mode <mode>', 'entries already on your list: skip_existing (default) leaves them, overwrite replaces their fields').choices(IMPORT_MODES))
+      .addOption(
+        new Option('--file-kind <kind>', "which of the source's files it is, whatever its name (Letterboxd: watched.csv or watchlist.csv); default: the file's own name").choices(
+          LETTERBOXD_FILE_KINDS,
+        ),
+      )
       .option('--no-wait', 'print the queued job and return without following it'),
     'mt import movies letterboxd ~/letterboxd/diary.csv --dry-run',
+    'mt import movies letterboxd ~/Downloads/letterboxd.csv --file-kind watchlist.csv',
     'mt import books goodreads goodreads_library_export.csv --mode overwrite',
     'mt import movies media-tracker movies-list-2026-01-01.json --json | jq .counts',
-  ).action(async (category: string, source: keyof typeof IMPORT_SOURCE_TYPES, file: string, options: { dryRun?: boolean; mode?: ImportMode; wait: boolean }, command: Command) => {
+  ).action(async (category: string, source: keyof typeof IMPORT_SOURCE_TYPES, file: string, options: { dryRun?: boolean; mode?: ImportMode; fileKind?: string; wait: boolean }, command: Command) => {
     const session = ctx.session(command);
     session.requireToken();
     let body: Buffer;
@@ -51,7 +58,8 @@ export function registerImports(program: Command, ctx: CommandContext): void {
       source,
       mode: options.mode,
       dryRun: options.dryRun,
-      fileName: path.basename(file),
+      // The API's `file`: the kind when given, so a renamed export needs no renaming back.
+      fileName: options.fileKind ?? path.basename(file),
     });
     if (!options.wait) {
       session.output.result(queued, () => `Import ${queued.id} queued (follow it with: mt imports ${category}).`);

@@ -1,7 +1,8 @@
 import { ENTRY_LIMITS } from '@mt/domain';
+import { resolveStatus, STATUS_HELP, statusOption } from '../status-words';
 import { isApiError, MAX_BULK_IDS, type ApiClient, type ListEntry, type ListEntryPatch, type ListQuery, type ListStatus } from '@mt/api-client';
 import { Option, type Command } from 'commander';
-import { LIST_SORTS, LIST_STATUSES, MAX_PAGE_LIMIT, ORDERS } from '../api-values';
+import { LIST_SORTS, MAX_PAGE_LIMIT, ORDERS } from '../api-values';
 import { date, entryIds, integer, integerOrNone, isEntryId, textOrNone } from '../arguments';
 import { withExamples, type CommandContext } from '../command-context';
 import { CliError, usageError } from '../errors';
@@ -14,7 +15,8 @@ import { resolveItem } from './resolve-item';
 
 /** The list-entry fields `add` and `set` take, as options. */
 interface EntryFieldOptions {
-  status?: ListStatus;
+  /** As typed: a stored value or a label of the category (`watched`), resolved once the category is known. */
+  status?: string;
   score?: number | null;
   progress?: number | null;
   notes?: string | null;
@@ -24,7 +26,7 @@ interface EntryFieldOptions {
 
 function addEntryFieldOptions(command: Command): Command {
   return command
-    .addOption(new Option('-s, --status <status>', `${LIST_STATUSES.slice(0, -1).join(', ')} or ${LIST_STATUSES.at(-1)}`).choices(LIST_STATUSES))
+    .addOption(statusOption(STATUS_HELP))
     .option('--score <n>', `score ${ENTRY_LIMITS.score.min}-${ENTRY_LIMITS.score.max} (none clears it)`, integerOrNone(ENTRY_LIMITS.score.min, ENTRY_LIMITS.score.max))
     .option('--progress <n>', 'minutes, episodes or pages so far (none clears it)', integerOrNone(0, 1_000_000_000))
     .option('--notes <text>', `notes, up to ${ENTRY_LIMITS.notesMaxLength} characters (none clears them)`, textOrNone)
@@ -32,9 +34,9 @@ function addEntryFieldOptions(command: Command): Command {
     .option('--finished <date>', 'finish date YYYY-MM-DD (none clears it)', date);
 }
 
-function entryFields(options: EntryFieldOptions): ListEntryPatch {
+function entryFields(category: string, options: EntryFieldOptions): ListEntryPatch {
   const fields: ListEntryPatch = {};
-  if (options.status !== undefined) fields.status = options.status;
+  if (options.status !== undefined) fields.status = resolveStatus(category, options.status);
   if (options.score !== undefined) fields.score = options.score;
   if (options.progress !== undefined) fields.progress = options.progress;
   if (options.notes !== undefined) fields.notes = options.notes;
@@ -50,32 +52,33 @@ export function registerList(program: Command, ctx: CommandContext): void {
       .summary('your list in a category')
       .description('Show your list in a category: one page, or every page with --all.')
       .argument('<category>', 'movies, tvshows, books...')
-      .addOption(new Option('-s, --status <status>', 'only entries with this status').choices(LIST_STATUSES))
+      .addOption(statusOption(`only entries with this status: ${STATUS_HELP}`))
       .addOption(new Option('--sort <key>', 'sort key (default updated_at)').choices(LIST_SORTS))
       .addOption(new Option('--order <order>', 'asc or desc (default: asc for title, desc otherwise)').choices(ORDERS))
       .option('--page <n>', 'page number (default 1)', integer(1, 1_000_000_000))
       .option('--limit <n>', `entries per page (1-${MAX_PAGE_LIMIT}, default 20; with --all the size of each request)`, integer(1, MAX_PAGE_LIMIT))
       .option('-a, --all', 'every entry: follow the pages to the end'),
     'mt list movies',
-    'mt list books --status watching --sort title',
+    'mt list books --status reading --sort title',
     'mt list movies --all --json | jq -r \'.data[] | select(.score >= 9) | .item.title\'',
-  ).action(async (category: string, options: { status?: ListStatus; sort?: ListQuery['sort']; order?: ListQuery['order']; page?: number; limit?: number; all?: boolean }, command: Command) => {
+  ).action(async (category: string, options: { status?: string; sort?: ListQuery['sort']; order?: ListQuery['order']; page?: number; limit?: number; all?: boolean }, command: Command) => {
     const session = ctx.session(command);
     session.requireToken();
     if (options.all && options.page !== undefined) throw usageError('--all reads every page: leave out --page');
-    const query: ListQuery = { status: options.status, sort: options.sort, order: options.order, limit: options.limit };
+    const status = options.status === undefined ? undefined : resolveStatus(category, options.status);
+    const query: ListQuery = { status, sort: options.sort, order: options.order, limit: options.limit };
     const api = session.api();
     if (!options.all) {
       const page = await api.listEntries(category, { ...query, page: options.page });
       session.output.result(page, () =>
-        page.data.length ? session.output.table(page.data, listColumns(session.output.style)) + pageFooter(session.output, page) : 'Your list has no entries here.',
+        page.data.length ? session.output.table(page.data, listColumns(session.output.style, category)) + pageFooter(session.output, page) : 'Your list has no entries here.',
       );
       return;
     }
     const entries: ListEntry[] = [];
     for await (const entry of api.allListEntries(category, { ...query, limit: options.limit ?? MAX_PAGE_LIMIT })) entries.push(entry);
     session.output.result({ data: entries, total: entries.length }, () =>
-      entries.length ? session.output.table(entries, listColumns(session.output.style)) : 'Your list has no entries here.',
+      entries.length ? session.output.table(entries, listColumns(session.output.style, category)) : 'Your list has no entries here.',
     );
   });
 
@@ -107,14 +110,14 @@ export function registerList(program: Command, ctx: CommandContext): void {
     const itemId = id ?? (await resolveItem(session, api, category, { title: options.title ?? '', year: options.year }));
     let entry: ListEntry;
     try {
-      entry = await api.addListEntry(category, { item_id: itemId, ...entryFields(options) });
+      entry = await api.addListEntry(category, { item_id: itemId, ...entryFields(category, options) });
     } catch (error) {
       if (isApiError(error, 'conflict')) {
         throw new CliError(`already on your ${category} list: ${itemId}`, EXIT.conflict, `change it with: mt set ${category} ${itemId} --status …`, itemId);
       }
       throw error;
     }
-    session.output.result(entry, () => `Added "${entry.item.title}"${entry.item.year === null ? '' : ` (${entry.item.year})`} to your ${category} list: ${describeListEntry(entry)}\n${session.output.style.dim(entry.item_id)}`);
+    session.output.result(entry, () => `Added "${entry.item.title}"${entry.item.year === null ? '' : ` (${entry.item.year})`} to your ${category} list: ${describeListEntry(entry, category)}\n${session.output.style.dim(entry.item_id)}`);
   });
 
   withExamples(
@@ -129,13 +132,13 @@ export function registerList(program: Command, ctx: CommandContext): void {
         .argument('<category>', 'movies, tvshows, books...')
         .argument('<ids...>', 'list entry (catalog entry) ids, or - to read them from standard input'),
     ),
-    'mt set movies 65f1c0ffee0000000000abcd --status completed --score 8',
+    'mt set movies 65f1c0ffee0000000000abcd --status watched --score 8',
     'mt list movies --all --status watching --json | jq -r ".data[].item_id" | mt set movies - --status on_hold',
   ).action(async (category: string, rawIds: string[], options: EntryFieldOptions, command: Command) => {
     const session = ctx.session(command);
     session.requireToken();
     const ids = await readIds(session, rawIds);
-    const fields = entryFields(options);
+    const fields = entryFields(category, options);
     if (Object.keys(fields).length === 0) throw usageError('nothing to change: give --status, --score, --progress, --notes, --started or --finished');
     const api = session.api();
     const result =

@@ -3,13 +3,14 @@ import type { Command } from 'commander';
 import { SCOPES } from '../api-values';
 import { integer, scopes as parseScopes } from '../arguments';
 import { withExamples, type CommandContext } from '../command-context';
-import { usageError } from '../errors';
+import { CliError, usageError } from '../errors';
+import { EXIT } from '../exit-codes';
 
 const STEP_UP = 'Token management needs the account scope: with a stored token that lacks it, your password is asked for (or read with --password-stdin).';
 
 export function registerTokens(program: Command, ctx: CommandContext): void {
   const tokens = program.command('tokens').summary('your personal access tokens: ls, create, revoke').description(`Your personal access tokens. ${STEP_UP}`);
-  withExamples(tokens, 'mt tokens ls', 'mt tokens create backup --scopes list:read --expires-in-days 30', 'mt tokens revoke 65f1c0ffee0000000000abcd');
+  withExamples(tokens, 'mt tokens ls', 'mt tokens create backup --scopes list:read --expires-in-days 30', 'mt tokens revoke backup');
 
   withExamples(
     tokens
@@ -31,7 +32,8 @@ export function registerTokens(program: Command, ctx: CommandContext): void {
         ? 'No active tokens.'
         : session.output.table(list, [
             { header: 'ID', value: (token: TokenMetadata) => token.id, style: (text) => style.dim(text) },
-            { header: 'NAME', value: (token) => token.name + (token.id === current ? ' (this mt)' : ''), shrink: true, style: (text) => style.bold(text) },
+            // Names are what people revoke by: never cut; the scopes give up width first.
+            { header: 'NAME', value: (token) => token.name + (token.id === current ? ' (this mt)' : ''), style: (text) => style.bold(text) },
             { header: 'PREFIX', value: (token) => `${token.prefix}…` },
             { header: 'SCOPES', value: (token) => token.scopes.join(' '), shrink: true },
             { header: 'EXPIRES', value: (token) => token.expires_at.slice(0, 10) },
@@ -70,16 +72,22 @@ export function registerTokens(program: Command, ctx: CommandContext): void {
     tokens
       .command('revoke')
       .summary('revoke a token')
-      .description(`Revoke a token at once (its id from mt tokens ls). Revoking the token mt itself uses also logs out. ${STEP_UP}`)
-      .argument('<id>', 'the token id')
+      .description(`Revoke a token at once, by its name or its id (both in mt tokens ls). Revoking the token mt itself uses also logs out. ${STEP_UP}`)
+      .argument('<name-or-id>', 'the token name or id')
       .option('--password-stdin', 'read the password from standard input'),
+    'mt tokens revoke backup',
     'mt tokens revoke 65f1c0ffee0000000000abcd',
-  ).action(async (id: string, options: { passwordStdin?: boolean }, command: Command) => {
+  ).action(async (nameOrId: string, options: { passwordStdin?: boolean }, command: Command) => {
     const session = ctx.session(command);
     const api = await session.accountApi({ passwordStdin: options.passwordStdin, why: 'revoking a token' });
+    // Names are unique among active tokens; an id is taken as an id only when no token bears it as a name.
+    const list = await api.listTokens();
+    const token = list.find((t) => t.name === nameOrId) ?? list.find((t) => t.id === nameOrId.toLowerCase());
+    if (!token) throw new CliError(`no active token named or with the id '${nameOrId}'`, EXIT.notFound, 'mt tokens ls lists them');
+    const id = token.id;
     await api.revokeToken(id);
     const own = session.storedCredential()?.token_id === id;
     if (own) session.settings.forgetCredential(session.url);
-    session.output.result({ id, revoked: true, logged_out: own }, () => `Token ${id} revoked.${own ? ' It was the token of this mt: you are logged out.' : ''}`);
+    session.output.result({ id, revoked: true, logged_out: own }, () => `Token "${token.name}" (${id}) revoked.${own ? ' It was the token of this mt: you are logged out.' : ''}`);
   });
 }

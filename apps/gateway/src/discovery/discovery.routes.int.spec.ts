@@ -100,7 +100,7 @@ describe('discovery routes over a real registry, route table and Redis', () => {
         ]),
       );
       expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/'))).toEqual(['/livez', '/readyz', '/healthz', '/startupz', '/health']);
-      expect(doc.tags.map((t) => t.name).filter((t) => t !== 'tvshows')).toEqual(['books', 'movies', 'discovery', 'probes']);
+      expect(doc.tags.map((t) => t.name).filter((t) => t !== 'tvshows')).toEqual(['books', 'movies', 'discovery', 'home', 'probes']);
       expect(doc.tags.every((t) => t.description.length > 0)).toBe(true);
       expect(Object.keys(doc.components['securitySchemes']!)).toEqual(['bearerAuth']);
     });

@@ -56,11 +56,11 @@ function registerProbes(registry: OpenAPIRegistry): void {
 }
 
 /** The gateway's own operations (its endpoint declarations) and the probes. */
-export function gatewayFragment(discovery: EndpointGroup): OpenApiFragment {
+export function gatewayFragment(groups: readonly EndpointGroup[]): OpenApiFragment {
   const registry = new OpenAPIRegistry();
   registerBearerAuth(registry);
   registerResponseHeaders(registry);
-  registerEndpoints(registry, discovery);
+  for (const group of groups) registerEndpoints(registry, group);
   registerProbes(registry);
-  return { ...generateFragment(registry), tags: [...discovery.tags, PROBES_TAG] };
+  return { ...generateFragment(registry), tags: [...groups.flatMap((group) => group.tags), PROBES_TAG] };
 }

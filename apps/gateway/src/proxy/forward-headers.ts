@@ -7,7 +7,7 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trail
 /** Never forwarded: the framing headers Node needs to stream the body. */
 const FRAMING = new Set(['content-length', 'transfer-encoding']);
 /** Identity headers and the internal secret (`x-mt-internal-secret`) all carry this prefix. */
-const INTERNAL_PREFIX = 'x-mt-';
+export const INTERNAL_PREFIX = 'x-mt-';
 
 /**
  * Rewrites the incoming headers into what the upstream receives (http-proxy copies `req.headers`):

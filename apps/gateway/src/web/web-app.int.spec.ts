@@ -120,6 +120,16 @@ describe('the web app served by the gateway at /', () => {
       }
     });
 
+    it('serves the app at / to a client that does not ask for JSON (curl), and the JSON 404 to one that does', async () => {
+      for (const accept of [undefined, '*/*', 'text/plain']) {
+        const call = request(gateway.app).get('/');
+        const res = await (accept ? call.set('Accept', accept) : call.unset('Accept'));
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+      }
+      expectJsonError(await request(gateway.app).get('/').set('Accept', 'application/json'), 404);
+    });
+
     it('leaves other methods to the API: POST / is the JSON 404', async () => {
       const res = await request(gateway.app).post('/').set('Accept', HTML).set('Content-Type', 'application/json').send('{}');
       expectJsonError(res, 404);

@@ -36,6 +36,13 @@ const looksLikeFile = (urlPath: string) => /\.[^/]*$/.test(urlPath);
  * clients send `*\/*` or JSON, and keep getting the JSON 404 for a path nobody serves (`/internal/jwks`).
  */
 const wantsHtml = (req: Request) => /\btext\/html\b/i.test(req.headers.accept ?? '');
+/** A client that names JSON (`application/json`, `application/problem+json`) wants the API's answer. */
+const asksForJson = (req: Request) => /\bapplication\/([\w.-]+\+)?json\b/i.test(req.headers.accept ?? '');
+/**
+ * The root is the app's address (the start banner prints it): every client but one asking for JSON gets
+ * the app there, `curl` included; elsewhere only a browser navigating does.
+ */
+const wantsShell = (req: Request) => wantsHtml(req) || (req.path === '/' && !asksForJson(req));
 
 const setWebHeaders = (res: Response, cacheControl: string, route: string) => {
   // Replaces the API's "nothing may load" policy that helmet put on every response.
@@ -88,7 +95,7 @@ export function webApp(options: WebAppOptions): RequestHandler {
   return (req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isApiPath(req.path)) return next();
     const shellOrNext = () => {
-      if (!wantsHtml(req) || looksLikeFile(req.path)) return next();
+      if (!wantsShell(req) || looksLikeFile(req.path)) return next();
       sendShell(res).catch(next);
     };
     if (!dir || !serveFile) return shellOrNext();

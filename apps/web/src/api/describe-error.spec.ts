@@ -9,6 +9,7 @@ describe('describeError', () => {
   it('puts each field error next to its field, in a sentence', () => {
     const described = describeError(
       apiError(400, { error: 'validation failed', code: 'validation_failed', details: [{ path: 'password', message: 'must be at least 8 characters' }, { path: 'genres.2', message: 'too long' }] }),
+      ['password', 'genres'],
     );
     expect(described.fields).toEqual({ password: 'Must be at least 8 characters.', genres: 'Too long.' });
     expect(described.message).toBe('Some fields need attention.');
@@ -20,7 +21,19 @@ describe('describeError', () => {
 
   it('keeps the server own words for a conflict, with the existing entry', () => {
     const described = describeError(apiError(409, { error: 'a movie with this title and year exists', code: 'conflict', existing_id: 'abc' }));
-    expect(described).toMatchObject({ message: 'A movie with this title and year exists.', existingId: 'abc', requestId: 'req-1' });
+    expect(described).toMatchObject({ message: 'A movie with this title and year exists.', existingId: 'abc' });
+  });
+
+  it('shows a detail about a key the form has no field for (body) in the message', () => {
+    const error = apiError(400, { error: 'validation failed', code: 'validation_failed', details: [{ path: 'body', message: "give the file's name (watched.csv or watchlist.csv)" }] });
+    expect(describeError(error, ['source', 'file', 'mode']).message).toBe("Give the file's name (watched.csv or watchlist.csv).");
+    expect(describeError(error).message).toBe("Give the file's name (watched.csv or watchlist.csv).");
+  });
+
+  it('quotes the request id for a server fault only, never for a mistake of the person', () => {
+    expect(describeError(apiError(400, { error: 'bad', code: 'validation_failed' })).requestId).toBeUndefined();
+    expect(describeError(apiError(409, { error: 'taken', code: 'conflict' })).requestId).toBeUndefined();
+    expect(describeError(apiError(500, { error: 'internal error', code: 'internal' })).requestId).toBe('req-1');
   });
 
   it('explains an unreachable server and a server fault without internals', () => {

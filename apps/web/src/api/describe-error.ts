@@ -5,7 +5,7 @@ export interface DescribedError {
   message: string;
   /** Field name → what is wrong with it (from the error payload's `details`). */
   fields: Record<string, string>;
-  /** To quote to whoever runs the server. */
+  /** To quote to whoever runs the server: only for faults of the server (5xx), never for a person's own mistake. */
   requestId?: string;
   status?: number;
   code?: string;
@@ -26,15 +26,22 @@ export class UserFacingError extends Error {
   override readonly name = 'UserFacingError';
 }
 
-/** Any error of an API call, in words: the server's own message where it has one, else what went wrong. */
-export function describeError(error: unknown): DescribedError {
+/**
+ * Any error of an API call, in words: the server's own message where it has one, else what went wrong.
+ * `shownFields` are the fields the form displays an error under; a detail about any other key (`body`,
+ * a field the form does not have) goes into `message`, so no error the server gives is left unseen.
+ */
+export function describeError(error: unknown, shownFields?: readonly string[]): DescribedError {
   if (error instanceof ApiError) {
     const fields: Record<string, string> = {};
+    const unshown: string[] = [];
     for (const detail of error.details) {
       const field = fieldOf(detail.path);
       if (field && !fields[field]) fields[field] = sentence(detail.message);
+      if (!shownFields?.includes(field)) unshown.push(sentence(detail.message));
     }
-    const base = { fields, requestId: error.requestId, status: error.status, code: error.code, existingId: error.existingId };
+    const serverFault = error.status >= 500 || error.code === 'unexpected_response';
+    const base = { fields, requestId: serverFault ? error.requestId : undefined, status: error.status, code: error.code, existingId: error.existingId };
     switch (error.code) {
       case 'rate_limited':
         return {
@@ -52,6 +59,7 @@ export function describeError(error: unknown): DescribedError {
       case 'unexpected_response':
         return { ...base, message: `The server answered in an unexpected way (HTTP ${error.status}).` };
       case 'validation_failed':
+        if (unshown.length) return { ...base, message: [...new Set(unshown)].join(' ') };
         return { ...base, message: Object.keys(fields).length ? 'Some fields need attention.' : sentence(error.message) };
       default:
         return { ...base, message: sentence(error.message) };

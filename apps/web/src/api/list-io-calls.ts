@@ -34,6 +34,8 @@ export interface StartImport {
   mode: ImportMode;
   dryRun: boolean;
   file: File;
+  /** The file's kind where a source writes several files with one header (Letterboxd's `watched.csv`, `watchlist.csv`); else its name is sent. */
+  fileKind?: string;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function startImport(api: WebApi, category: string, start: StartImp
       params: {
         path: { category },
         // Letterboxd needs the file's name to tell watched.csv from watchlist.csv; the others keep it for the report.
-        query: { source: start.source as never, mode: start.mode, dry_run: start.dryRun, file: start.file.name.slice(0, 255) || undefined },
+        query: { source: start.source as never, mode: start.mode, dry_run: start.dryRun, file: start.fileKind ?? (start.file.name.slice(0, 255) || undefined) },
       },
       body: bytes as never,
       bodySerializer: (body: unknown) => body as BodyInit,

@@ -1,18 +1,17 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Redirect, Route, Switch } from 'wouter';
-import { CategoriesProvider, useCategories } from '../categories/categories';
+import { Route, Switch } from 'wouter';
+import { CategoriesProvider } from '../categories/categories';
 import { LoginScreen } from '../screens/auth/login-screen';
 import { RegisterScreen } from '../screens/auth/register-screen';
 import { EntryScreen } from '../screens/catalog/entry-screen';
+import { HomeScreen } from '../screens/home/home-screen';
 import { SearchScreen } from '../screens/catalog/search-screen';
 import { NotFoundScreen } from '../screens/not-found-screen';
 import { ReauthDialog } from '../session/reauth-dialog';
-import { FormError } from '../ui/field';
-import { EmptyState, Loading } from '../ui/status';
+import { Loading } from '../ui/status';
 import { Layout } from './layout';
 import { RequireAuth } from './require-auth';
-import { ScreenTitle } from './screen-title';
-import { ServicesProvider, useSession, type Services } from './services';
+import { ServicesProvider, type Services } from './services';
 
 // Screens of a signed-in person load when first opened: the first visit (log in, browse) stays small.
 const ListScreen = lazy(() => import('../screens/list/list-screen').then((m) => ({ default: m.ListScreen })));
@@ -21,37 +20,6 @@ const AccountScreen = lazy(() => import('../screens/account/account-screen').the
 const ImportScreen = lazy(() => import('../screens/import/import-screen').then((m) => ({ default: m.ImportScreen })));
 const StatsScreen = lazy(() => import('../screens/stats/stats-screen').then((m) => ({ default: m.StatsScreen })));
 const TokensScreen = lazy(() => import('../screens/account/tokens-screen').then((m) => ({ default: m.TokensScreen })));
-
-/** `/`: your list of the first category when signed in, else its catalog. */
-function Home() {
-  const { categories, loading, error, reload } = useCategories();
-  const session = useSession();
-  if (loading) return <Loading />;
-  if (error)
-    return (
-      <section>
-        <ScreenTitle title="Unavailable">Media Tracker</ScreenTitle>
-        <FormError error={`The categories could not be loaded: ${error}`} />
-        <button type="button" className="button" onClick={reload}>
-          Try again
-        </button>
-      </section>
-    );
-  const first = categories[0];
-  if (!first)
-    return (
-      <section>
-        <ScreenTitle title="No categories">Media Tracker</ScreenTitle>
-        <EmptyState title="No category is available right now.">
-          <p>The catalog services may still be starting.</p>
-          <button type="button" className="button" onClick={reload}>
-            Try again
-          </button>
-        </EmptyState>
-      </section>
-    );
-  return <Redirect to={session ? `/${first.id}/list` : `/${first.id}`} replace />;
-}
 
 const signedIn = (Screen: ComponentType) =>
   function SignedIn() {
@@ -73,7 +41,7 @@ export function Routes() {
   return (
     <Suspense fallback={<Loading />}>
       <Switch>
-        <Route path="/" component={Home} />
+        <Route path="/" component={HomeScreen} />
         <Route path="/login" component={LoginScreen} />
         <Route path="/register" component={RegisterScreen} />
         <Route path="/account" component={SignedInAccount} />

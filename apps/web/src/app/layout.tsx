@@ -89,6 +89,10 @@ export function Layout({ children }: { children: ReactNode }) {
       <main id="main" className="main">
         {children}
       </main>
+      <footer className="footer">
+        {/* A plain link: the documentation is the gateway's own page, outside this app. */}
+        <a href="/api/v1/docs">API documentation</a>
+      </footer>
       <NoticeArea />
     </>
   );

@@ -30,12 +30,26 @@ export const progressLabel = (category: Category | undefined) => {
   return unit ? `Progress (${unit})` : 'Progress';
 };
 
+/** "movies", "TV shows", "books": the display name inside a sentence (an acronym keeps its capitals). */
+export function categoryWords(category: Category | undefined): string {
+  const name = category?.display_name?.trim();
+  if (!name) return 'entries';
+  return name
+    .split(/\s+/)
+    .map((word) => (word === word.toUpperCase() ? word : word.toLowerCase()))
+    .join(' ');
+}
+
 /** "movie", "TV show", "book": a singular for buttons, from the display name; generic without one. */
 export function entryNoun(category: Category | undefined): string {
-  const name = category?.display_name?.trim();
-  if (!name) return 'entry';
-  const words = name.split(/\s+/).map((word) => (word === word.toUpperCase() ? word : word.toLowerCase()));
-  const last = words.length - 1;
-  words[last] = words[last]!.replace(/s$/i, '');
-  return words.join(' ');
+  if (!category?.display_name?.trim()) return 'entry';
+  return categoryWords(category).replace(/s$/i, '');
+}
+
+/** "3 of 62 episodes", "120 pages", or undefined when there is no progress to tell. */
+export function progressText(category: Category | undefined, progress: number | null, total?: number | null): string | undefined {
+  const unit = progressUnit(category) ?? '';
+  if (progress === null && !total) return undefined;
+  const done = progress ?? 0;
+  return `${total ? `${done} of ${total}` : done} ${unit}`.trim();
 }

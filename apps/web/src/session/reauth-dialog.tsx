@@ -25,7 +25,7 @@ export function ReauthDialog() {
     session.renew(answer.access_token, answer.expires_in);
     setPassword('');
     reauth.succeed(answer.access_token);
-  });
+  }, { fields: ['password'] });
   const giveUp = () => {
     setPassword('');
     reauth.giveUp();

@@ -90,5 +90,25 @@ export const listEntry = (id: string, title: string, status = 'plan_to_watch', e
   ...extra,
 });
 
-/** A server that knows the categories (every screen needs them). */
-export const baseServer = () => new FakeServer().on('GET', '/api/v1/categories', () => json(200, CATEGORIES));
+/**
+ * The gateway's `GET /api/v1/entries/{category}/{id}`, answered from the test's own routes for the catalog
+ * entry and the list entry, as the gateway gathers it from the category's endpoints.
+ */
+function entryPageRoute(server: FakeServer): Handler {
+  return async (request, [, category, id]) => {
+    const headers: Record<string, string> = request.authorization ? { authorization: request.authorization } : {};
+    const item = await server.fetch(`http://test/api/v1/${category}/${id}`, { headers });
+    if (!item.ok) return item;
+    const body = (await item.json()) as { id: string };
+    if (!request.authorization) return json(200, { item: body, list_entry: null });
+    const mine = await server.fetch(`http://test/api/v1/${category}/list/${body.id}`, { headers });
+    if (!mine.ok && mine.status !== 404) return mine;
+    return json(200, { item: body, list_entry: mine.ok ? await mine.json() : null });
+  };
+}
+
+/** A server that knows the categories (every screen needs them) and the gateway's entry page. */
+export const baseServer = () => {
+  const server = new FakeServer().on('GET', '/api/v1/categories', () => json(200, CATEGORIES));
+  return server.on('GET', /^\/api\/v1\/entries\/([a-z][a-z0-9-]*)\/([^/]+)$/, entryPageRoute(server));
+};

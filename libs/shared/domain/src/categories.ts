@@ -6,6 +6,9 @@ import { DEFAULT_STATUS_LABELS, type StatusLabels } from './statuses';
 export const PROGRESS_UNITS = ['minutes', 'episodes', 'pages'] as const;
 export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
 
+/** The shipped categories' field holding a work's whole length in its progress unit (a show's episodes...). */
+export const PROGRESS_LENGTH_FIELDS: Readonly<Record<ProgressUnit, string>> = { minutes: 'runtime_minutes', episodes: 'episodes', pages: 'pages' };
+
 /** The facts that make one category different from another, with no code of any service in them. */
 export interface MediaCategory<Field = FieldRule> {
   /** URL segment, database suffix, and registry key: lower-case letters, digits, dashes. */
@@ -97,6 +100,12 @@ export function mediaCategory(id: MediaCategoryId): MediaCategory {
 /** The category's status labels, or the default ones when it names none. */
 export const statusLabelsOf = (category: Pick<MediaCategory<unknown>, 'statusLabels'>): StatusLabels =>
   category.statusLabels ?? DEFAULT_STATUS_LABELS;
+
+/** The status labels of a category by its id: a shipped category's own, else the default ones. */
+export const statusLabelsOfId = (id: string): StatusLabels => (isMediaCategoryId(id) ? statusLabelsOf(mediaCategory(id)) : DEFAULT_STATUS_LABELS);
+
+/** Every set of status labels the shipped categories use, the default set included. */
+export const ALL_STATUS_LABELS: readonly StatusLabels[] = /*#__PURE__*/ [DEFAULT_STATUS_LABELS, ...MEDIA_CATEGORIES.map((category) => statusLabelsOf(category))];
 
 /** The category's external id keys ({} when it declares none). */
 export const externalIdKeys = (category: Pick<MediaCategory<unknown>, 'externalIds'>): Readonly<Record<string, ExternalIdKey>> =>

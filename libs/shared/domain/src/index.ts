@@ -4,3 +4,4 @@ export * from './categories';
 export * from './external-ids';
 export * from './isbn';
 export * from './title-folding';
+export * from './import-files';

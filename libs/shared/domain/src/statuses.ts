@@ -21,3 +21,21 @@ export const DEFAULT_STATUS_LABELS: StatusLabels = {
 
 export const isListStatus = (value: unknown): value is ListStatus =>
   typeof value === 'string' && (LIST_STATUSES as readonly string[]).includes(value);
+
+/** `Want to watch`, `want-to-watch`, `WANT_TO_WATCH` → `want_to_watch`: how a person may type a status. */
+const foldStatusWords = (text: string) => text.trim().toLowerCase().replace(/[\s_-]+/g, '_');
+
+/**
+ * The status a person means by `text`: a stored value (`completed`), a label of their category
+ * (`watched` in movies), or a label that means one status in every other set given (`read`). Undefined
+ * when nothing, or more than one status, matches.
+ */
+export function listStatusFromWords(text: string, own: StatusLabels, others: readonly StatusLabels[] = []): ListStatus | undefined {
+  const words = foldStatusWords(text);
+  if (isListStatus(words)) return words;
+  const matching = (labels: StatusLabels) => LIST_STATUSES.filter((status) => foldStatusWords(labels[status]) === words);
+  const mine = matching(own);
+  if (mine.length === 1) return mine[0];
+  const elsewhere = new Set(others.flatMap(matching));
+  return elsewhere.size === 1 ? [...elsewhere][0] : undefined;
+}

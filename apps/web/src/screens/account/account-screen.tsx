@@ -18,7 +18,7 @@ function ProfileForm() {
     if (!body.username && !body.email) return;
     store.updateUser(await api.updateMe(body));
     notices.show({ text: 'Profile saved.', tone: 'info' });
-  });
+  }, { fields: ['username', 'email'] });
   return (
     <form
       className="form"
@@ -54,7 +54,7 @@ function PasswordForm() {
     store.renew(answer.access_token, answer.expires_in);
     setForm({ current_password: '', new_password: '' });
     notices.show({ text: 'Password changed. Other sessions have been logged out; your access tokens keep working.', tone: 'info' });
-  });
+  }, { fields: ['current_password', 'new_password'] });
   // 403 = wrong current password (docs/api.md "Account"): it belongs next to that field.
   const currentError = change.error?.status === 403 ? 'The current password is not right.' : change.fields['current_password'];
   return (

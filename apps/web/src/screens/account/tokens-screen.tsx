@@ -50,7 +50,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
     const created = await api.createToken(body);
     setForm((f) => ({ ...f, name: '' }));
     onCreated(created);
-  });
+  }, { fields: ['name', 'scopes', 'expires_in_days'] });
 
   return (
     <form
@@ -209,13 +209,13 @@ export function TokensScreen() {
                 {tokens.list.map((token) => (
                   <tr key={token.id}>
                     <th scope="row">{token.name}</th>
-                    <td>
+                    <td data-label="Starts with">
                       <code>{token.prefix}…</code>
                     </td>
-                    <td>{token.scopes.join(', ')}</td>
-                    <td>{formatDate(token.created_at)}</td>
-                    <td>{formatDate(token.expires_at)}</td>
-                    <td>{formatDate(token.last_used_at)}</td>
+                    <td data-label="Scopes">{token.scopes.join(', ')}</td>
+                    <td data-label="Created">{formatDate(token.created_at)}</td>
+                    <td data-label="Expires">{formatDate(token.expires_at)}</td>
+                    <td data-label="Last used">{formatDate(token.last_used_at)}</td>
                     <td>
                       <button type="button" className="button button--small button--danger" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
                         Revoke

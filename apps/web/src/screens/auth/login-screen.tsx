@@ -25,7 +25,7 @@ export function LoginScreen() {
     const answer = await api.login({ username: username.trim(), password });
     session.start(sessionFromLogin(answer));
     navigate(next, { replace: true });
-  });
+  }, { fields: ['username', 'password'] });
   const note = ENDED_NOTE[session.ended()];
   // A wrong login is one indistinguishable 401 (docs/api.md "Authentication"): say so plainly, next to the form.
   const message = login.error?.status === 401 ? 'Wrong username, email or password.' : login.error?.message;

@@ -21,7 +21,7 @@ export function RegisterScreen() {
     // Registered means able to log in: straight in, no second form.
     session.start(sessionFromLogin(await api.login({ username: body.username, password: body.password })));
     navigate(next, { replace: true });
-  });
+  }, { fields: ['username', 'email', 'password'] });
 
   return (
     <section className="narrow">

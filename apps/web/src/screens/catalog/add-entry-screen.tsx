@@ -47,7 +47,7 @@ export function AddEntryScreen() {
       if (described.status === 409 && described.existingId) setDuplicateOf(described.existingId);
       throw error;
     }
-  });
+  }, { fields: (fields ?? []).map((field) => field.name) });
 
   if (!category) return <NotFoundScreen what="category" loadingCategories />;
   const noun = entryNoun(category);

@@ -1,22 +1,32 @@
-import { isApiError, type CatalogEntry, type ListEntry, type ListStatus } from '@mt/api-client';
-import { DEFAULT_LIST_STATUS } from '@mt/domain';
+import { isApiError, type CatalogEntry, type Category, type ListEntry, type ListStatus } from '@mt/api-client';
+import { DEFAULT_LIST_STATUS, PROGRESS_LENGTH_FIELDS, type ProgressUnit } from '@mt/domain';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { describeError, type DescribedError } from '../../api/describe-error';
+import { fetchEntryPage } from '../../api/home-calls';
 import { useSubmit } from '../../api/use-submit';
 import { loginPath } from '../../app/navigation';
 import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { STATUSES, statusLabel } from '../../categories/labels';
+import { entryNoun, progressUnit, STATUSES, statusLabel } from '../../categories/labels';
 import { FormError } from '../../ui/field';
 import { Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
+import { Poster } from '../../ui/poster';
 import { externalIds, ownFields } from './entry-fields';
+
+/** The work's length in the category's progress unit (a show's episodes...), when the catalog knows it. */
+function lengthOf(category: Category, item: CatalogEntry): number | null {
+  const unit = progressUnit(category) as ProgressUnit | undefined;
+  const length = unit && PROGRESS_LENGTH_FIELDS[unit] ? item[PROGRESS_LENGTH_FIELDS[unit]] : undefined;
+  return typeof length === 'number' ? length : null;
+}
 
 // Loaded when shown (signed in, on the list / a moderator): the public entry page stays in the small first load.
 const EntryHistory = lazy(() => import('./entry-history').then((m) => ({ default: m.EntryHistory })));
+const MyEntryPanel = lazy(() => import('./my-entry-panel').then((m) => ({ default: m.MyEntryPanel })));
 const ModerationPanel = lazy(() => import('./moderation-panel').then((m) => ({ default: m.ModerationPanel })));
 
 const MODERATING_ROLES = new Set(['moderator', 'admin']);
@@ -39,31 +49,21 @@ export function EntryScreen() {
   const [, navigate] = useLocation();
   const categoryKnown = Boolean(category);
 
+  // One request for the entry and the person's list entry for it (GET /api/v1/entries/…): an entry not on
+  // the list is a null there, not a 404 the browser would log.
   useEffect(() => {
     if (!categoryKnown) return;
     let current = true;
     setEntry({ state: 'loading' });
-    api.getEntry(categoryId, id).then(
-      (value) => {
+    if (signedIn) setListEntry({ state: 'loading' });
+    fetchEntryPage(api, categoryId, id).then(
+      ({ item, listEntry: mine }) => {
         if (!current) return;
         setAskedFor(id);
-        setEntry({ state: 'done', value });
+        setEntry({ state: 'done', value: item });
+        if (signedIn) setListEntry({ state: 'done', value: mine });
       },
       (error: unknown) => current && setEntry({ state: 'error', error: describeError(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, categoryId, id, categoryKnown]);
-
-  useEffect(() => {
-    if (!categoryKnown || !signedIn) return;
-    let current = true;
-    setListEntry({ state: 'loading' });
-    api.getListEntry(categoryId, id).then(
-      (value) => current && setListEntry({ state: 'done', value }),
-      (error: unknown) =>
-        current && setListEntry(isApiError(error, 'not_found') ? { state: 'done', value: null } : { state: 'error', error: describeError(error) }),
     );
     return () => {
       current = false;
@@ -89,7 +89,7 @@ export function EntryScreen() {
   if (!category) return <NotFoundScreen what="category" loadingCategories />;
   if (entry.state === 'loading') return <Loading label="Loading the entry…" rows={4} />;
   if (entry.state === 'error') {
-    if (entry.error.status === 404 || entry.error.status === 400) return <NotFoundScreen what={category.display_name.toLowerCase().replace(/s$/, '')} />;
+    if (entry.error.status === 404 || entry.error.status === 400) return <NotFoundScreen what={entryNoun(category)} />;
     return (
       <section>
         <ScreenTitle title="Could not load">Could not load this entry</ScreenTitle>
@@ -103,11 +103,16 @@ export function EntryScreen() {
 
   return (
     <article className="entry">
-      <ScreenTitle title={item.title}>
-        {item.title}
-        {item.year !== null && <span className="entry__year"> ({item.year})</span>}
-      </ScreenTitle>
-      <CategoryNav category={category} />
+      <div className="entry__head">
+        <Poster title={item.title} url={typeof item['poster_url'] === 'string' ? item['poster_url'] : null} size="large" />
+        <div>
+          <ScreenTitle title={item.title}>
+            {item.title}
+            {item.year !== null && <span className="entry__year"> ({item.year})</span>}
+          </ScreenTitle>
+          <CategoryNav category={category} />
+        </div>
+      </div>
       <section className="entry__mine" aria-labelledby="mine-title">
         <h2 id="mine-title" className="visually-hidden">
           My list
@@ -120,11 +125,14 @@ export function EntryScreen() {
         {signedIn && listEntry.state === 'loading' && <Loading rows={1} label="Checking your list…" />}
         {signedIn && listEntry.state === 'error' && <FormError error={listEntry.error.message} requestId={listEntry.error.requestId} />}
         {signedIn && listEntry.state === 'done' && listEntry.value && (
-          <p className="entry__on-list">
-            On your list: <strong>{statusLabel(category, listEntry.value.status)}</strong>
-            {listEntry.value.score !== null && ` · score ${listEntry.value.score}`} ·{' '}
-            <Link href={`/${category.id}/list`}>Open my list</Link>
-          </p>
+          <Suspense fallback={<Loading rows={2} />}>
+            <MyEntryPanel
+              category={category}
+              entry={listEntry.value}
+              progressTotal={lengthOf(category, item)}
+              onChange={(value) => setListEntry({ state: 'done', value })}
+            />
+          </Suspense>
         )}
         {signedIn && listEntry.state === 'done' && listEntry.value === null && (
           <form

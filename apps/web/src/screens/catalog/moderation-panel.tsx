@@ -67,7 +67,7 @@ export function ModerationPanel({ category, entry }: { category: Category; entry
       setTarget(undefined);
       throw error;
     }
-  });
+  }, { fields: ['into'] });
 
   const pickById = (event: FormEvent) => {
     event.preventDefault();

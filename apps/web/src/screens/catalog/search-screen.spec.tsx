@@ -47,6 +47,17 @@ describe('the catalog search', () => {
     expect(app.location()).toBe('/movies?q=matr');
   });
 
+  it('marks the results already on the list, in one request for the page', async () => {
+    const [listed, other] = ['b'.repeat(24), 'c'.repeat(24)];
+    const server = baseServer()
+      .on('GET', '/api/v1/movies', () => json(200, page([movie(listed, 'The Matrix'), movie(other, 'The Matrix Reloaded', 2003)])))
+      .on('GET', '/api/v1/entries/movies', () => json(200, { [listed]: { status: 'watching', progress: 3, score: null }, [other]: null }));
+    renderApp(server, '/movies?q=matrix');
+    expect(await screen.findByText('On your list · In progress')).toBeTruthy();
+    expect(screen.getAllByText(/On your list/)).toHaveLength(1);
+    expect(server.sent('GET', '/api/v1/entries/movies').map((r) => r.query.get('ids'))).toEqual([`${listed},${other}`]);
+  });
+
   it('offers to add the entry when nothing matches', async () => {
     const server = baseServer().on('GET', '/api/v1/movies', () => json(200, page([])));
     renderApp(server, '/movies?q=zzz');

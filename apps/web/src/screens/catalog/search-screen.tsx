@@ -1,13 +1,14 @@
-import type { CatalogEntry } from '@mt/api-client';
+import type { CatalogEntry, Category } from '@mt/api-client';
 import { Fragment, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'wouter';
 import { searchCatalog, type CursorPage } from '../../api/catalog-calls';
+import { fetchListMarks, type ListMarks } from '../../api/home-calls';
 import { describeError, isAbort, type DescribedError } from '../../api/describe-error';
 import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { entryNoun } from '../../categories/labels';
+import { categoryWords, entryNoun, statusLabel } from '../../categories/labels';
 import { LoadError } from '../../ui/field';
 import { Pager } from '../../ui/pager';
 import { EmptyState, Loading } from '../../ui/status';
@@ -18,6 +19,8 @@ import { hasNextPage, usePaging } from './use-paging';
 export const PAGE_SIZE = 20;
 /** Long enough to skip the keystrokes of a word, short enough to feel immediate. */
 export const SEARCH_DEBOUNCE_MS = 250;
+/** The most ids one marks request takes (docs/api.md "Your home and one search"): a page of results. */
+const SEARCH_MARKS_MAX = 20;
 
 /** `shown` numbers each result set: a new one is drawn as new nodes, so nothing already on screen moves. */
 type Results =
@@ -36,6 +39,18 @@ export function SearchScreen() {
   const paging = usePaging(`${categoryId}\u0000${query}`);
   const [results, setResults] = useState<Results>({ state: 'loading', shown: 0 });
   const [attempt, setAttempt] = useState(0);
+  /** Which results are on the person's list, for the page they were asked for (a failure only costs the marks). */
+  const [marks, setMarks] = useState<{ page?: CursorPage<CatalogEntry>; value: ListMarks }>({ value: {} });
+  const shownPage = results.state === 'done' ? results.page : undefined;
+  useEffect(() => {
+    if (!session || !category || !shownPage) return;
+    const controller = new AbortController();
+    fetchListMarks(api, category.id, shownPage.data.map((entry) => entry.id).slice(0, SEARCH_MARKS_MAX), controller.signal).then(
+      (value) => !controller.signal.aborted && setMarks({ page: shownPage, value }),
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [api, session, category, shownPage]);
 
   // The query lives in the URL too: reload, back and a shared link show the same search.
   useEffect(() => {
@@ -60,6 +75,7 @@ export function SearchScreen() {
 
   if (!category) return <NotFoundScreen what="category" loadingCategories />;
   const noun = entryNoun(category);
+  const markOf = (id: string) => (marks.page === results.page ? marks.value[id] : undefined);
   const page = results.page;
   const busy = results.state === 'loading';
 
@@ -68,7 +84,7 @@ export function SearchScreen() {
       <ScreenTitle title={category.display_name}>{category.display_name}</ScreenTitle>
       <CategoryNav category={category} />
       <form role="search" className="search" onSubmit={(event) => event.preventDefault()}>
-        <label htmlFor="search-input">Search {category.display_name.toLowerCase()}</label>
+        <label htmlFor="search-input">Search {categoryWords(category)}</label>
         <input
           id="search-input"
           type="search"
@@ -83,9 +99,9 @@ export function SearchScreen() {
         {results.state === 'error' && (
           <LoadError error={results.error} onRetry={() => setAttempt((n) => n + 1)} />
         )}
-        {!page && busy && <Loading label={`Searching ${category.display_name.toLowerCase()}…`} rows={6} />}
+        {!page && busy && <Loading label={`Searching ${categoryWords(category)}…`} rows={6} />}
         {page && page.total === 0 && (
-          <EmptyState title={query ? `No ${category.display_name.toLowerCase()} match “${query}”.` : `No ${category.display_name.toLowerCase()} in the catalog yet.`}>
+          <EmptyState title={query ? `No ${categoryWords(category)} match “${query}”.` : `No ${categoryWords(category)} in the catalog yet.`}>
             {session ? (
               <Link href={`/${category.id}/new${query ? `?title=${encodeURIComponent(query)}` : ''}`} className="button button--primary">
                 Add a {noun}
@@ -101,7 +117,7 @@ export function SearchScreen() {
           // A new result set is new nodes: a result that stays (The Matrix) never slides up the screen.
           <Fragment key={results.shown}>
             <p className="results__count" aria-live="polite">
-              {page.total === 1 ? `1 ${noun}` : `${page.total} ${category.display_name.toLowerCase()}`}
+              {page.total === 1 ? `1 ${noun}` : `${page.total} ${categoryWords(category)}`}
               {query ? ` matching “${query}”` : ''}
             </p>
             <ul className={`cards${busy ? ' cards--stale' : ''}`}>
@@ -114,6 +130,7 @@ export function SearchScreen() {
                     {entry.year ?? 'Year unknown'}
                     {entry.genres.length > 0 && ` · ${entry.genres.join(', ')}`}
                   </span>
+                  <ListMarkBadge category={category} mark={markOf(entry.id)} />
                 </li>
               ))}
             </ul>
@@ -130,4 +147,10 @@ export function SearchScreen() {
       </div>
     </section>
   );
+}
+
+/** "On your list · Watching" on a result that is on the person's list. */
+function ListMarkBadge({ category, mark }: { category: Category; mark: ListMarks[string] | undefined }) {
+  if (!mark) return null;
+  return <span className="badge">On your list · {statusLabel(category, mark.status)}</span>;
 }

@@ -1,3 +1,4 @@
+import { IMPORT_FILE_KINDS } from '@mt/domain';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { describeError, isAbort, type DescribedError } from '../../api/describe-error';
@@ -12,6 +13,7 @@ import { Field, FormError, LoadError } from '../../ui/field';
 import { EmptyState, Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
 import { ImportReport } from './import-report';
+import { categoryWords } from '../../categories/labels';
 import { useImportJob } from './use-import-job';
 
 /** The documented sources in words; a source the app does not know yet is shown by its name. */
@@ -38,7 +40,16 @@ interface ImportForm {
   mode: ImportMode;
   dryRunFirst: boolean;
   file?: File;
+  /** Letterboxd: which of its files this is (its name otherwise tells, and people rename files). */
+  fileKind?: string;
 }
+
+/** Sources that write several files with the same header: the person says which one it is (the API's `file`). */
+const KIND_WORDS: Readonly<Record<string, string>> = { 'watched.csv': 'Watched films', 'watchlist.csv': 'Watchlist' };
+const FILE_KINDS: Readonly<Record<string, ReadonlyArray<{ value: string; label: string }>>> = Object.fromEntries(
+  Object.entries(IMPORT_FILE_KINDS).map(([source, kinds]) => [source, kinds.map((value) => ({ value, label: KIND_WORDS[value] ? `${KIND_WORDS[value]} (${value})` : value }))]),
+);
+const kindFromName = (source: string, name: string) => FILE_KINDS[source]?.find((kind) => name.toLowerCase().endsWith(kind.value))?.value;
 
 export function ImportScreen() {
   const { category: categoryId } = useParams<{ category: string }>();
@@ -47,6 +58,7 @@ export function ImportScreen() {
   const [sources, setSources] = useState<{ list: string[]; error?: string } | undefined>();
   const [form, setForm] = useState<ImportForm>({ source: '', mode: 'skip_existing', dryRunFirst: true });
   const [fileError, setFileError] = useState<string | undefined>();
+  const [kindError, setKindError] = useState<string | undefined>();
   /** The job on screen: a dry run waiting for confirmation, or the import itself. */
   const [started, setStarted] = useState<ImportJob | undefined>();
   const followed = useImportJob(api, categoryId, started);
@@ -91,22 +103,26 @@ export function ImportScreen() {
   const start = useSubmit(async (dryRun: boolean) => {
     if (!form.file) return;
     try {
-      setStarted(await startImport(api, categoryId, { source: form.source, mode: form.mode, dryRun, file: form.file }));
+      const fileKind = FILE_KINDS[form.source] ? form.fileKind : undefined;
+      setStarted(await startImport(api, categoryId, { source: form.source, mode: form.mode, dryRun, file: form.file, fileKind }));
     } catch (error) {
       const described = describeError(error);
-      if (described.status && FILE_ERROR_STATUSES.has(described.status) && !Object.keys(described.fields).some((f) => f !== 'file')) {
+      // A detail about the body or the file (whatever key the server files it under) is about the file.
+      if (described.status && FILE_ERROR_STATUSES.has(described.status) && !Object.keys(described.fields).some((f) => f === 'source' || f === 'mode')) {
         setFileError(described.message);
         return;
       }
       throw error;
     }
-  });
+  }, { fields: ['source', 'file', 'mode'] });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFileError(undefined);
+    setKindError(undefined);
     if (!form.file) return setFileError('Choose the file to import.');
     if (form.file.size > MAX_IMPORT_BYTES) return setFileError('The file is larger than 10 MiB, the most one import takes.');
+    if (FILE_KINDS[form.source] && !form.fileKind) return setKindError('Choose which of its files this is.');
     void start.submit(form.dryRunFirst);
   };
 
@@ -116,7 +132,7 @@ export function ImportScreen() {
   }, [start]);
 
   if (!category) return <NotFoundScreen what="category" loadingCategories />;
-  const name = category.display_name.toLowerCase();
+  const name = categoryWords(category);
   // While a job is on screen the form stays as it was sent: the dry run's report is about that file.
   const busy = Boolean(job);
 
@@ -152,11 +168,29 @@ export function ImportScreen() {
                   disabled={busy}
                   onChange={(e) => {
                     setFileError(undefined);
-                    setForm({ ...form, file: e.target.files?.[0] });
+                    const file = e.target.files?.[0];
+                    setForm({ ...form, file, fileKind: (file && kindFromName(form.source, file.name)) ?? form.fileKind });
                   }}
                 />
               )}
             </Field>
+            {FILE_KINDS[form.source] && (
+              <Field label="Which file" name="file_kind" error={kindError} hint="Letterboxd's export has several files with the same columns: say which one this is.">
+                {(control) => (
+                  <select {...control} value={form.fileKind ?? ''} disabled={busy} onChange={(e) => {
+                      setKindError(undefined);
+                      setForm({ ...form, fileKind: e.target.value || undefined });
+                    }}>
+                    <option value="">Choose…</option>
+                    {FILE_KINDS[form.source]!.map((kind) => (
+                      <option key={kind.value} value={kind.value}>
+                        {kind.label}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            )}
             <fieldset className="choices" disabled={busy}>
               <legend>Entries already on your list</legend>
               <label className="checkbox">
@@ -173,7 +207,7 @@ export function ImportScreen() {
               <input type="checkbox" checked={form.dryRunFirst} disabled={busy} onChange={(e) => setForm({ ...form, dryRunFirst: e.target.checked })} />
               Dry run first (see what would happen, change nothing)
             </label>
-            <FormError error={start.error && !Object.keys(start.fields).length ? start.error.message : undefined} requestId={start.error?.requestId} />
+            <FormError error={start.error?.message} requestId={start.error?.requestId} />
             <button type="submit" className="button button--primary" disabled={start.pending || busy}>
               {start.pending ? 'Uploading…' : form.dryRunFirst ? 'Check the file' : 'Import'}
             </button>

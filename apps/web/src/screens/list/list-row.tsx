@@ -1,10 +1,32 @@
 import type { Category, ListEntry, ListEntryPatch, ListStatus } from '@mt/api-client';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { describeError } from '../../api/describe-error';
-import { progressUnit, STATUSES, statusLabel } from '../../categories/labels';
+import { progressText, statusLabel } from '../../categories/labels';
+import { Poster } from '../../ui/poster';
 import { EntryHistory } from '../catalog/entry-history';
-import { RowEditor } from './row-editor';
+import { RowEditor, StatusOptions } from './row-editor';
+
+/** What a row or a card says about an entry besides its title: year, score out of 10, progress in its unit. */
+function entryFacts(category: Category, entry: ListEntry): string {
+  const progress = progressText(category, entry.progress);
+  return [entry.item.year, entry.score !== null && `${entry.score}/10`, progress].filter(Boolean).join(' · ');
+}
+
+/** One entry as a card of the grid view: its picture, title and where it stands; the entry page acts on it. */
+export function GridCard({ category, entry }: { category: Category; entry: ListEntry }) {
+  const poster = (entry.item as { poster_url?: string | null }).poster_url;
+  return (
+    <li className="card card--poster">
+      <Poster title={entry.item.title} url={poster} size="large" />
+      <Link href={`/${category.id}/${entry.item_id}`} className="card__title">
+        {entry.item.title}
+      </Link>
+      <span className="card__meta">{statusLabel(category, entry.status)}</span>
+      <span className="card__meta">{entryFacts(category, entry)}</span>
+    </li>
+  );
+}
 
 /** One entry of the list: select it, change its status right there, or open every field under it. */
 export function ListRow(props: {
@@ -19,7 +41,12 @@ export function ListRow(props: {
   const [editing, setEditing] = useState(false);
   const [statusError, setStatusError] = useState<string | undefined>();
   const [savingStatus, setSavingStatus] = useState(false);
-  const unit = progressUnit(category);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const closeEditor = () => {
+    setEditing(false);
+    // Escape, Cancel or Save closed it: focus goes back to the button that opened it, not to <body>.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
   const titleId = `title-${entry.item_id}`;
 
   const changeStatus = async (status: ListStatus) => {
@@ -44,42 +71,35 @@ export function ListRow(props: {
           onChange={(event) => props.onSelect(event.target.checked)}
           aria-label={`Select ${entry.item.title}`}
         />
+        <Poster title={entry.item.title} url={(entry.item as { poster_url?: string | null }).poster_url} />
         <div className="list-row__title">
           <Link href={`/${category.id}/${entry.item_id}`} id={titleId}>
             {entry.item.title}
           </Link>
-          <span className="list-row__meta">
-            {entry.item.year ?? ''}
-            {entry.score !== null && <span> · Score {entry.score}</span>}
-            {entry.progress !== null && (
-              <span>
-                {' '}
-                · {entry.progress}
-                {unit ? ` ${unit}` : ''}
-              </span>
-            )}
-          </span>
+          <span className="list-row__meta">{entryFacts(category, entry)}</span>
           {entry.notes && <p className="list-row__notes">{entry.notes}</p>}
         </div>
         <div className="list-row__status">
-          <label className="visually-hidden" htmlFor={`status-${entry.item_id}`}>
-            Status of {entry.item.title}
-          </label>
-          <select
-            id={`status-${entry.item_id}`}
-            value={entry.status}
-            disabled={savingStatus}
-            aria-invalid={statusError ? true : undefined}
-            aria-describedby={statusError ? `status-error-${entry.item_id}` : undefined}
-            onChange={(event) => void changeStatus(event.target.value as ListStatus)}
-          >
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {statusLabel(category, s)}
-              </option>
-            ))}
-          </select>
+          {/* While the editor is open it has the status: one status select at a time. */}
+          {!editing && (
+            <>
+              <label className="visually-hidden" htmlFor={`status-${entry.item_id}`}>
+                Status of {entry.item.title}
+              </label>
+              <select
+                id={`status-${entry.item_id}`}
+                value={entry.status}
+                disabled={savingStatus}
+                aria-invalid={statusError ? true : undefined}
+                aria-describedby={statusError ? `status-error-${entry.item_id}` : undefined}
+                onChange={(event) => void changeStatus(event.target.value as ListStatus)}
+              >
+                <StatusOptions category={category} />
+              </select>
+            </>
+          )}
           <button
+            ref={editButton}
             type="button"
             className="button button--small"
             aria-expanded={editing}
@@ -98,7 +118,7 @@ export function ListRow(props: {
       )}
       {editing && (
         <div id={`editor-${entry.item_id}`}>
-          <RowEditor category={category} entry={entry} onSave={props.onPatch} onClose={() => setEditing(false)} />
+          <RowEditor category={category} entry={entry} onSave={props.onPatch} onClose={closeEditor} />
           <EntryHistory category={category} itemId={entry.item_id} version={entry.updated_at} level={3} />
         </div>
       )}

@@ -20,6 +20,11 @@ function listServer() {
       const status = request.query.get('status');
       return json(200, page([...entries.values()].filter((e) => !status || e.status === status), { limit: 50 }));
     })
+    .on('GET', '/api/v1/movies/list/stats', () => {
+      const by_status: Record<string, number> = { watching: 0, completed: 0, on_hold: 0, dropped: 0, plan_to_watch: 0 };
+      for (const entry of entries.values()) by_status[entry.status] += 1;
+      return json(200, { total: entries.size, by_status, mean_score: null, score_histogram: {}, progress_total: 0, completed_by_year: {} });
+    })
     .on('PATCH', /^\/api\/v1\/movies\/list\/([0-9a-f]{24})$/, (request, [, id]) => {
       const body = request.body as Record<string, unknown>;
       if (body['finished_at'] === '2000-01-01') return apiError(400, 'validation_failed', 'invalid', { details: [{ path: 'finished_at', message: 'must not be before started_at' }] });
@@ -81,6 +86,8 @@ describe('my list', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Edit Zodiac' }));
     const editor = screen.getByRole('form', { name: 'Edit Zodiac' });
+    // One status select while editing: the editor's.
+    expect(screen.queryByLabelText('Status of Zodiac')).toBeNull();
     await user.selectOptions(within(editor).getByLabelText('Score'), '9');
     await user.clear(within(editor).getByLabelText('Notes'));
     await user.type(within(editor).getByLabelText('Progress'), '157');
@@ -96,7 +103,30 @@ describe('my list', () => {
     await user.click(within(editor).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit Zodiac' })).toBeNull());
     expect(server.sent('PATCH', `/api/v1/movies/list/${C}`)[1]?.body).toEqual({ score: 9, notes: null, progress: 157 });
-    expect(screen.getByText(/Score 9/)).toBeTruthy();
+    expect(screen.getByText(/9\/10/)).toBeTruthy();
+    // Closed with Save: focus is back on the button that opened the editor, not lost to <body>.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit Zodiac' })));
+  });
+
+  it('gives the focus back to the Edit button when Escape closes the editor', async () => {
+    const { server } = listServer();
+    renderApp(server, '/movies/list');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit Zodiac' }));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit Zodiac' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit Zodiac' })));
+  });
+
+  it('counts the entries of each status on its tab, and shows the list as a grid of pictures', async () => {
+    const { server } = listServer();
+    renderApp(server, '/movies/list');
+    const user = userEvent.setup();
+    expect(await screen.findByRole('tab', { name: 'All (3)' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Grid' }));
+    const grid = await screen.findByRole('list', { name: 'My movies' });
+    expect(grid.className).toContain('cards--posters');
+    expect(within(grid).getAllByRole('listitem')).toHaveLength(3);
   });
 
   it('sets the status of every selected entry in one request, and Undo restores each one', async () => {
@@ -151,7 +181,7 @@ describe('my list', () => {
     act(() => all.focus());
     await user.keyboard('{ArrowRight}');
     await waitFor(() => expect(app.location()).toBe('/movies/list?status=watching'));
-    expect(document.activeElement?.textContent).toBe('In progress');
+    expect(document.activeElement?.textContent).toBe('In progress (1)');
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Zodiac' })).toBeNull());
     expect(screen.getByRole('link', { name: 'Alien' })).toBeTruthy();
   });

@@ -1,4 +1,4 @@
-import { isApiError, type ListEntry, type ListEntryPatch, type ListStatus } from '@mt/api-client';
+import { isApiError, type ListEntry, type ListEntryPatch, type ListStats, type ListStatus } from '@mt/api-client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'wouter';
 import type { CursorPage } from '../../api/catalog-calls';
@@ -8,7 +8,7 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useServices } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { STATUSES, statusLabel } from '../../categories/labels';
+import { categoryWords, STATUSES, statusLabel } from '../../categories/labels';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { LoadError } from '../../ui/field';
 import { Pager } from '../../ui/pager';
@@ -16,7 +16,7 @@ import { EmptyState, Loading } from '../../ui/status';
 import { Tabs } from '../../ui/tabs';
 import { NotFoundScreen } from '../not-found-screen';
 import { BulkBar } from './bulk-bar';
-import { ListRow } from './list-row';
+import { GridCard, ListRow } from './list-row';
 
 export const LIST_PAGE_SIZE = 50;
 
@@ -51,6 +51,8 @@ export function ListScreen() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [bulk, setBulk] = useState<{ busy: boolean; error?: string }>({ busy: false });
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [counts, setCounts] = useState<ListStats | undefined>();
+  const view = params.get('view') === 'grid' ? 'grid' : 'list';
   const selectAllRef = useRef<HTMLInputElement>(null);
   const reload = useCallback(() => setReloads((n) => n + 1), []);
   const categoryKnown = Boolean(category);
@@ -79,6 +81,19 @@ export function ListScreen() {
     );
     return () => controller.abort();
   }, [api, categoryId, categoryKnown, tab, sort, pageNumber, reloads]);
+
+  // The tabs' counts: exact when read (GET …/list/stats), read again with the list after every change.
+  useEffect(() => {
+    if (!categoryKnown) return;
+    let current = true;
+    api.listStats(categoryId).then(
+      (stats) => current && setCounts(stats),
+      () => current && setCounts(undefined),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, categoryId, categoryKnown, reloads, loaded.page]);
 
   // A selection belongs to what is on screen: another tab, sort or page starts afresh.
   useEffect(() => setSelected(new Set()), [categoryId, tab, sort, pageNumber]);
@@ -192,19 +207,35 @@ export function ListScreen() {
 
   const page = loaded.page;
   const busy = loaded.state === 'loading';
-  const tabs: Array<{ value: Tab; label: string }> = [{ value: 'all', label: 'All' }, ...STATUSES.map((s) => ({ value: s as Tab, label: label(s) }))];
+  const counted = (text: string, count: number | undefined) => (count === undefined ? text : `${text} (${count})`);
+  const tabs: Array<{ value: Tab; label: string }> = [
+    { value: 'all', label: counted('All', counts?.total) },
+    ...STATUSES.map((s) => ({ value: s as Tab, label: counted(label(s), counts?.by_status[s]) })),
+  ];
 
   return (
     <section className="list-screen">
-      <ScreenTitle title={`My ${category.display_name.toLowerCase()}`}>My {category.display_name.toLowerCase()}</ScreenTitle>
+      <ScreenTitle title={`My ${categoryWords(category)}`}>My {categoryWords(category)}</ScreenTitle>
       <CategoryNav category={category} />
       <Tabs label="Status" tabs={tabs} value={tab} onChange={(value) => setQuery({ status: value === 'all' ? undefined : value, page: undefined })} panelId="list-panel" idPrefix="tab" />
       <div id="list-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="list-panel" aria-busy={busy}>
         <div className="list-tools">
+{view === 'list' ? (
           <label className="select-all">
             <input ref={selectAllRef} type="checkbox" checked={allSelected} disabled={rows.length === 0} onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.item_id)) : new Set())} />
             Select all on this page
           </label>
+          ) : (
+            <span />
+          )}
+          <div className="view-switch" role="group" aria-label="View">
+            <button type="button" className="button button--small" aria-pressed={view === 'list'} onClick={() => setQuery({ view: undefined })}>
+              List
+            </button>
+            <button type="button" className="button button--small" aria-pressed={view === 'grid'} onClick={() => setQuery({ view: 'grid' })}>
+              Grid
+            </button>
+          </div>
           <label className="sort">
             Sort by{' '}
             <select value={sort} onChange={(e) => setQuery({ sort: e.target.value, page: undefined })}>
@@ -221,15 +252,23 @@ export function ListScreen() {
         )}
         {!page && busy && <Loading label="Loading your list…" rows={6} />}
         {page && page.total === 0 && (
-          <EmptyState title={tab === 'all' ? `Your ${category.display_name.toLowerCase()} list is empty.` : `Nothing is ${label(tab as ListStatus).toLowerCase()}.`}>
+          <EmptyState title={tab === 'all' ? `Your ${categoryWords(category)} list is empty.` : `Nothing is ${label(tab as ListStatus).toLowerCase()}.`}>
             <Link href={`/${category.id}`} className="button button--primary">
-              Find {category.display_name.toLowerCase()} to add
+              Find {categoryWords(category)} to add
             </Link>
           </EmptyState>
         )}
         {page && page.total > 0 && (
           <>
-            <ul className={`list${busy ? ' list--stale' : ''}`} aria-label={`My ${category.display_name.toLowerCase()}`}>
+            {view === 'grid' && (
+              <ul className={`cards cards--posters${busy ? ' list--stale' : ''}`} aria-label={`My ${categoryWords(category)}`}>
+                {page.data.map((entry) => (
+                  <GridCard key={entry.item_id} category={category} entry={entry} />
+                ))}
+              </ul>
+            )}
+            {view === 'list' && (
+            <ul className={`list${busy ? ' list--stale' : ''}`} aria-label={`My ${categoryWords(category)}`}>
               {page.data.map((entry) => (
                 <ListRow
                   key={entry.item_id}
@@ -248,6 +287,7 @@ export function ListScreen() {
                 />
               ))}
             </ul>
+            )}
             <Pager
               label="List pages"
               summary={`Page ${page.page} of ${Math.max(page.total_pages, 1)} · ${page.total} ${page.total === 1 ? 'entry' : 'entries'}`}
@@ -271,7 +311,9 @@ export function ListScreen() {
         onConfirm={() => void bulkDelete()}
         onCancel={() => setConfirmDelete(false)}
       >
-        <p>They are removed from your list, with their scores, progress and notes. You can undo this right after.</p>
+        <p>
+          {selected.size === 1 ? 'It is removed from your list, with its score, progress and notes.' : 'They are removed from your list, with their scores, progress and notes.'} You can undo this right after.
+        </p>
       </ConfirmDialog>
     </section>
   );

@@ -4,7 +4,7 @@ import { useSubmit } from '../../api/use-submit';
 import { progressLabel, STATUSES, statusLabel } from '../../categories/labels';
 import { Field, FormError } from '../../ui/field';
 
-interface Draft {
+export interface Draft {
   status: ListStatus;
   score: string;
   progress: string;
@@ -13,7 +13,7 @@ interface Draft {
   finished_at: string;
 }
 
-const draftOf = (entry: ListEntry): Draft => ({
+export const draftOf = (entry: ListEntry): Draft => ({
   status: entry.status,
   score: entry.score === null ? '' : String(entry.score),
   progress: entry.progress === null ? '' : String(entry.progress),
@@ -51,7 +51,7 @@ export function RowEditor(props: {
     const patch = patchFrom(entry, draft);
     if (Object.keys(patch).length > 0) await props.onSave(patch);
     props.onClose();
-  });
+  }, { fields: ['status', 'score', 'progress', 'started_at', 'finished_at', 'notes'] });
   const id = `edit-${entry.item_id}`;
 
   return (
@@ -75,38 +75,18 @@ export function RowEditor(props: {
         <Field label="Status" name="status" error={save.fields['status']}>
           {(control) => (
             <select {...control} value={draft.status} onChange={set('status')} autoFocus>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabel(category, s)}
-                </option>
-              ))}
+              <StatusOptions category={category} />
             </select>
           )}
         </Field>
         <Field label="Score" name="score" error={save.fields['score']}>
           {(control) => (
             <select {...control} value={draft.score} onChange={set('score')}>
-              <option value="">No score</option>
-              {Array.from({ length: 10 }, (_, i) => String(10 - i)).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
+              <ScoreOptions />
             </select>
           )}
         </Field>
-        <Field label={progressLabel(category)} name="progress" error={save.fields['progress']}>
-          {(control) => <input {...control} type="number" inputMode="numeric" min={0} step={1} value={draft.progress} onChange={set('progress')} />}
-        </Field>
-        <Field label="Started" name="started_at" error={save.fields['started_at']}>
-          {(control) => <input {...control} type="date" value={draft.started_at} onChange={set('started_at')} />}
-        </Field>
-        <Field label="Finished" name="finished_at" error={save.fields['finished_at']}>
-          {(control) => <input {...control} type="date" value={draft.finished_at} onChange={set('finished_at')} />}
-        </Field>
-        <Field label="Notes" name="notes" error={save.fields['notes']} className="row-editor__notes" hint={`${draft.notes.length} / 2000`}>
-          {(control) => <textarea {...control} rows={3} maxLength={2000} value={draft.notes} onChange={set('notes')} />}
-        </Field>
+        <EntryDetailFields category={category} draft={draft} set={set} errors={save.fields} />
       </div>
       <div className="row-editor__actions">
         <button type="button" className="button" onClick={props.onClose}>
@@ -117,5 +97,58 @@ export function RowEditor(props: {
         </button>
       </div>
     </form>
+  );
+}
+
+/** Progress, dates and notes of an entry being edited (the list's row editor, the entry page). */
+export function EntryDetailFields(props: {
+  category: Category;
+  draft: Draft;
+  set: (field: keyof Draft) => (event: { target: { value: string } }) => void;
+  errors: Record<string, string>;
+}) {
+  const { category, draft, set, errors } = props;
+  return (
+    <>
+        <Field label={progressLabel(category)} name="progress" error={errors['progress']}>
+          {(control) => <input {...control} type="number" inputMode="numeric" min={0} step={1} value={draft.progress} onChange={set('progress')} />}
+        </Field>
+        <Field label="Started" name="started_at" error={errors['started_at']}>
+          {(control) => <input {...control} type="date" value={draft.started_at} onChange={set('started_at')} />}
+        </Field>
+        <Field label="Finished" name="finished_at" error={errors['finished_at']}>
+          {(control) => <input {...control} type="date" value={draft.finished_at} onChange={set('finished_at')} />}
+        </Field>
+        <Field label="Notes" name="notes" error={errors['notes']} className="row-editor__notes" hint={`${draft.notes.length} / 2000`}>
+          {(control) => <textarea {...control} rows={3} maxLength={2000} value={draft.notes} onChange={set('notes')} />}
+        </Field>
+    </>
+  );
+}
+
+/** The options of a status select, in the category's words. */
+export function StatusOptions({ category }: { category: Category }) {
+  return (
+    <>
+      {STATUSES.map((s) => (
+        <option key={s} value={s}>
+          {statusLabel(category, s)}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The options of a score select: none, then 10 down to 1. */
+export function ScoreOptions() {
+  return (
+    <>
+      <option value="">No score</option>
+      {Array.from({ length: 10 }, (_, i) => String(10 - i)).map((n) => (
+        <option key={n} value={n}>
+          {n}
+        </option>
+      ))}
+    </>
   );
 }

@@ -7,7 +7,7 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { progressUnit, STATUSES, statusLabel } from '../../categories/labels';
+import { categoryWords, progressUnit, STATUSES, statusLabel } from '../../categories/labels';
 import { BarChart, type Bar } from '../../ui/bar-chart';
 import { LoadError } from '../../ui/field';
 import { EmptyState, Loading } from '../../ui/status';
@@ -67,7 +67,7 @@ export function StatsScreen() {
   }, [api, categoryId, categoryKnown, reloads]);
 
   if (!category) return <NotFoundScreen what="category" loadingCategories />;
-  const name = category.display_name.toLowerCase();
+  const name = categoryWords(category);
   const unit = progressUnit(category);
 
   return (

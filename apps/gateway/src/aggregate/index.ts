@@ -1,0 +1,2 @@
+export { aggregateEndpoints } from './aggregate.endpoints';
+export { callerIdentityMiddleware } from './caller-identity.middleware';
