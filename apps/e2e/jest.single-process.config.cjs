@@ -6,7 +6,6 @@ const { reportersFor } = require('../../jest.preset.cjs');
 
 module.exports = {
   ...require('./jest.config.cjs'),
-  displayName: 'e2e (single process)',
   setupFiles: ['<rootDir>/src/support/single-process-mode.cjs'],
   testPathIgnorePatterns: ['/node_modules/', '/src/service-lifecycle\\.e2e\\.spec\\.ts$', '/src/support/openapi-conformance\\.e2e\\.spec\\.ts$'],
   reporters: reportersFor('test:single-process', 'whole-stack in one process'),
