@@ -1,4 +1,5 @@
-import type { CategoryRecord } from '@mt/contracts';
+import type { CategoryRecord, Page } from '@mt/contracts';
+import type { ListQuery } from './list-entry';
 import type { Endpoint } from '@mt/endpoints';
 import { fieldFromRule, type CategoryField } from './category-fields';
 import { assertValidCategory, DEFAULT_STATUS_LABELS, MEDIA_CATEGORIES, type ExternalIdKey, type ProgressUnit, type StatusLabels } from '@mt/domain';
@@ -36,14 +37,18 @@ export interface CategoryDefinition {
 }
 
 /**
- * What a category's own endpoints are handed: the definition and reads of the shared catalog, declared
- * here so a category depends on this narrow shape and never on the service's wiring.
+ * What a category's own endpoints are handed: the definition, reads of the shared catalog and of the
+ * caller's list, declared here so a category depends on this narrow shape and never on the service's wiring.
  */
 export interface CategoryContext {
   readonly category: CategoryDefinition;
   readonly catalog: {
     /** One entry as the API answers it; a 404 when there is none. */
     get(id: string): Promise<Record<string, unknown>>;
+  };
+  readonly lists: {
+    /** One page of a user's list as `GET /<category>/list` answers it (`total` counts the whole list). */
+    page(userId: string, query: ListQuery): Promise<Page<unknown>>;
   };
 }
 
