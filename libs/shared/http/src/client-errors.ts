@@ -2,6 +2,7 @@ import { buildErrorPayload, type ErrorCode } from '@mt/errors';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { isDrainingAfterAnswer } from './early-answers';
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout' };
 
@@ -50,7 +51,8 @@ function payload(failure: ClientFailure, requestId: string): string {
 export const clientErrorHandler =
   (requestTimeoutMs: number) =>
   (error: NodeJS.ErrnoException, socket: Duplex): void => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
+    // A request answered early whose body then ran out of time has had its one answer: close.
+    if (!socket.writable || error.code === 'ECONNRESET' || isDrainingAfterAnswer(socket)) {
       socket.destroy();
       return;
     }

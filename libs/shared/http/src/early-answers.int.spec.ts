@@ -3,6 +3,7 @@ import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { keepAliveExchange, requestWithBody, silentLogger } from '@mt/testing';
 import { Router, type Response } from 'express';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { EARLY_ANSWER_DRAIN_BYTES } from './early-answers';
 import { createHttpApp, finishHttpApp } from './http-app';
@@ -139,5 +140,65 @@ describe('a keep-alive connection after an early answer', () => {
     expect(exchange.statuses).toEqual([413]);
     expect(exchange.closedAfterMs).toBeLessThan(1000);
     expect(await freshConnectionAnswers(service.port)).toBe(200);
+  });
+});
+
+describe('a body that runs out of time after its request was answered', () => {
+  let service: RunningService;
+  const REQUEST_TIMEOUT_MS = 600;
+
+  beforeAll(async () => {
+    const logger = silentLogger();
+    const lifecycle = createLifecycle();
+    const app = createHttpApp({
+      logger,
+      metrics: createMetrics('early-answer-timeout-test'),
+      probes: {
+        service: 'early-answer-timeout-test',
+        version: '1.0.0',
+        lifecycle,
+        pingDatabase: async () => undefined,
+      },
+    });
+    const router = Router();
+    router.post('/api/v1/refuse-at-once', (_req, res) => {
+      res.status(413).json({ error: 'request body exceeds 1 MiB', status: 413, code: 'payload_too_large' });
+    });
+    app.use(router);
+    finishHttpApp(app, logger);
+    service = await startService({
+      name: 'early-answer-timeout-test',
+      app,
+      logger,
+      lifecycle,
+      port: 0,
+      host: '127.0.0.1',
+      shutdownTimeoutMs: 1000,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      startup: async () => undefined,
+      shutdown: async () => undefined,
+    });
+    await service.started;
+  });
+  afterAll(() => service.stop());
+
+  it('closes the connection instead of answering the request a second time (408 after the 413)', async () => {
+    const socket = connect(service.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.write(
+      'POST /api/v1/refuse-at-once HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
+    // A body trickling in far slower than the drain's byte bound, for longer than the request timeout.
+    const trickle = setInterval(() => socket.writable && socket.write('1\r\na\r\n'), 50);
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, REQUEST_TIMEOUT_MS * 4));
+    await Promise.race([closed, deadline]);
+    clearInterval(trickle);
+    socket.destroy();
+    const statusLines = received.match(/HTTP\/1\.1 \d{3}/g) ?? [];
+    expect(statusLines).toEqual(['HTTP/1.1 413']);
+    expect(socket.destroyed).toBe(true);
   });
 });

@@ -41,11 +41,22 @@ export function drainAfterEarlyAnswers(
   });
 }
 
+/** Connections reading the rest of a body whose request was answered already. */
+const draining = new WeakSet<object>();
+
+/**
+ * Whether `socket` is reading the rest of an answered request's body: the request may still run out of
+ * time, but its client has its answer, so the connection is closed rather than answered a second time.
+ */
+export const isDrainingAfterAnswer = (socket: object): boolean => draining.has(socket);
+
 function drainRest(req: IncomingMessage, socket: Socket, limits: DrainLimits): void {
   let drained = 0;
   const timer = setTimeout(() => socket.destroy(), limits.ms);
+  draining.add(socket);
   const stop = () => {
     clearTimeout(timer);
+    draining.delete(socket);
     socket.off('close', stop);
   };
   req.once('end', stop);
