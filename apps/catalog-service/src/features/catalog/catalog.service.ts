@@ -6,17 +6,18 @@ import { toId, type Id } from '../../domain/ids';
 import { categoryBasePath, type CategoryDefinition } from '../../domain/categories';
 import { externalKey, titleKey } from '@mt/domain';
 import { type ListRepository } from '../../data/list.repository';
-import { withItemGuards, type ItemGuardsRepository } from '../../data/item-guards.repository';
-import { listedItem } from '../../data/list-entry.document';
+import type { ItemGuardsRepository } from '../../data/item-guards.repository';
 import type { EntryRedirectsRepository } from '../../data/entry-redirects.repository';
 import { TransactionContentionError, type AtomicRunner } from '../../data/atomic';
 import { toPage } from '../../domain/offset-page';
 import type { CatalogListQuery, EntryFieldsInput } from '../../domain/catalog-query';
 import type { CatalogListingReader } from '../../data/catalog-listing.reader';
-import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../../data/catalog.repository';
-import { entryPatchChange, newEntryDocument, patchNeedsCurrent, toEntryResponse, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../data/entry.document';
-import { positionAfter, readPosition } from '../../data/listing-cursor';
-import { planListing, windowPerSegment, type ListingPlan } from '../../data/listing-plan';
+import type { CatalogRepository } from '../../data/catalog.repository';
+import { withItemGuards } from '../../domain/ports/item-guards.port';
+import { listedItem } from '../../domain/records/list-entry.record';
+import { DuplicateEntryError, DuplicateExternalIdError, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../domain/records/catalog-entry.record';
+import { entryPatchChange, newEntryDocument, patchNeedsCurrent, toEntryResponse } from '../../domain/catalog-entry';
+import { positionAfter, readPosition, planListing, windowPerSegment, type ListingPlan } from '../../domain/catalog-listing';
 
 export type EntryResponse = Record<string, unknown>;
 /** The page object with `next_cursor` (also on offset pages). */

@@ -1,11 +1,11 @@
 import { csvExport, jsonExport, type Category, type ExportEntry, type ExportItem } from '@mt/importers';
 import type { Readable } from 'node:stream';
 import type { CategoryDefinition } from '../../domain/categories';
-import { toEntryResponse } from '../../data/entry.document';
 import type { ListRepository } from '../../data/list.repository';
-import type { ExportedListEntry } from '../../data/list-entry.document';
 import type { ExportFormat } from './list-export.schemas';
 import { listFieldsOf } from '../../domain/list-import';
+import { toEntryResponse } from '../../domain/catalog-entry';
+import type { ExportedListEntry } from '../../domain/records/list-entry.record';
 
 export interface ListExport {
   stream: Readable;

@@ -4,7 +4,8 @@ import { externalIdKeys, type CategoryDefinition } from '../../domain/categories
 import { externalKey, titleKey } from '@mt/domain';
 import { catalogSchemas } from '../catalog/catalog.schemas';
 import type { CatalogRepository } from '../../data/catalog.repository';
-import { newEntryDocument, type EntryDocument } from '../../data/entry.document';
+import { newEntryDocument } from '../../domain/catalog-entry';
+import type { EntryDocument } from '../../domain/records/catalog-entry.record';
 
 /** How one row found its catalog entry: an existing one, one to create, or a reason it has none. */
 export type RowMatch =

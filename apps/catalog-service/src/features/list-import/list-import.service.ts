@@ -7,10 +7,12 @@ import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { newId, toId, type Id } from '../../domain/ids';
 import type { CategoryDefinition } from '../../domain/categories';
 import { pageWindow, toPage } from '../../domain/offset-page';
-import { ActiveImportExistsError, zeroCounts, type ImportJobDocument, type ImportJobsRepository } from '../../data/import-jobs.repository';
+import type { ImportJobsRepository } from '../../data/import-jobs.repository';
 import type { ImportJobListQueryInput, ImportStartQuery } from './list-import.schemas';
 import { UploadCopy } from './upload-copy';
 import { ACTIVE_IMPORT as ACTIVE, UploadAdmission } from './upload-admission';
+import { ActiveImportExistsError, type ImportJobDocument } from '../../domain/records/import-job.record';
+import { zeroCounts } from '../../domain/list-import';
 
 /** Where jobs go to be executed (BullMQ in production); null on an instance that runs no imports. */
 export interface ImportQueuePort {

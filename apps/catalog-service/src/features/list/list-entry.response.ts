@@ -1,7 +1,8 @@
-import type { CatalogRepository, ItemSummaryRow } from '../../data/catalog.repository';
+import type { CatalogRepository } from '../../data/catalog.repository';
 import { titleKey } from '@mt/domain';
-import type { ListEntryDocument } from '../../data/list-entry.document';
 import type { NewListEntryFields } from '../../domain/list-entry';
+import type { ItemSummaryRow } from '../../domain/records/catalog-entry.record';
+import type { ListEntryDocument } from '../../domain/records/list-entry.record';
 
 export interface ListEntryResponse extends NewListEntryFields {
   item_id: string;

@@ -8,9 +8,9 @@ import type { Session } from '../../data/atomic';
 import type { CatalogRepository } from '../../data/catalog.repository';
 import type { ListOwnersRepository } from '../../data/list-owners.repository';
 import { type ListRepository } from '../../data/list.repository';
-import { listedItem, type ListedItem, type ListEntryChange } from '../../data/list-entry.document';
 import type { ListEntryImportsRepository } from '../../data/list-entry-imports.repository';
 import type { ListWrites } from './list-writes';
+import { listedItem, type ListedItem, type ListEntryChange } from '../../domain/records/list-entry.record';
 
 /** One row of an import, matched to its catalog entry (`created`: one the batch creates). */
 export interface ImportedEntry {

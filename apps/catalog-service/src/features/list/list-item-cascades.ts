@@ -7,7 +7,7 @@ import type { ListChangesRepository } from '../../data/list-changes.repository';
 import type { ListOwnersRepository } from '../../data/list-owners.repository';
 import type { ItemGuardsRepository } from '../../data/item-guards.repository';
 import type { ListRepository } from '../../data/list.repository';
-import type { ListedItem, ListEntryDocument } from '../../data/list-entry.document';
+import type { ListedItem, ListEntryDocument } from '../../domain/records/list-entry.record';
 
 export interface ListItemCascadesDeps {
   lists: ListRepository;

@@ -4,7 +4,8 @@ import { tombstoneExpiry } from '../../domain/feed-retention';
 import { KeyedMutex } from '@mt/stores';
 import type { ListChangesRepository } from '../../data/list-changes.repository';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../../data/atomic';
-import { ListOwnerDeletedError, type ListOwnersRepository } from '../../data/list-owners.repository';
+import type { ListOwnersRepository } from '../../data/list-owners.repository';
+import { ListOwnerDeletedError } from '../../domain/ports/list-owners-store.port';
 
 /** The place of one list write in its user's change feed: its sequence number and time. */
 export interface ChangeStamp {

@@ -6,16 +6,17 @@ import type { CatalogRepository } from '../../data/catalog.repository';
 import { addDeltas, statsDelta } from '../../domain/list-stats';
 import { pageWindow, toPage } from '../../domain/offset-page';
 import { listPositionAfter, readListPosition } from '../../domain/list-cursor';
-import type { ListCounts, ListPageReader } from '../../data/list-page.reader';
+import type { ListPageReader } from '../../data/list-page.reader';
 import { itemsToJoin, toResponse, type ListEntryResponse } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from '../../domain/list-dates';
 import { historyEvents, withLegacyHistory } from '../../domain/list-history';
 import type { LegacyHistoryRepository } from '../../data/legacy-history.repository';
 import type { ListOwnersRepository } from '../../data/list-owners.repository';
 import { type ListRepository } from '../../data/list.repository';
-import { DuplicateListEntryError, listedItem, type ListEntryChange, type ListEntryDocument } from '../../data/list-entry.document';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from '../../domain/list-entry';
 import type { ListWrites } from './list-writes';
+import type { ListCounts } from '../../domain/ports/list-pages.port';
+import { DuplicateListEntryError, listedItem, type ListEntryChange, type ListEntryDocument } from '../../domain/records/list-entry.record';
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
 

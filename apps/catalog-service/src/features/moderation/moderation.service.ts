@@ -3,12 +3,13 @@ import { toId, type Id } from '../../domain/ids';
 import type { CategoryDefinition } from '../../domain/categories';
 import { externalKeysOf } from '@mt/domain';
 import type { CatalogRepository } from '../../data/catalog.repository';
-import { storedExternalIds, toEntryResponse, type EntryDocument } from '../../data/entry.document';
 import type { ListItemCascades } from '../list/list-item-cascades';
-import { withItemGuards } from '../../data/item-guards.repository';
-import { listedItem } from '../../data/list-entry.document';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../../data/atomic';
 import type { EntryRedirectsRepository } from '../../data/entry-redirects.repository';
+import { storedExternalIds, toEntryResponse } from '../../domain/catalog-entry';
+import type { EntryDocument } from '../../domain/records/catalog-entry.record';
+import { withItemGuards } from '../../domain/ports/item-guards.port';
+import { listedItem } from '../../domain/records/list-entry.record';
 
 export interface ModerationServiceDeps {
   category: CategoryDefinition;
