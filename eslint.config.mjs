@@ -80,15 +80,10 @@ const CATALOG_MAY_IMPORT = {
  * first, as pure moves, so that work in flight on the old paths still merges.
  */
 const CATALOG_LAYER_DEBTS = [
-  'features/account-deletion/account-deletion.service.ts',
   'features/catalog/catalog.service.ts',
-  'features/list-changes/list-changes.service.ts',
-  'features/list-export/list-export.service.ts',
   'features/list-import/import-matcher.ts',
   'features/list-import/import-runner.ts',
   'features/list-import/list-import.service.ts',
-  'features/list-stats/list-stats.service.ts',
-  'features/list/list-entry.response.ts',
   'features/list/list-import-batches.ts',
   'features/list/list-item-cascades.ts',
   'features/list/list-writes.ts',
