@@ -84,10 +84,6 @@ const CATALOG_LAYER_DEBTS = [
   'features/list-import/import-matcher.ts',
   'features/list-import/import-runner.ts',
   'features/list-import/list-import.service.ts',
-  'features/list/list-import-batches.ts',
-  'features/list/list-item-cascades.ts',
-  'features/list/list-writes.ts',
-  'features/list/list.service.ts',
   'features/moderation/moderation.service.ts',
 ].map(catalogLayer);
 export const CATALOG_LAYER_ZONES = Object.entries(CATALOG_MAY_IMPORT).flatMap(([layer, allowed]) =>
