@@ -81,9 +81,6 @@ const CATALOG_MAY_IMPORT = {
  */
 const CATALOG_LAYER_DEBTS = [
   'features/catalog/catalog.service.ts',
-  'features/list-import/import-matcher.ts',
-  'features/list-import/import-runner.ts',
-  'features/list-import/list-import.service.ts',
   'features/moderation/moderation.service.ts',
 ].map(catalogLayer);
 export const CATALOG_LAYER_ZONES = Object.entries(CATALOG_MAY_IMPORT).flatMap(([layer, allowed]) =>
