@@ -75,14 +75,6 @@ const CATALOG_MAY_IMPORT = {
   data: ['domain'],
   migrations: ['data', 'domain'],
 };
-/**
- * Files that still import against the direction, each to be fixed (then removed from here): the layout came
- * first, as pure moves, so that work in flight on the old paths still merges.
- */
-const CATALOG_LAYER_DEBTS = [
-  'features/catalog/catalog.service.ts',
-  'features/moderation/moderation.service.ts',
-].map(catalogLayer);
 export const CATALOG_LAYER_ZONES = Object.entries(CATALOG_MAY_IMPORT).flatMap(([layer, allowed]) =>
   CATALOG_LAYERS.filter((other) => other !== layer && !allowed.includes(other)).map((other) => ({
     target: catalogLayer(layer),
@@ -112,7 +104,7 @@ export default [
   },
   {
     files: [`${CATALOG}/**/*.ts`],
-    ignores: ['**/*.spec.ts', ...CATALOG_LAYER_DEBTS],
+    ignores: ['**/*.spec.ts'],
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: `${ROOT}/tsconfig.base.json` })] },
     rules: { 'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: CATALOG_LAYER_ZONES }] },
