@@ -1,4 +1,4 @@
-import { mongo } from 'mongoose';
+import { newId } from './ids';
 import { externalIdKeys, type CategoryDefinition } from './categories';
 import { externalKeysOf, resolveExternalIds, genreKey, titleKey, titleSearchKeys } from '@mt/domain';
 import type { EntryFieldsInput } from './catalog-query';
@@ -35,7 +35,7 @@ export function newEntryDocument(
   const externalIds = resolveExternalIds(externalIdKeys(category), {}, input.external_ids, own);
   const keys = externalKeysOf(externalIds);
   return {
-    _id: new mongo.ObjectId(),
+    _id: newId(),
     ...titleFields(input.title),
     ...yearFields(input.year ?? null),
     description: input.description ?? null,

@@ -7,6 +7,7 @@ import type { CatalogListQuery, CatalogSort } from './catalog-query';
 import type { EntryDocument, EntryListingRow } from './records/catalog-entry.record';
 
 export type Direction = 1 | -1;
+/** A plan's filters, in the store's query language: features only hand them back to the listing reader. */
 export type EntryFilter = mongo.Filter<EntryDocument>;
 /** A stored key that a listing sorts by (then by `_id` in the same direction). */
 export type SortField = 'title_key' | 'year' | 'created_at' | 'updated_at';

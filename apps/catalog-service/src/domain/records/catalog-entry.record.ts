@@ -1,4 +1,4 @@
-import type { mongo } from 'mongoose';
+import type { Id } from '../ids';
 
 /**
  * A catalog entry as stored. Besides what the client sees it keeps derived keys, written together with
@@ -14,7 +14,7 @@ import type { mongo } from 'mongoose';
  *   a value, and the index is partial on its existence.
  */
 export interface EntryDocument {
-  _id: mongo.ObjectId;
+  _id: Id;
   title: string;
   title_key: string;
   title_words: string[];

@@ -1,4 +1,4 @@
-import type { mongo } from 'mongoose';
+import type { Id } from '../ids';
 import type { ImportCounts, ImportJobStatus, ImportMode, RowError } from '../list-import';
 
 /**
@@ -9,7 +9,7 @@ import type { ImportCounts, ImportJobStatus, ImportMode, RowError } from '../lis
  * a second import of the same user in this category (each category has its own database).
  */
 export interface ImportJobDocument {
-  _id: mongo.ObjectId;
+  _id: Id;
   user_id: string;
   source: string;
   mode: ImportMode;

@@ -1,4 +1,4 @@
-import type { mongo } from 'mongoose';
+import type { Id } from '../ids';
 
 /**
  * The removals of the change feed of one user's list, compacted per item: one tombstone per (user, item)
@@ -14,9 +14,9 @@ import type { mongo } from 'mongoose';
  * `seq` at start-up (`foldLegacyUpserts`).
  */
 export interface ListChangeDocument {
-  _id?: mongo.ObjectId;
+  _id?: Id;
   user_id: string;
-  item_id: mongo.ObjectId;
+  item_id: Id;
   seq: number;
   type: 'upsert' | 'delete';
   changed_at: Date;

@@ -1,11 +1,11 @@
-import type { mongo } from 'mongoose';
+import type { Id } from '../ids';
 import type { EntryResponseSource, ItemSummaryRow } from './catalog-entry.record';
 import type { HistoryEvent } from '../list-history';
 import type { ListStatus } from '../list-entry';
 
 /** The catalog entry a list entry points at, with what the entry keeps of it (title sort key, title, year). */
 export interface ListedItem {
-  id: mongo.ObjectId;
+  id: Id;
   titleKey: string;
   title: string;
   year: number | null;
@@ -21,9 +21,9 @@ export const listedItem = (row: ItemSummaryRow): ListedItem => ({ id: row._id, t
  * transactions (an edit of its title or year, a merge): see `ListRepository.retitleItem`, `moveItem`.
  */
 export interface ListEntryDocument {
-  _id: mongo.ObjectId;
+  _id: Id;
   user_id: string;
-  item_id: mongo.ObjectId;
+  item_id: Id;
   item_title_key: string;
   /** Absent on entries stored before 2026-11-29: responses join the catalog entry for those. */
   item_title?: string;
