@@ -7,7 +7,8 @@
 export { getCategory } from '../../apps/catalog-service/src/domain/categories';
 export { catalogSchemas } from '../../apps/catalog-service/src/features/catalog/catalog.schemas';
 export type { EntryFieldsInput } from '../../apps/catalog-service/src/domain/catalog-query';
-export { newEntryDocument, type EntryDocument } from '../../apps/catalog-service/src/data/entry.document';
+export { newEntryDocument } from '../../apps/catalog-service/src/domain/catalog-entry';
+export type { EntryDocument } from '../../apps/catalog-service/src/domain/records/catalog-entry.record';
 export { titleKey, titleWords } from '@mt/domain';
 export { createCatalogModule, type CatalogModule } from '../../apps/catalog-service/src/composition/catalog-module';
 export type { ListStatus } from '../../apps/catalog-service/src/domain/list-entry';

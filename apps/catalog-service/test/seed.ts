@@ -1,7 +1,8 @@
 import { mongo } from 'mongoose';
 import type { CatalogModule } from '../src/composition/catalog-module';
 import type { EntryFieldsInput } from '../src/domain/catalog-query';
-import { newEntryDocument, type EntryDocument } from '../src/data/entry.document';
+import { newEntryDocument } from '../src/domain/catalog-entry';
+import type { EntryDocument } from '../src/domain/records/catalog-entry.record';
 
 export interface SeedInput extends EntryFieldsInput {
   title: string;

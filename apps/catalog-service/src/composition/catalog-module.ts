@@ -5,7 +5,6 @@ import type { CategoryDefinition } from '../domain/categories';
 import { CatalogRepository } from '../data/catalog.repository';
 import { CatalogListingReader } from '../data/catalog-listing.reader';
 import { CatalogService } from '../features/catalog/catalog.service';
-import { SORT_KEY_FIELDS } from '../data/listing-plan';
 import { ListChangesRepository } from '../data/list-changes.repository';
 import { ListChangesService } from '../features/list-changes/list-changes.service';
 import { ListFeedReader } from '../data/list-feed.reader';
@@ -38,6 +37,7 @@ import { ModerationService } from '../features/moderation/moderation.service';
 import { AtomicRunner } from '../data/atomic';
 import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../data/database';
+import { SORT_KEY_FIELDS } from '../domain/catalog-listing';
 
 export interface CatalogModuleOptions {
   category: CategoryDefinition;

@@ -18,7 +18,3 @@ export interface CounterDocument {
 export const COUNTER_SHARDS = Array.from({ length: 32 }, (_, i) => (i === 0 ? 'entries' : `entries:${i}`));
 export const anyShard = () => COUNTER_SHARDS[Math.floor(Math.random() * COUNTER_SHARDS.length)] ?? 'entries';
 
-export interface CatalogState {
-  entries: number;
-  version: number;
-}

@@ -1,14 +1,17 @@
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import { COUNTER_SHARDS, type CatalogState, type CounterDocument } from './catalog-counter';
-import { ENTRY_LISTING_PROJECTION, type EntryDocument, type EntryListingRow } from './entry.document';
+import { COUNTER_SHARDS, type CounterDocument } from './catalog-counter';
+import { ENTRY_LISTING_PROJECTION } from './entry.document';
 import { MatchCountCache } from './match-count-cache';
-import { cursorKeyValue, cursorReadFilter, type CursorRead } from './listing-cursor';
-import { rangeFilter, sortSpec, withRange, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
+import { cursorKeyValue, cursorReadFilter } from './listing-cursor';
+import { rangeFilter, sortSpec, withRange } from './listing-plan';
 import type { SortKeyRow } from './store-profile/range-hints';
 import type { StoreProfile } from './store-profile/store-profile';
+import type { EntryDocument, EntryListingRow } from '../domain/records/catalog-entry.record';
+import type { CatalogListing, CatalogState, CursorRead } from '../domain/ports/catalog-listing.port';
+import type { EntryFilter, OrderedSegment, SortField } from '../domain/catalog-listing';
 
 /** The reads of catalog listings: the entry counter, counts of filters, ordered pages by offset and by cursor. */
-export class CatalogListingReader {
+export class CatalogListingReader implements CatalogListing {
   private readonly countCache = new MatchCountCache();
 
   constructor(

@@ -2,22 +2,12 @@ import { isDuplicateKeyError } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import type { EntryChange, EntryDocument } from './entry.document';
+import { DuplicateEntryError, DuplicateExternalIdError, type EntryChange, type EntryDocument, type ItemSummaryRow } from '../domain/records/catalog-entry.record';
 import { anyShard, COUNTER_SHARDS, type CounterDocument } from './catalog-counter';
-import type { EntryFilter } from './listing-plan';
+import type { CatalogStore } from '../domain/ports/catalog-store.port';
+import type { EntryFilter } from '../domain/catalog-listing';
 
-export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'>;
 const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1 } as const;
-
-/** A unique index refused the write: an entry with the same folded title and year exists. */
-export class DuplicateEntryError extends Error {
-  override name = 'DuplicateEntryError';
-}
-
-/** The external ids index refused the write: another entry holds one of the `key:value` pairs. */
-export class DuplicateExternalIdError extends Error {
-  override name = 'DuplicateExternalIdError';
-}
 
 const EXTERNAL_IDS_INDEX = 'external_ids_unique';
 
@@ -57,7 +47,7 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
   { name: 'created_by', key: { created_by: 1 } },
 ];
 
-export class CatalogRepository {
+export class CatalogRepository implements CatalogStore {
   constructor(private readonly db: CatalogDatabase) {}
 
   private get entries() {

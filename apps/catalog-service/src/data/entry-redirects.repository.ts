@@ -1,6 +1,7 @@
 import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
+import type { EntryRedirectsStore } from '../domain/ports/entry-redirects-store.port';
 
 /** What a merge leaves behind: the merged id answers 301 to `into`. A few dozen bytes, kept for good. */
 export interface EntryRedirectDocument {
@@ -10,7 +11,7 @@ export interface EntryRedirectDocument {
 }
 
 /** Redirect records of merged catalog entries (collection `entry_redirects`). */
-export class EntryRedirectsRepository {
+export class EntryRedirectsRepository implements EntryRedirectsStore {
   constructor(private readonly db: CatalogDatabase) {}
 
   private get redirects() {

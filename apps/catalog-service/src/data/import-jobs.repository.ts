@@ -2,43 +2,14 @@ import { mongo } from 'mongoose';
 import { retryTransient, isDuplicateKeyError } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import { IMPORT_COUNT_KEYS, MAX_KEPT_ERRORS, type ImportCounts, type ImportJobStatus, type ImportMode, type RowError } from '../domain/list-import';
+import { MAX_KEPT_ERRORS, zeroCounts, type ImportCounts, type RowError } from '../domain/list-import';
+import { ActiveImportExistsError, type ImportJobDocument } from '../domain/records/import-job.record';
+import type { ImportJobsStore } from '../domain/ports/import-jobs-store.port';
 
 /** Finished jobs are kept this long, then removed by a TTL index (a user's job history does not grow without end). */
 export const FINISHED_JOB_RETENTION_MS = 30 * 24 * 3600 * 1000;
 /** A stored upload is removed when its job finishes, and in any case after this (an upload whose request died part-way). */
 export const UPLOAD_RETENTION_MS = 24 * 3600 * 1000;
-
-/**
- * An import job: the public record and the checkpoint of its execution. `rows_done` is the
- * number of parsed rows whose effect (and counts) is committed: it moves only in the transaction that
- * applies the next batch, so a resumed job starts exactly after the last committed batch. `active` exists
- * while the job is queued or running: a unique partial index on `{user_id}` over it lets the database refuse
- * a second import of the same user in this category (each category has its own database).
- */
-export interface ImportJobDocument {
-  _id: mongo.ObjectId;
-  user_id: string;
-  source: string;
-  mode: ImportMode;
-  dry_run: boolean;
-  file_name: string | null;
-  /** The credential held `catalog:write` when the import was requested: rows may create catalog entries. */
-  can_create_entries: boolean;
-  status: ImportJobStatus;
-  active?: true;
-  counts: ImportCounts;
-  errors: RowError[];
-  /** Rows applied with a remark (a value dropped or shortened); absent on jobs stored before it existed. */
-  warnings?: RowError[];
-  /** Why a failed job stopped (not a row's problem). */
-  failure: string | null;
-  rows_done: number;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  expires_at?: Date;
-}
 
 /** One piece of a stored upload (the file is parsed again from here by the job, on any instance). */
 interface UploadChunkDocument {
@@ -49,13 +20,7 @@ interface UploadChunkDocument {
   expires_at: Date;
 }
 
-export class ActiveImportExistsError extends Error {
-  override name = 'ActiveImportExistsError';
-}
-
-export const zeroCounts = (): ImportCounts => Object.fromEntries(IMPORT_COUNT_KEYS.map((key) => [key, 0])) as ImportCounts;
-
-export class ImportJobsRepository {
+export class ImportJobsRepository implements ImportJobsStore {
   constructor(private readonly db: CatalogDatabase) {}
 
   private get jobs() {

@@ -2,9 +2,7 @@ import type { mongo } from 'mongoose';
 import { retryTransient, isDuplicateKeyError } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-
-/** Who takes guards of a catalog entry (ItemGuardsRepository.touchGuards): an import batch of the user, or a change of the entry (all). */
-export type GuardHolder = { userId: string } | 'all';
+import { ItemGuardsMissingError, type GuardHolder, type ItemGuardsStore } from '../domain/ports/item-guards.port';
 
 /** Guards per catalog entry: batches of users in different shards do not conflict with each other. */
 const GUARD_SHARDS = 8;
@@ -16,26 +14,8 @@ function guardKeys(itemIds: readonly mongo.ObjectId[], holder: GuardHolder): str
 
 const shardOf = (userId: string) => [...userId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 0) % GUARD_SHARDS;
 
-/** A transaction met guards that do not exist yet (touchGuards): it is abandoned; see withItemGuards. */
-export class ItemGuardsMissingError extends Error {}
-
-/**
- * Runs `change`, a transaction that writes guards; when they are missing, creates them (`ensure`, outside any
- * transaction) and runs it once more. Guards are thus created only for a change that got as far as writing
- * them: an entry that exists and a caller allowed to change it (a refused request leaves nothing behind).
- */
-export async function withItemGuards<T>(change: () => Promise<T>, ensure: () => Promise<void>): Promise<T> {
-  try {
-    return await change();
-  } catch (error) {
-    if (!(error instanceof ItemGuardsMissingError)) throw error;
-  }
-  await ensure();
-  return change();
-}
-
 /** The guards of catalog entries that list writes and catalog changes meet on (`list_item_guards`). */
-export class ItemGuardsRepository {
+export class ItemGuardsRepository implements ItemGuardsStore {
   constructor(private readonly db: CatalogDatabase) {}
 
   private get guards() {

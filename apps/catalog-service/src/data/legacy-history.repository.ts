@@ -2,6 +2,7 @@ import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import type { HistoryEvent } from '../domain/list-history';
+import type { LegacyHistoryStore } from '../domain/ports/legacy-history-store.port';
 
 /**
  * `list_history`, where the previous version kept each entry's history (one document per (user, item),
@@ -19,7 +20,7 @@ export interface LegacyHistoryDocument {
 
 export const LEGACY_HISTORY_INDEXES: mongo.IndexDescription[] = [{ name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true }];
 
-export class LegacyHistoryRepository {
+export class LegacyHistoryRepository implements LegacyHistoryStore {
   constructor(private readonly db: CatalogDatabase) {}
 
   private get history() {

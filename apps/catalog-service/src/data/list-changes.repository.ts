@@ -2,30 +2,8 @@ import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { feedFilter, type FeedResume } from '../domain/feed-position';
-
-/**
- * The removals of the change feed of one user's list, compacted per item: one tombstone per (user, item)
- * removed from the list, `{ seq, type: 'delete', changed_at, expires_at }`, written in the removal's
- * transaction with the sequence number it took from the user's `list_owners` document. The feed's upserts
- * are the list entries themselves (each carries the `seq` of its last write, `ListEntryDocument.seq`): a
- * write of 500 entries is one statement, not one more per entry here. An item added again after its
- * removal has its tombstone (older `seq`) and its entry (newer) in the feed until the tombstone expires
- * (TTL on `expires_at`): replayed in order they give the entry.
- *
- * Records of type `upsert` are legacy: written by the previous version, which kept upserts here. They are
- * still read (an instance of that version may write during a rolling upgrade) and folded into the entries'
- * `seq` at start-up (`foldLegacyUpserts`).
- */
-export interface ListChangeDocument {
-  _id?: mongo.ObjectId;
-  user_id: string;
-  item_id: mongo.ObjectId;
-  seq: number;
-  type: 'upsert' | 'delete';
-  changed_at: Date;
-  /** Only on tombstones: when the TTL monitor may remove it. */
-  expires_at?: Date;
-}
+import type { ListChangeDocument } from '../domain/records/list-change.record';
+import type { ListChangesStore } from '../domain/ports/list-changes-store.port';
 
 export const LIST_CHANGE_INDEXES: mongo.IndexDescription[] = [
   // One record per (user, item): the compaction key, also how a removal finds the record it replaces.
@@ -39,7 +17,7 @@ export const LIST_CHANGE_INDEXES: mongo.IndexDescription[] = [
 /** A legacy upsert record, as the start-up migration folds it. */
 export type LegacyUpsert = Pick<ListChangeDocument, 'user_id' | 'item_id' | 'seq'>;
 
-export class ListChangesRepository {
+export class ListChangesRepository implements ListChangesStore {
   constructor(private readonly db: CatalogDatabase) {}
 
   private get changes() {

@@ -1,13 +1,15 @@
 import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
-import { changeUpdate, newListEntryDocument, type ListedItem, type ListEntryChange, type ListEntryDocument } from './list-entry.document';
+import { changeUpdate, newListEntryDocument } from './list-entry.document';
 import type { StoreProfile } from './store-profile/store-profile';
 import type { HistoryEvent } from '../domain/list-history';
 import type { NewListEntryFields } from '../domain/list-entry';
+import type { ListEntryImportsStore } from '../domain/ports/list-entry-imports-store.port';
+import type { ListedItem, ListEntryChange, ListEntryDocument } from '../domain/records/list-entry.record';
 
 /** What an import batch reads and writes of a list, in the batch's transaction. */
-export class ListEntryImportsRepository {
+export class ListEntryImportsRepository implements ListEntryImportsStore {
   constructor(
     private readonly db: CatalogDatabase,
     private readonly profile: StoreProfile,

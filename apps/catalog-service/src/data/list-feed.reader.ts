@@ -1,11 +1,8 @@
 import type { ListRepository } from './list.repository';
-import type { ListEntryDocument } from './list-entry.document';
 import type { FeedResume } from '../domain/feed-position';
-import type { ListChangeDocument, ListChangesRepository } from './list-changes.repository';
+import type { ListChangesRepository } from './list-changes.repository';
 import type { StoreProfile } from './store-profile/store-profile';
-
-/** One row of the feed: a list entry (its current state, at its `seq`) or a record of `list_changes`. */
-export type FeedRow = { kind: 'entry'; seq: number; item_id: ListEntryDocument['item_id']; entry: ListEntryDocument } | ({ kind: 'record' } & ListChangeDocument);
+import type { FeedRow, ListFeed } from '../domain/ports/list-feed.port';
 
 /**
  * The rows of a user's change feed in feed order (`seq`, then item id): the list entries, which carry the
@@ -13,7 +10,7 @@ export type FeedRow = { kind: 'entry'; seq: number; item_id: ListEntryDocument['
  * Both are read after the same position up to the same `maxSeq`, `limit` of each: the first `limit` of
  * the merge are the feed's.
  */
-export class ListFeedReader {
+export class ListFeedReader implements ListFeed {
   constructor(
     private readonly lists: ListRepository,
     private readonly changes: ListChangesRepository,

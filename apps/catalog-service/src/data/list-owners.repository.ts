@@ -1,6 +1,7 @@
 import { isDuplicateKeyError } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
+import { ListOwnerDeletedError, type ListOwnersStore } from '../domain/ports/list-owners-store.port';
 
 /**
  * One document per user who has (had) a list in this category: the serialisation point of that list.
@@ -33,15 +34,10 @@ function flatten(counters: NestedCounters, prefix = ''): Record<string, number> 
   return flat;
 }
 
-/** The list's owner was deleted: the write must not happen. */
-export class ListOwnerDeletedError extends Error {
-  override name = 'ListOwnerDeletedError';
-}
-
 /** Owners known to have their document, remembered to save a round trip per write (cleared when full). */
 const KNOWN_OWNERS_LIMIT = 50_000;
 
-export class ListOwnersRepository {
+export class ListOwnersRepository implements ListOwnersStore {
   /** Owner documents are never removed, so "it exists" stays true once seen. */
   private readonly known = new Set<string>();
 

@@ -1,21 +1,17 @@
 import type { StoreProfile } from './store-profile/store-profile';
 import type { ListPosition } from '../domain/list-cursor';
 import { type ListRepository } from './list.repository';
-import { rangeFieldOf, type ListEntryDocument, type ListRange } from './list-entry.document';
+import { rangeFieldOf, type ListRange } from './list-entry.document';
 import type { ListSort, ListStatus } from '../domain/list-entry';
-
-/** How many entries the user has, and how many of them the page's filter selects. */
-export interface ListCounts {
-  entries: number;
-  matching: number;
-}
+import type { ListCounts, ListPages } from '../domain/ports/list-pages.port';
+import type { ListEntryDocument } from '../domain/records/list-entry.record';
 
 /**
  * Reads the rows of a list page. On MongoDB the sort indexes (user first) make every page cost the same for
  * any list size, and this is a plain read. On a server that sorts every match instead, the store profile
  * narrows the read to a range of the sort key that very probably holds the page (the rows are the same).
  */
-export class ListPageReader {
+export class ListPageReader implements ListPages {
   constructor(
     private readonly lists: ListRepository,
     private readonly profile: StoreProfile,

@@ -8,27 +8,11 @@ import { feedFilter, type FeedResume } from '../domain/feed-position';
 import type { ListPosition } from '../domain/list-cursor';
 import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from '../domain/list-history';
 import type { ListSort, ListStatus, NewListEntryFields } from '../domain/list-entry';
-import {
-  afterPositionFilter,
-  byEntryIds,
-  changeUpdate,
-  DuplicateListEntryError,
-  EXPORTED_LIST_ENTRY_PROJECTION,
-  itemCopy,
-  LIST_ENTRY_INDEXES,
-  listSortSpec,
-  newListEntryDocument,
-  withRange,
-  type ExportedListEntry,
-  type ListedItem,
-  type ListEntryChange,
-  type ListEntryDocument,
-  type ListEntryFilter,
-  type ListRange,
-  type ListRangeField,
-} from './list-entry.document';
+import { afterPositionFilter, byEntryIds, changeUpdate, EXPORTED_LIST_ENTRY_PROJECTION, itemCopy, LIST_ENTRY_INDEXES, listSortSpec, newListEntryDocument, withRange, type ListEntryFilter, type ListRange, type ListRangeField } from './list-entry.document';
+import type { ListStore } from '../domain/ports/list-store.port';
+import { DuplicateListEntryError, type ExportedListEntry, type ListedItem, type ListEntryChange, type ListEntryDocument } from '../domain/records/list-entry.record';
 
-export class ListRepository {
+export class ListRepository implements ListStore {
 
   constructor(
     private readonly db: CatalogDatabase,

@@ -1,60 +1,7 @@
-import { isObjectIdHex } from '@mt/validation';
-import type { CursorPosition } from '@mt/pagination';
 import { toId } from '../domain/ids';
-import type { EntryListingRow } from './entry.document';
-import { withRange, type Direction, type EntryFilter, type OrderedSegment, type SortField } from './listing-plan';
-
-/**
- * Where a cursor page resumes: after the row with sort key `key` and id `id` in segment `segment` of the
- * listing plan; `served` rows came before it (gives the page object its `page` number).
- */
-export interface ListingPosition {
-  segment: number;
-  key: string | number | [number, number | null];
-  id: string;
-  served: number;
-}
-
-/**
- * One cursor page's read of one ordered segment: up to `limit` rows after `start` (from the segment's
- * beginning when null), leaving out rows changed after `changedUpTo` (null: none left out). `depth`: rows of
- * the segment before `start`, with the totals range hints aim by.
- */
-export interface CursorRead {
-  segment: OrderedSegment;
-  start: Pick<ListingPosition, 'key' | 'id'> | null;
-  changedUpTo: Date | null;
-  limit: number;
-  depth?: { depth: number; segmentTotal: number; entries: number };
-}
-
-/** The sort key of a row as a cursor stores it (JSON: dates as epoch ms; year as [year_missing, year]). */
-export function sortKeyOf(doc: EntryListingRow, field: SortField): ListingPosition['key'] {
-  switch (field) {
-    case 'title_key':
-      return doc.title_key;
-    case 'year':
-      return [doc.year_missing, doc.year];
-    case 'created_at':
-      return doc.created_at.getTime();
-    case 'updated_at':
-      return doc.updated_at.getTime();
-  }
-}
-
-export function positionAfter(doc: EntryListingRow, segmentIndex: number, segment: OrderedSegment, served: number): CursorPosition {
-  return { s: segmentIndex, k: sortKeyOf(doc, segment.field), i: doc._id.toHexString(), n: served };
-}
-
-/** The position of a decoded (HMAC-checked, so ours) cursor; null when its shape does not fit this plan. */
-export function readPosition(after: CursorPosition, segments: number): ListingPosition | null {
-  if (after === null || typeof after !== 'object' || Array.isArray(after)) return null;
-  const { s, k, i, n } = after as Record<string, CursorPosition>;
-  if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s >= segments) return null;
-  if (typeof i !== 'string' || !isObjectIdHex(i) || typeof n !== 'number' || n < 0) return null;
-  if (typeof k !== 'string' && typeof k !== 'number' && !Array.isArray(k)) return null;
-  return { segment: s, key: k as ListingPosition['key'], id: i, served: n };
-}
+import { withRange } from './listing-plan';
+import type { Direction, EntryFilter, ListingPosition, SortField } from '../domain/catalog-listing';
+import type { CursorRead } from '../domain/ports/catalog-listing.port';
 
 /** Rows strictly after `position` in the segment's order (sort key, then id, in the segment's direction). */
 /** The stored value of a cursor's single-valued sort key (a title key, or a date kept as epoch ms). */

@@ -1,4 +1,5 @@
-import { planListing, rangeFilter, sortSpec, windowPerSegment } from './listing-plan';
+import { rangeFilter, sortSpec } from './listing-plan';
+import { planListing, windowPerSegment } from '../domain/catalog-listing';
 
 describe('listing plan', () => {
   it('sorts by title ascending by default, and by relevance when q is given', () => {

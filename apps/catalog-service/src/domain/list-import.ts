@@ -47,3 +47,5 @@ export const MAX_KEPT_ERRORS = 1000;
 export const MAX_ROW_MESSAGE_BYTES = 256;
 /** What one job keeps of its errors, and of its warnings: their stored size (BSON) all together. */
 export const MAX_KEPT_ROW_BYTES = 32 * 1024;
+
+export const zeroCounts = (): ImportCounts => Object.fromEntries(IMPORT_COUNT_KEYS.map((key) => [key, 0])) as ImportCounts;

@@ -1,8 +1,8 @@
 import { getCategory } from './categories';
-import { newEntryDocument } from '../data/entry.document';
 import { mongo } from 'mongoose';
 import { constructedHostileTitles, expandingCodePoints, repeatedTitle } from '../../test/hostile-titles';
 import { SEARCH_LIMITS, searchWords, titleKey, titleSearchKeys } from '@mt/domain';
+import { newEntryDocument } from './catalog-entry';
 
 const KIB = 1024;
 const movies = getCategory('movies');

@@ -1,6 +1,6 @@
 import { externalKeysOf } from '@mt/domain';
-import { storedExternalIds } from '../data/entry.document';
 import type { Migration } from './migration';
+import { storedExternalIds } from '../domain/catalog-entry';
 
 /**
  * Entries written before external ids existed get the ids derived from their own fields (books: isbn13), so

@@ -2,7 +2,7 @@ import type { Migration } from './migration';
 import type { Id } from '../domain/ids';
 import type { CatalogRepository } from '../data/catalog.repository';
 import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
-import { listedItem } from '../data/list-entry.document';
+import { listedItem } from '../domain/records/list-entry.record';
 
 const BATCH = 500;
 

@@ -1,5 +1,5 @@
-import { personPrefixes } from '../data/entry.document';
 import type { Migration } from './migration';
+import { personPrefixes } from '../domain/catalog-entry';
 
 /** Entries written before `person=` existed get their person search keys. */
 export const personSearchMigration: Migration = {

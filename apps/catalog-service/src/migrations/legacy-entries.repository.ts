@@ -1,7 +1,7 @@
 import { COLLECTIONS, type CatalogDatabase } from '../data/database';
 import { anyShard, type CounterDocument } from '../data/catalog-counter';
-import { duplicateError, DuplicateExternalIdError } from '../data/catalog.repository';
-import type { EntryDocument } from '../data/entry.document';
+import { duplicateError } from '../data/catalog.repository';
+import { DuplicateExternalIdError, type EntryDocument } from '../domain/records/catalog-entry.record';
 
 /** The writes of the start-up migrations to the catalog's `entries`: older entries brought to the current shape. */
 export class LegacyEntriesRepository {

@@ -1,8 +1,9 @@
 import type { mongo } from 'mongoose';
 import type { Session } from '../data/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../data/database';
-import { itemCopy, type ListedItem, type ListEntryDocument } from '../data/list-entry.document';
+import { itemCopy } from '../data/list-entry.document';
 import type { HistoryEvent } from '../domain/list-history';
+import type { ListedItem, ListEntryDocument } from '../domain/records/list-entry.record';
 
 /** The writes of the start-up migrations to `list_entries`: older entries brought to the current shape. */
 export class LegacyListEntriesRepository {

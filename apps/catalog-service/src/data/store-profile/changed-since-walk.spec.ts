@@ -1,8 +1,9 @@
 import { newId } from '../../domain/ids';
 import { changedSinceWalkInCode, changedSinceWalkInQuery, type ChangedSinceWalk, type CursorQuery } from './changed-since-walk';
-import type { EntryListingRow } from '../entry.document';
-import { cursorReadFilter, type CursorRead } from '../listing-cursor';
-import type { EntryFilter, OrderedSegment } from '../listing-plan';
+import { cursorReadFilter } from '../listing-cursor';
+import type { EntryListingRow } from '../../domain/records/catalog-entry.record';
+import type { CursorRead } from '../../domain/ports/catalog-listing.port';
+import type { EntryFilter, OrderedSegment } from '../../domain/catalog-listing';
 
 const WALK_BEGAN = new Date(Date.UTC(2026, 0, 10));
 const BEFORE = new Date(Date.UTC(2026, 0, 1));

@@ -1,5 +1,6 @@
-import type { EntryListingRow } from '../entry.document';
-import { sortKeyOf, type CursorRead } from '../listing-cursor';
+import type { EntryListingRow } from '../../domain/records/catalog-entry.record';
+import { sortKeyOf } from '../../domain/catalog-listing';
+import type { CursorRead } from '../../domain/ports/catalog-listing.port';
 
 /** One index-ordered query of a cursor read; its filter is `cursorReadFilter(read)` (`changedUpTo`, when set, a condition of it). */
 export type CursorQuery = (read: CursorRead) => Promise<EntryListingRow[]>;

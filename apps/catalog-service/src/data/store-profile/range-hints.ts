@@ -1,8 +1,10 @@
 import type { Logger } from '@mt/logging';
 import { LRUCache } from 'lru-cache';
+import type { Direction } from '../../domain/catalog-listing';
+
+export type { Direction };
 
 export type SortValue = string | number | Date;
-export type Direction = 1 | -1;
 /** The sort keys of one sampled row; a missing value is left out of that field's sample. */
 export type SortKeyRow<F extends string> = Record<F, SortValue | null | undefined>;
 

@@ -3,8 +3,8 @@ import { sortsInsteadOfWalkingIndexes } from '@mt/stores';
 import type { mongo } from 'mongoose';
 import { changedSinceWalkInCode, changedSinceWalkInQuery, type CursorQuery } from './changed-since-walk';
 import { KeyedRangeHints, RangeHints, type Direction, type RangeHintsOptions, type SortKeyRow, type SortValue } from './range-hints';
-import type { CursorRead } from '../listing-cursor';
-import type { EntryListingRow } from '../entry.document';
+import type { EntryListingRow } from '../../domain/records/catalog-entry.record';
+import type { CursorRead } from '../../domain/ports/catalog-listing.port';
 
 export const STORE_PROFILES = ['mongodb', 'sorting'] as const;
 /**

@@ -1,18 +1,18 @@
-import type { CatalogRepository } from '../../data/catalog.repository';
-import type { ListChangesRepository } from '../../data/list-changes.repository';
-import type { ImportJobsRepository } from '../../data/import-jobs.repository';
-import type { LegacyHistoryRepository } from '../../data/legacy-history.repository';
-import type { ListOwnersRepository } from '../../data/list-owners.repository';
-import type { ListRepository } from '../../data/list.repository';
-import type { AtomicRunner } from '../../data/atomic';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import type { ListChangesStore } from '../../domain/ports/list-changes-store.port';
+import type { ImportJobsStore } from '../../domain/ports/import-jobs-store.port';
+import type { LegacyHistoryStore } from '../../domain/ports/legacy-history-store.port';
+import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
+import type { ListStore } from '../../domain/ports/list-store.port';
+import type { AtomicRunner } from '../../domain/ports/atomic.port';
 
 export interface UserDeletionServiceDeps {
-  lists: ListRepository;
-  owners: ListOwnersRepository;
-  changes: ListChangesRepository;
-  legacyHistory: LegacyHistoryRepository;
-  catalog: CatalogRepository;
-  imports: ImportJobsRepository;
+  lists: ListStore;
+  owners: ListOwnersStore;
+  changes: ListChangesStore;
+  legacyHistory: LegacyHistoryStore;
+  catalog: CatalogStore;
+  imports: ImportJobsStore;
   atomic: AtomicRunner;
   now?: () => Date;
 }
@@ -33,7 +33,7 @@ export class UserDeletionService {
 
   async eraseUser(userId: string): Promise<{ list_entries_removed: number; entries_released: number }> {
     await this.deps.owners.ensure(userId);
-    let importIds: Awaited<ReturnType<ImportJobsRepository['deleteAllOfUser']>> = [];
+    let importIds: Awaited<ReturnType<ImportJobsStore['deleteAllOfUser']>> = [];
     const listEntries = await this.deps.atomic.run(async (session) => {
       await this.deps.owners.markDeleted(userId, this.now(), session);
       // A running import's next batch finds the owner deleted (and its record gone) and stops: nothing is left.

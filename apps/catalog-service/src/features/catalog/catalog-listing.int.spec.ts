@@ -5,8 +5,8 @@ import { startCatalogHarness, type CatalogHarness, type HarnessOptions } from '.
 import { seedEntries, type SeedInput } from '../../../test/seed';
 import { asUser } from '../../../test/identity-headers';
 import { catalogSchemas } from './catalog.schemas';
-import type { EntryDocument } from '../../data/entry.document';
 import { SortingStoreProfile } from '../../data/store-profile/store-profile';
+import type { EntryDocument } from '../../domain/records/catalog-entry.record';
 
 const schemas = catalogSchemas(getCategory('movies'));
 const BASE = Date.UTC(2026, 0, 1);

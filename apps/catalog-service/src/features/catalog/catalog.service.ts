@@ -5,18 +5,18 @@ import { KeyedMutex } from '@mt/stores';
 import { toId, type Id } from '../../domain/ids';
 import { categoryBasePath, type CategoryDefinition } from '../../domain/categories';
 import { externalKey, titleKey } from '@mt/domain';
-import { type ListRepository } from '../../data/list.repository';
-import { withItemGuards, type ItemGuardsRepository } from '../../data/item-guards.repository';
-import { listedItem } from '../../data/list-entry.document';
-import type { EntryRedirectsRepository } from '../../data/entry-redirects.repository';
-import { TransactionContentionError, type AtomicRunner } from '../../data/atomic';
 import { toPage } from '../../domain/offset-page';
 import type { CatalogListQuery, EntryFieldsInput } from '../../domain/catalog-query';
-import type { CatalogListingReader } from '../../data/catalog-listing.reader';
-import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../../data/catalog.repository';
-import { entryPatchChange, newEntryDocument, patchNeedsCurrent, toEntryResponse, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../data/entry.document';
-import { positionAfter, readPosition } from '../../data/listing-cursor';
-import { planListing, windowPerSegment, type ListingPlan } from '../../data/listing-plan';
+import type { ListStore } from '../../domain/ports/list-store.port';
+import { withItemGuards, type ItemGuardsStore } from '../../domain/ports/item-guards.port';
+import { listedItem } from '../../domain/records/list-entry.record';
+import type { EntryRedirectsStore } from '../../domain/ports/entry-redirects-store.port';
+import { TransactionContentionError, type AtomicRunner } from '../../domain/ports/atomic.port';
+import { DuplicateEntryError, DuplicateExternalIdError, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../domain/records/catalog-entry.record';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import { entryPatchChange, newEntryDocument, patchNeedsCurrent, toEntryResponse } from '../../domain/catalog-entry';
+import type { CatalogListing } from '../../domain/ports/catalog-listing.port';
+import { positionAfter, readPosition, planListing, windowPerSegment, type ListingPlan } from '../../domain/catalog-listing';
 
 export type EntryResponse = Record<string, unknown>;
 /** The page object with `next_cursor` (also on offset pages). */
@@ -24,11 +24,11 @@ export type EntryPage = Page<EntryResponse> & { next_cursor: string | null };
 
 export interface CatalogServiceDeps {
   category: CategoryDefinition;
-  entries: CatalogRepository;
-  listing: CatalogListingReader;
-  lists: ListRepository;
-  guards: ItemGuardsRepository;
-  redirects: EntryRedirectsRepository;
+  entries: CatalogStore;
+  listing: CatalogListing;
+  lists: ListStore;
+  guards: ItemGuardsStore;
+  redirects: EntryRedirectsStore;
   atomic: AtomicRunner;
   cursors: CursorCodec;
   now?: () => Date;

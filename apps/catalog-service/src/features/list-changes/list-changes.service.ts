@@ -1,12 +1,12 @@
 import { errors } from '@mt/errors';
-import type { CatalogRepository } from '../../data/catalog.repository';
 import { itemsToJoin, toResponse, type ListEntryResponse } from '../list/list-entry.response';
-import type { ListOwnersRepository } from '../../data/list-owners.repository';
-import type { ListRepository } from '../../data/list.repository';
 import { decodeFeedPosition, encodeFeedPosition, type FeedPosition } from '../../domain/feed-position';
 import { positionRetained } from '../../domain/feed-retention';
-import type { ListFeedReader } from '../../data/list-feed.reader';
 import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './list-changes.schemas';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
+import type { ListStore } from '../../domain/ports/list-store.port';
+import type { ListFeed } from '../../domain/ports/list-feed.port';
 
 export type ListChange =
   | { type: 'upsert'; item_id: string; entry: ListEntryResponse; changed_at: string }
@@ -26,10 +26,10 @@ export interface ChangesPage {
  */
 export class ListChangesService {
   constructor(
-    private readonly feed: ListFeedReader,
-    private readonly lists: ListRepository,
-    private readonly owners: ListOwnersRepository,
-    private readonly catalog: CatalogRepository,
+    private readonly feed: ListFeed,
+    private readonly lists: ListStore,
+    private readonly owners: ListOwnersStore,
+    private readonly catalog: CatalogStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

@@ -1,11 +1,11 @@
 import { csvExport, jsonExport, type Category, type ExportEntry, type ExportItem } from '@mt/importers';
 import type { Readable } from 'node:stream';
 import type { CategoryDefinition } from '../../domain/categories';
-import { toEntryResponse } from '../../data/entry.document';
-import type { ListRepository } from '../../data/list.repository';
-import type { ExportedListEntry } from '../../data/list-entry.document';
 import type { ExportFormat } from './list-export.schemas';
 import { listFieldsOf } from '../../domain/list-import';
+import { toEntryResponse } from '../../domain/catalog-entry';
+import type { ListStore } from '../../domain/ports/list-store.port';
+import type { ExportedListEntry } from '../../domain/records/list-entry.record';
 
 export interface ListExport {
   stream: Readable;
@@ -22,7 +22,7 @@ export interface ListExport {
 export class ListExportService {
   constructor(
     private readonly category: CategoryDefinition,
-    private readonly lists: ListRepository,
+    private readonly lists: ListStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

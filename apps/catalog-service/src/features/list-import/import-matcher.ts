@@ -3,8 +3,9 @@ import type { Id } from '../../domain/ids';
 import { externalIdKeys, type CategoryDefinition } from '../../domain/categories';
 import { externalKey, titleKey } from '@mt/domain';
 import { catalogSchemas } from '../catalog/catalog.schemas';
-import type { CatalogRepository } from '../../data/catalog.repository';
-import { newEntryDocument, type EntryDocument } from '../../data/entry.document';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import { newEntryDocument } from '../../domain/catalog-entry';
+import type { EntryDocument } from '../../domain/records/catalog-entry.record';
 
 /** How one row found its catalog entry: an existing one, one to create, or a reason it has none. */
 export type RowMatch =
@@ -39,7 +40,7 @@ export class PlannedEntries {
 export class ImportMatcher {
   constructor(
     private readonly category: CategoryDefinition,
-    private readonly catalog: CatalogRepository,
+    private readonly catalog: CatalogStore,
   ) {}
 
   async match(items: readonly ImportItem[], userId: string, canCreate: boolean, now: Date, planned = new PlannedEntries()): Promise<RowMatch[]> {

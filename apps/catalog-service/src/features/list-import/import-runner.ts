@@ -2,16 +2,18 @@ import { parseImport, type Category, type ImportRow } from '@mt/importers';
 import type { Logger } from '@mt/logging';
 import { toId } from '../../domain/ids';
 import type { CategoryDefinition } from '../../domain/categories';
-import { DuplicateEntryError, DuplicateExternalIdError, type CatalogRepository } from '../../data/catalog.repository';
 import type { ImportOutcome } from '../../domain/list-import';
-import type { Session } from '../../data/atomic';
-import { listedItem } from '../../data/list-entry.document';
 import { type NewListEntryFields } from '../../domain/list-entry';
 import { ListedItemGoneError, type ImportedEntry, type ListImportBatches } from '../list/list-import-batches';
-import type { ImportJobDocument, ImportJobsRepository } from '../../data/import-jobs.repository';
 import type { ImportCounts, RowError } from '../../domain/list-import';
 import { PlannedEntries, type ImportMatcher, type RowMatch } from './import-matcher';
 import { KeptRowMessages } from './kept-row-messages';
+import { DuplicateEntryError, DuplicateExternalIdError } from '../../domain/records/catalog-entry.record';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import type { Session } from '../../domain/ports/atomic.port';
+import { listedItem } from '../../domain/records/list-entry.record';
+import type { ImportJobDocument } from '../../domain/records/import-job.record';
+import type { ImportJobsStore } from '../../domain/ports/import-jobs-store.port';
 
 /** Rows applied per transaction (with their checkpoint). */
 export const IMPORT_BATCH_ROWS = 500;
@@ -45,9 +47,9 @@ class BatchTally {
 
 export interface ImportRunnerDeps {
   category: CategoryDefinition;
-  jobs: ImportJobsRepository;
+  jobs: ImportJobsStore;
   lists: ListImportBatches;
-  catalog: CatalogRepository;
+  catalog: CatalogStore;
   matcher: ImportMatcher;
   logger: Logger;
   now?: () => Date;

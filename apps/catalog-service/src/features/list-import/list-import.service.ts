@@ -7,10 +7,12 @@ import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { newId, toId, type Id } from '../../domain/ids';
 import type { CategoryDefinition } from '../../domain/categories';
 import { pageWindow, toPage } from '../../domain/offset-page';
-import { ActiveImportExistsError, zeroCounts, type ImportJobDocument, type ImportJobsRepository } from '../../data/import-jobs.repository';
 import type { ImportJobListQueryInput, ImportStartQuery } from './list-import.schemas';
 import { UploadCopy } from './upload-copy';
 import { ACTIVE_IMPORT as ACTIVE, UploadAdmission } from './upload-admission';
+import { ActiveImportExistsError, type ImportJobDocument } from '../../domain/records/import-job.record';
+import { zeroCounts } from '../../domain/list-import';
+import type { ImportJobsStore } from '../../domain/ports/import-jobs-store.port';
 
 /** Where jobs go to be executed (BullMQ in production); null on an instance that runs no imports. */
 export interface ImportQueuePort {
@@ -45,7 +47,7 @@ export function toJobResponse(category: string, job: ImportJobDocument) {
  */
 export interface ImportsServiceDeps {
   category: CategoryDefinition;
-  jobs: ImportJobsRepository;
+  jobs: ImportJobsStore;
   queue: ImportQueuePort | null;
   cursors: CursorCodec;
   now?: () => Date;
@@ -56,7 +58,7 @@ export interface ImportsServiceDeps {
 export class ImportsService {
   private readonly inserting = new KeyedMutex();
   private readonly category: CategoryDefinition;
-  private readonly jobs: ImportJobsRepository;
+  private readonly jobs: ImportJobsStore;
   private readonly queue: ImportQueuePort | null;
   private readonly cursors: CursorCodec;
   private readonly now: () => Date;

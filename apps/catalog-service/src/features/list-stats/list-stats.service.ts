@@ -1,7 +1,7 @@
-import type { ListOwnersRepository } from '../../data/list-owners.repository';
-import type { ListRepository } from '../../data/list.repository';
-import type { AtomicRunner } from '../../data/atomic';
 import { countersOf, toListStats, type ListStats } from '../../domain/list-stats';
+import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
+import type { ListStore } from '../../domain/ports/list-store.port';
+import type { AtomicRunner } from '../../domain/ports/atomic.port';
 
 /**
  * The counters live on the user's `list_owners` document and every list write changes them in
@@ -11,8 +11,8 @@ import { countersOf, toListStats, type ListStats } from '../../domain/list-stats
  */
 export class ListStatsService {
   constructor(
-    private readonly owners: ListOwnersRepository,
-    private readonly lists: ListRepository,
+    private readonly owners: ListOwnersStore,
+    private readonly lists: ListStore,
     private readonly atomic: AtomicRunner,
   ) {}
 

@@ -1,7 +1,8 @@
-import type { CatalogRepository, ItemSummaryRow } from '../../data/catalog.repository';
 import { titleKey } from '@mt/domain';
-import type { ListEntryDocument } from '../../data/list-entry.document';
 import type { NewListEntryFields } from '../../domain/list-entry';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import type { ItemSummaryRow } from '../../domain/records/catalog-entry.record';
+import type { ListEntryDocument } from '../../domain/records/list-entry.record';
 
 export interface ListEntryResponse extends NewListEntryFields {
   item_id: string;
@@ -23,7 +24,7 @@ function storedItem(doc: ListEntryDocument): { title: string; year: number | nul
 }
 
 /** The catalog entries of the entries that keep no current copy of theirs, in one read (none when all do). */
-export function itemsToJoin(catalog: Pick<CatalogRepository, 'summaries'>, docs: Iterable<ListEntryDocument>): Promise<Map<string, ItemSummaryRow>> {
+export function itemsToJoin(catalog: Pick<CatalogStore, 'summaries'>, docs: Iterable<ListEntryDocument>): Promise<Map<string, ItemSummaryRow>> {
   return catalog.summaries([...docs].filter((doc) => !storedItem(doc)).map((doc) => doc.item_id));
 }
 

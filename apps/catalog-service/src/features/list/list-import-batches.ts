@@ -1,16 +1,16 @@
 import type { Id } from '../../domain/ids';
-import type { ItemGuardsRepository } from '../../data/item-guards.repository';
 import { historyEvents } from '../../domain/list-history';
 import { importOutcome, listFieldsOf, type ImportMode, type ImportOutcome } from '../../domain/list-import';
 import type { NewListEntryFields } from '../../domain/list-entry';
 import { addDeltas, statsDelta } from '../../domain/list-stats';
-import type { Session } from '../../data/atomic';
-import type { CatalogRepository } from '../../data/catalog.repository';
-import type { ListOwnersRepository } from '../../data/list-owners.repository';
-import { type ListRepository } from '../../data/list.repository';
-import { listedItem, type ListedItem, type ListEntryChange } from '../../data/list-entry.document';
-import type { ListEntryImportsRepository } from '../../data/list-entry-imports.repository';
 import type { ListWrites } from './list-writes';
+import type { ItemGuardsStore } from '../../domain/ports/item-guards.port';
+import type { Session } from '../../domain/ports/atomic.port';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
+import type { ListStore } from '../../domain/ports/list-store.port';
+import { listedItem, type ListedItem, type ListEntryChange } from '../../domain/records/list-entry.record';
+import type { ListEntryImportsStore } from '../../domain/ports/list-entry-imports-store.port';
 
 /** One row of an import, matched to its catalog entry (`created`: one the batch creates). */
 export interface ImportedEntry {
@@ -23,11 +23,11 @@ export interface ImportedEntry {
 export class ListedItemGoneError extends Error {}
 
 export interface ListImportBatchesDeps {
-  lists: ListRepository;
-  imports: ListEntryImportsRepository;
-  guards: ItemGuardsRepository;
-  catalog: CatalogRepository;
-  owners: ListOwnersRepository;
+  lists: ListStore;
+  imports: ListEntryImportsStore;
+  guards: ItemGuardsStore;
+  catalog: CatalogStore;
+  owners: ListOwnersStore;
   writes: ListWrites;
 }
 

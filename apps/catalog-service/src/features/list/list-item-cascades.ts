@@ -1,20 +1,20 @@
 import type { Id } from '../../domain/ids';
 import { tombstoneExpiry } from '../../domain/feed-retention';
 import { statsDelta } from '../../domain/list-stats';
-import type { Session } from '../../data/atomic';
-import type { LegacyHistoryRepository } from '../../data/legacy-history.repository';
-import type { ListChangesRepository } from '../../data/list-changes.repository';
-import type { ListOwnersRepository } from '../../data/list-owners.repository';
-import type { ItemGuardsRepository } from '../../data/item-guards.repository';
-import type { ListRepository } from '../../data/list.repository';
-import type { ListedItem, ListEntryDocument } from '../../data/list-entry.document';
+import type { Session } from '../../domain/ports/atomic.port';
+import type { LegacyHistoryStore } from '../../domain/ports/legacy-history-store.port';
+import type { ListChangesStore } from '../../domain/ports/list-changes-store.port';
+import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
+import type { ItemGuardsStore } from '../../domain/ports/item-guards.port';
+import type { ListStore } from '../../domain/ports/list-store.port';
+import type { ListedItem, ListEntryDocument } from '../../domain/records/list-entry.record';
 
 export interface ListItemCascadesDeps {
-  lists: ListRepository;
-  guards: ItemGuardsRepository;
-  owners: ListOwnersRepository;
-  changes: ListChangesRepository;
-  legacyHistories: LegacyHistoryRepository;
+  lists: ListStore;
+  guards: ItemGuardsStore;
+  owners: ListOwnersStore;
+  changes: ListChangesStore;
+  legacyHistories: LegacyHistoryStore;
   now?: () => Date;
 }
 

@@ -2,9 +2,9 @@ import { errors } from '@mt/errors';
 import type { Id } from '../../domain/ids';
 import { tombstoneExpiry } from '../../domain/feed-retention';
 import { KeyedMutex } from '@mt/stores';
-import type { ListChangesRepository } from '../../data/list-changes.repository';
-import { TransactionContentionError, type AtomicRunner, type Session } from '../../data/atomic';
-import { ListOwnerDeletedError, type ListOwnersRepository } from '../../data/list-owners.repository';
+import type { ListChangesStore } from '../../domain/ports/list-changes-store.port';
+import { TransactionContentionError, type AtomicRunner, type Session } from '../../domain/ports/atomic.port';
+import { ListOwnerDeletedError, type ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 
 /** The place of one list write in its user's change feed: its sequence number and time. */
 export interface ChangeStamp {
@@ -15,8 +15,8 @@ export interface ChangeStamp {
 }
 
 export interface ListWritesDeps {
-  owners: ListOwnersRepository;
-  changes: ListChangesRepository;
+  owners: ListOwnersStore;
+  changes: ListChangesStore;
   atomic: AtomicRunner;
   now?: () => Date;
 }

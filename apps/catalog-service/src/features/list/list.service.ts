@@ -2,20 +2,20 @@ import { DEFAULT_LIMIT, type Page } from '@mt/contracts';
 import { errors, type ErrorDetail } from '@mt/errors';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { toId } from '../../domain/ids';
-import type { CatalogRepository } from '../../data/catalog.repository';
 import { addDeltas, statsDelta } from '../../domain/list-stats';
 import { pageWindow, toPage } from '../../domain/offset-page';
 import { listPositionAfter, readListPosition } from '../../domain/list-cursor';
-import type { ListCounts, ListPageReader } from '../../data/list-page.reader';
 import { itemsToJoin, toResponse, type ListEntryResponse } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from '../../domain/list-dates';
 import { historyEvents, withLegacyHistory } from '../../domain/list-history';
-import type { LegacyHistoryRepository } from '../../data/legacy-history.repository';
-import type { ListOwnersRepository } from '../../data/list-owners.repository';
-import { type ListRepository } from '../../data/list.repository';
-import { DuplicateListEntryError, listedItem, type ListEntryChange, type ListEntryDocument } from '../../data/list-entry.document';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from '../../domain/list-entry';
 import type { ListWrites } from './list-writes';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import type { ListCounts, ListPages } from '../../domain/ports/list-pages.port';
+import type { LegacyHistoryStore } from '../../domain/ports/legacy-history-store.port';
+import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
+import type { ListStore } from '../../domain/ports/list-store.port';
+import { DuplicateListEntryError, listedItem, type ListEntryChange, type ListEntryDocument } from '../../domain/records/list-entry.record';
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
 
@@ -29,11 +29,11 @@ function rejectBadDates(problem: ErrorDetail | undefined): void {
 }
 
 export interface ListServiceDeps {
-  lists: ListRepository;
-  pages: ListPageReader;
-  owners: ListOwnersRepository;
-  catalog: CatalogRepository;
-  legacyHistories: LegacyHistoryRepository;
+  lists: ListStore;
+  pages: ListPages;
+  owners: ListOwnersStore;
+  catalog: CatalogStore;
+  legacyHistories: LegacyHistoryStore;
   writes: ListWrites;
   cursors: CursorCodec;
   now?: () => Date;

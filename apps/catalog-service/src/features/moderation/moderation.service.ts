@@ -2,19 +2,20 @@ import { errors } from '@mt/errors';
 import { toId, type Id } from '../../domain/ids';
 import type { CategoryDefinition } from '../../domain/categories';
 import { externalKeysOf } from '@mt/domain';
-import type { CatalogRepository } from '../../data/catalog.repository';
-import { storedExternalIds, toEntryResponse, type EntryDocument } from '../../data/entry.document';
 import type { ListItemCascades } from '../list/list-item-cascades';
-import { withItemGuards } from '../../data/item-guards.repository';
-import { listedItem } from '../../data/list-entry.document';
-import { TransactionContentionError, type AtomicRunner, type Session } from '../../data/atomic';
-import type { EntryRedirectsRepository } from '../../data/entry-redirects.repository';
+import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import { storedExternalIds, toEntryResponse } from '../../domain/catalog-entry';
+import type { EntryDocument } from '../../domain/records/catalog-entry.record';
+import { withItemGuards } from '../../domain/ports/item-guards.port';
+import { listedItem } from '../../domain/records/list-entry.record';
+import { TransactionContentionError, type AtomicRunner, type Session } from '../../domain/ports/atomic.port';
+import type { EntryRedirectsStore } from '../../domain/ports/entry-redirects-store.port';
 
 export interface ModerationServiceDeps {
   category: CategoryDefinition;
-  entries: CatalogRepository;
+  entries: CatalogStore;
   lists: ListItemCascades;
-  redirects: EntryRedirectsRepository;
+  redirects: EntryRedirectsStore;
   atomic: AtomicRunner;
   now?: () => Date;
 }

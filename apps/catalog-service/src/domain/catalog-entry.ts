@@ -1,0 +1,110 @@
+import { newId } from './ids';
+import { externalIdKeys, type CategoryDefinition } from './categories';
+import { externalKeysOf, resolveExternalIds, genreKey, titleKey, titleSearchKeys } from '@mt/domain';
+import type { EntryFieldsInput } from './catalog-query';
+import type { EntryChange, EntryDocument, EntryResponseSource } from './records/catalog-entry.record';
+
+export function titleFields(title: string) {
+  const { words, prefixes } = titleSearchKeys(title);
+  return { title, title_key: titleKey(title), title_words: words, title_prefixes: prefixes };
+}
+
+/** The searchable text of the person fields (list fields joined), folded and bounded like a title. */
+export function personPrefixes(category: CategoryDefinition, own: Readonly<Record<string, unknown>>): string[] {
+  const texts = (category.personFields ?? []).flatMap((name) => {
+    const value = own[name];
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+  });
+  return texts.length ? titleSearchKeys(texts.join(' \n ')).prefixes : [];
+}
+
+export const yearFields = (year: number | null) => ({ year, year_missing: (year === null ? 1 : 0) as 0 | 1 });
+
+export const genreFields = (genres: string[]) => ({ genres, genre_keys: [...new Set(genres.map(genreKey))] });
+
+export function newEntryDocument(
+  category: CategoryDefinition,
+  input: EntryFieldsInput & { title: string },
+  createdBy: string | null,
+  now: Date,
+): EntryDocument {
+  const own: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(category.fields)) {
+    own[name] = input[name] ?? (field.kind === 'list' ? [] : null);
+  }
+  const externalIds = resolveExternalIds(externalIdKeys(category), {}, input.external_ids, own);
+  const keys = externalKeysOf(externalIds);
+  return {
+    _id: newId(),
+    ...titleFields(input.title),
+    ...yearFields(input.year ?? null),
+    description: input.description ?? null,
+    ...genreFields(input.genres ?? []),
+    person_prefixes: personPrefixes(category, own),
+    own,
+    external_ids: externalIds,
+    ...(keys.length ? { external_keys: keys } : {}),
+    created_by: createdBy,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * The external ids an entry has: stored ones, else (an entry from before external ids existed, not yet
+ * migrated) the derived keys computed from its own fields. Read shim of migrations/001-external-ids.ts:
+ * removable after 1.0.0, with the step.
+ */
+export function storedExternalIds(category: CategoryDefinition, doc: Pick<EntryDocument, 'external_ids' | 'own'>): Record<string, string> {
+  return doc.external_ids ?? resolveExternalIds(externalIdKeys(category), {}, undefined, doc.own ?? {});
+}
+
+/** Whether applying `patch` needs the entry as it is now (external ids are recomputed from it). */
+export function patchNeedsCurrent(category: CategoryDefinition, patch: EntryFieldsInput): boolean {
+  if (patch.external_ids !== undefined) return true;
+  if ((category.personFields ?? []).some((name) => patch[name] !== undefined)) return true;
+  const derives = Object.values(externalIdKeys(category)).some((key) => key.derive);
+  return derives && Object.keys(category.fields).some((name) => patch[name] !== undefined);
+}
+
+/** The change a patch makes: the given fields, their derived keys, `updated_at`, and external ids when affected. */
+export function entryPatchChange(category: CategoryDefinition, patch: EntryFieldsInput, now: Date, current: EntryDocument | null): EntryChange {
+  const set: Record<string, unknown> = { updated_at: now };
+  const unset: string[] = [];
+  if (patch.title !== undefined) Object.assign(set, titleFields(patch.title));
+  if (patch.year !== undefined) Object.assign(set, yearFields(patch.year));
+  if (patch.description !== undefined) set['description'] = patch.description;
+  if (patch.genres !== undefined) Object.assign(set, genreFields(patch.genres));
+  for (const name of Object.keys(category.fields)) {
+    if (patch[name] !== undefined) set[`own.${name}`] = patch[name];
+  }
+  if (!current) return { set, unset };
+  const own = { ...current.own };
+  for (const name of Object.keys(category.fields)) if (patch[name] !== undefined) own[name] = patch[name];
+  set['person_prefixes'] = personPrefixes(category, own);
+  const externalIds = resolveExternalIds(externalIdKeys(category), storedExternalIds(category, current), patch.external_ids, own);
+  const keys = externalKeysOf(externalIds);
+  set['external_ids'] = externalIds;
+  if (keys.length) set['external_keys'] = keys;
+  else unset.push('external_keys');
+  return { set, unset, expect: { updatedAt: current.updated_at, externalKeys: current.external_keys ?? null } };
+}
+
+/** What clients see: common fields, then the category's own fields in definition order. */
+export function toEntryResponse(category: CategoryDefinition, doc: EntryResponseSource): Record<string, unknown> {
+  const response: Record<string, unknown> = {
+    id: doc._id.toHexString(),
+    title: doc.title,
+    year: doc.year,
+    description: doc.description,
+    genres: doc.genres,
+    external_ids: storedExternalIds(category, doc),
+    created_by: doc.created_by,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+  for (const [name, field] of Object.entries(category.fields)) {
+    response[name] = doc.own?.[name] ?? (field.kind === 'list' ? [] : null);
+  }
+  return response;
+}

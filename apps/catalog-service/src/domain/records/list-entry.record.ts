@@ -1,0 +1,71 @@
+import type { Id } from '../ids';
+import type { EntryResponseSource, ItemSummaryRow } from './catalog-entry.record';
+import type { HistoryEvent } from '../list-history';
+import type { ListStatus } from '../list-entry';
+
+/** The catalog entry a list entry points at, with what the entry keeps of it (title sort key, title, year). */
+export interface ListedItem {
+  id: Id;
+  titleKey: string;
+  title: string;
+  year: number | null;
+}
+
+export const listedItem = (row: ItemSummaryRow): ListedItem => ({ id: row._id, titleKey: row.title_key, title: row.title, year: row.year });
+
+/**
+ * One entry of a user's list. `item_title_key` (the item's folded title, renamed with it) serves the
+ * title sort; `item_title` and `item_year` are what responses show of the item, so a page reads no
+ * catalog entry; `score_missing` puts entries without a score last in both orders; `rev` counts writes for
+ * optimistic concurrency on PATCH. The three `item_*` copies change with the catalog entry in its own
+ * transactions (an edit of its title or year, a merge): see `ListRepository.retitleItem`, `moveItem`.
+ */
+export interface ListEntryDocument {
+  _id: Id;
+  user_id: string;
+  item_id: Id;
+  item_title_key: string;
+  /** Absent on entries stored before 2026-11-29: responses join the catalog entry for those. */
+  item_title?: string;
+  item_year?: number | null;
+  status: ListStatus;
+  score: number | null;
+  score_missing: 0 | 1;
+  progress: number | null;
+  notes: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: Date;
+  updated_at: Date;
+  rev: number;
+  /**
+   * The entry's place in its owner's change feed: the list's sequence number (`list_owners.seq`) of the
+   * write that last changed it (0: not changed since before the feed numbered entries). Tombstones of
+   * removed entries are in `list_changes`.
+   */
+  seq: number;
+  /** Times the entry went from `completed` back to `watching` (absent on entries stored before it: 0). */
+  repeat_count?: number;
+  /**
+   * Its changes of status, score and progress, newest first, at most MAX_HISTORY_PER_ENTRY:
+   * written by the same statement as the change, removed with the entry. Only `historyOf` reads it; every
+   * other read leaves it out (`StoreProfile.listEntryProjection`). Absent on entries stored before it (see list_history).
+   */
+  history?: HistoryEvent[];
+}
+
+/** What the export writes of a list entry, with its catalog entry (none when it was removed meanwhile). */
+export type ExportedListEntry = Pick<
+  ListEntryDocument,
+  'item_id' | 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at' | 'created_at' | 'updated_at'
+> & { item: [EntryResponseSource] | [] };
+
+/** The fields a PATCH sets (the repository derives `score_missing` and bumps `rev`). */
+export type ListEntryChange = Partial<Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at' | 'repeat_count'>> & {
+  updated_at: Date;
+  seq: number;
+};
+
+export class DuplicateListEntryError extends Error {
+  override name = 'DuplicateListEntryError';
+}
