@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, ApiNetworkError } from './api-error';
@@ -85,6 +87,22 @@ describe('the client transport', () => {
     const error = await client.categories().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error).toMatchObject({ timedOut: true, message: `no answer from ${server.url} within 200 ms` });
+    await server.close();
+  });
+
+  it('keeps its deadline through garbage collections while the server is silent', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const server = await scriptedServer([(_req, _body, res) => setTimeout(() => json(res, 200, []), 1500)]);
+    const client = createApiClient({ baseUrl: server.url, timeoutMs: 300 });
+    const pending = client.categories().catch((caught: unknown) => caught);
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gc();
+    }
+    const error = await pending;
+    expect(error).toBeInstanceOf(ApiNetworkError);
+    expect(error).toMatchObject({ timedOut: true });
     await server.close();
   });
 

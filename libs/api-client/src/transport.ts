@@ -77,15 +77,34 @@ export function createTransport(options: TransportOptions): (input: Request) => 
   };
 }
 
+/**
+ * One try, bounded by `timeoutMs` (the answer's headers; the body as well, through the abort). The deadline
+ * rejects the try by itself, not only through the request's signal: Node's fetch follows a signal through
+ * weak references, and a garbage collection mid-request could drop the link, so the abort never arrived.
+ */
 async function attemptOnce(baseFetch: typeof fetch, request: Request, timeoutMs: number | undefined): Promise<Response> {
-  const deadline = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
-  const signal = deadline ? AbortSignal.any([request.signal, deadline]) : request.signal;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    if (!timeoutMs) return;
+    timer = setTimeout(() => {
+      const timeout = new DOMException('the deadline passed', 'TimeoutError');
+      controller.abort(timeout);
+      reject(timeout);
+    }, timeoutMs);
+    // Like AbortSignal.timeout's, the timer alone never keeps a process (the CLI) running.
+    (timer as { unref?: () => void }).unref?.();
+  });
+  const forwardAbort = () => controller.abort(request.signal.reason);
+  if (request.signal.aborted) forwardAbort();
+  else request.signal.addEventListener('abort', forwardAbort, { once: true });
   try {
-    return await baseFetch(new Request(request, { signal }));
+    return await Promise.race([baseFetch(new Request(request, { signal: controller.signal })), deadline]);
   } catch (error) {
+    clearTimeout(timer);
     if (request.signal.aborted) throw error; // the caller's own abort stays what it is
     const origin = new URL(request.url).origin;
-    if (deadline?.aborted) {
+    if (controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError') {
       const limit = timeoutMs ?? 0;
       const within = limit < 1000 ? `${limit} ms` : `${Math.round(limit / 1000)} s`;
       throw new ApiNetworkError(`no answer from ${origin} within ${within}`, request.url, true, { cause: error });
