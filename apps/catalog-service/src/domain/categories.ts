@@ -2,33 +2,13 @@ import type { CategoryRecord, Page } from '@mt/contracts';
 import type { ListQuery } from './list-entry';
 import type { Endpoint } from '@mt/endpoints';
 import { fieldFromRule, type CategoryField } from './category-fields';
-import { assertValidCategory, DEFAULT_STATUS_LABELS, MEDIA_CATEGORIES, type ExternalIdKey, type ProgressUnit, type StatusLabels } from '@mt/domain';
+import { assertValidCategory, DEFAULT_STATUS_LABELS, MEDIA_CATEGORIES, type MediaCategory } from '@mt/domain';
 
-/** Everything that makes one category different from another. */
-export interface CategoryDefinition {
-  /** URL segment, database suffix, and registry key: lower-case letters, digits, dashes. */
-  readonly id: string;
-  readonly displayName: string;
-  readonly description: string;
-  readonly icon: string;
-  /** What a list entry's `progress` counts. */
-  readonly progressUnit: ProgressUnit;
-  /** How clients show each list status; the stored values stay the five statuses. */
-  readonly statusLabels?: StatusLabels;
-  /** The category's own entry fields, in the order they appear in responses. */
-  readonly fields: Readonly<Record<string, CategoryField>>;
-  /**
-   * Keys of `external_ids` and the format of their values; a key not listed is a 400. A
-   * `(key, value)` pair belongs to at most one entry of the category (a unique index).
-   */
-  readonly externalIds?: Readonly<Record<string, ExternalIdKey>>;
-  /**
-   * Own fields searched by `person=` (movies: director, tvshows: network, books: authors), folded and
-   * matched by words and word prefixes like titles.
-   */
-  readonly personFields?: readonly string[];
-  /** Default port of an instance when PORT is not set. */
-  readonly defaultPort: number;
+/**
+ * Everything that makes one category different from another: the facts @mt/domain declares, with each
+ * field's request and response schemas, and the category's own endpoints.
+ */
+export interface CategoryDefinition extends MediaCategory<CategoryField> {
   /**
    * Endpoints of this category beyond the shared catalog and list ones (paths under /api/v1/<id>). They are
    * routed, documented and scope-checked like the others, with no change anywhere else.
@@ -63,8 +43,8 @@ const DEFINITIONS: readonly CategoryDefinition[] = MEDIA_CATEGORIES.map(
   }),
 );
 
-/** The category's external id keys ({} when it declares none). */
-export const externalIdKeys = (category: CategoryDefinition): Readonly<Record<string, ExternalIdKey>> => category.externalIds ?? {};
+/** The category's external id keys ({} when it declares none): the library's rule. */
+export { externalIdKeys } from '@mt/domain';
 
 function addChecked(byId: Map<string, CategoryDefinition>, definitions: readonly CategoryDefinition[]): void {
   for (const definition of definitions) {
