@@ -16,6 +16,8 @@ export interface RouteTableOptions {
   requestTimeoutMs?: number;
   /** How long a table without any live instance must persist before it replaces one with instances. */
   emptyConfirmMs?: number;
+  /** How long after start an unreachable registry is expected (it may be starting beside us) and logged at debug only. */
+  startupGraceMs?: number;
 }
 
 const EMPTY: RouteTableSnapshot = { services: [] };
@@ -34,6 +36,7 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
   const refreshIntervalMs = options.refreshIntervalMs ?? 5000;
   const requestTimeoutMs = options.requestTimeoutMs ?? 2000;
   const emptyConfirmMs = options.emptyConfirmMs ?? 10_000;
+  const startupGraceMs = options.startupGraceMs ?? 10_000;
   const log = options.logger.child({ component: 'route-table' });
   const channel = redisKeys(redisKeyPrefix).registryChanges();
   const abort = new AbortController();
@@ -46,6 +49,9 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
   let version = 0;
   const nextIndex = new Map<string, number>();
   let registryReachable: boolean | undefined;
+  /** Whether an outage was reported at WARN: only then is the recovery worth an INFO line. */
+  let outageReported = false;
+  let startedAt = Date.now();
   let subscriber: Redis | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** When a table without any live instance was first seen while ours had some. */
@@ -84,11 +90,18 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
   }
 
   function noteReachable(reachable: boolean, reason?: string): void {
-    if (reachable && registryReachable === false) log.info('registry reachable again');
-    if (!reachable) {
+    if (reachable) {
+      if (outageReported) log.info('registry reachable again');
+      else if (registryReachable === false) log.debug('registry reachable');
+      outageReported = false;
+    } else {
       const details = { registry: registryUrl, reason };
-      if (registryReachable !== false) log.warn(details, 'registry unreachable; keeping the last good route table');
-      else log.debug(details, 'registry still unreachable');
+      // Services start side by side: a registry not yet listening during the first seconds is no problem.
+      const starting = !isLoaded && Date.now() - startedAt < startupGraceMs;
+      if (!outageReported && !starting) {
+        log.warn(details, 'registry unreachable; keeping the last good route table');
+        outageReported = true;
+      } else log.debug(details, 'registry still unreachable');
     }
     registryReachable = reachable;
   }
@@ -147,6 +160,7 @@ export function createRouteTable(options: RouteTableOptions): RouteTable {
   return {
     async start() {
       if (subscriber || abort.signal.aborted) return;
+      startedAt = Date.now();
       followChanges();
       await refresh();
     },

@@ -146,6 +146,36 @@ describe('route table (gateway side) against a real registry and Redis', () => {
     expect(routes.version()).toBe(0);
   });
 
+  it('logs a registry not yet listening at start-up at debug only, and its arrival without an INFO line', async () => {
+    const { logger, lines } = captureLogger();
+    const port = await closedPort();
+    const routes = table({ registryUrl: `http://127.0.0.1:${port}`, logger, startupGraceMs: 60_000 });
+    await routes.start();
+    const late = await startRegistry({ prefix, ttlMs: 60_000, port });
+    try {
+      await expect(routes.refresh()).resolves.toBe(true);
+      expect(lines().filter((line) => /"level":(30|40)/.test(line))).toEqual([]);
+    } finally {
+      await late.stop();
+    }
+  });
+
+  it('warns once when the registry stays unreachable past the start-up grace, and says when it is back', async () => {
+    const { logger, lines } = captureLogger();
+    const port = await closedPort();
+    const routes = table({ registryUrl: `http://127.0.0.1:${port}`, logger, startupGraceMs: 0 });
+    await routes.start();
+    await routes.refresh();
+    const late = await startRegistry({ prefix, ttlMs: 60_000, port });
+    try {
+      await expect(routes.refresh()).resolves.toBe(true);
+      expect(lines().filter((line) => line.includes('keeping the last good route table'))).toHaveLength(1);
+      expect(lines().filter((line) => line.includes('registry reachable again'))).toHaveLength(1);
+    } finally {
+      await late.stop();
+    }
+  });
+
   it('confirms a table without any live instance before taking it from the registry', async () => {
     await register('movies-1', 'movies').expect(201);
     const routes = table({ emptyConfirmMs: 1500 });
