@@ -1,4 +1,4 @@
-import { providerSettings, type ProvidersEnv } from './provider-settings';
+import { providerSettings, type ProviderSettings, type ProvidersEnv } from './provider-settings';
 import type { ProviderId } from './provider';
 
 /** The image base URL of each enabled provider: the only hosts the API's image route fetches from. */
@@ -6,7 +6,11 @@ export type ImageSources = Partial<Record<ProviderId, string>>;
 
 /** Pure: the same environment always gives the same sources (the gateway's image route and the catalog share it). */
 export function imageSources(env: ProvidersEnv | NodeJS.ProcessEnv): ImageSources {
-  const settings = providerSettings(env);
+  return imageSourcesOf(providerSettings(env));
+}
+
+/** The image sources of settings already read. */
+export function imageSourcesOf(settings: ProviderSettings): ImageSources {
   const sources: ImageSources = {};
   if (settings.tmdb) sources.tmdb = settings.tmdb.imageUrl;
   if (settings.openlibrary) sources.openlibrary = settings.openlibrary.coversUrl;

@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => replay.close());
 beforeEach(() => replay.reset());
 
-const openLibrary = () => new OpenLibraryProvider(providerSettings(replay.env).openlibrary!, memoryAnswerCache(), { timeoutMs: 300, retryBackoffMs: 10 });
+const openLibrary = () => new OpenLibraryProvider(providerSettings(replay.env).openlibrary!, memoryAnswerCache(), { timeoutMs: 2000, retryBackoffMs: 10 });
 
 describe('Open Library adapter against the replay server', () => {
   it('searches works with search.json', async () => {

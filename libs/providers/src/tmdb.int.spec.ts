@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => replay.close());
 beforeEach(() => replay.reset());
 
-const tmdb = (env: Record<string, string> = replay.env) => new TmdbProvider(providerSettings(env).tmdb!, memoryAnswerCache(), { timeoutMs: 300, retryBackoffMs: 10 });
+const tmdb = (env: Record<string, string> = replay.env) => new TmdbProvider(providerSettings(env).tmdb!, memoryAnswerCache(), { timeoutMs: 2000, retryBackoffMs: 10 });
 
 describe('TMDB adapter against the replay server', () => {
   it('searches movies with the v3 key as a query parameter, year included', async () => {
@@ -94,7 +94,7 @@ describe('TMDB adapter failures', () => {
 
   it('retries a 429 once and answers', async () => {
     replay.fail('rate_limited');
-    expect(await tmdb().search('movie', { q: 'alien' })).toHaveLength(2);
+    expect(await tmdb().search('movie', { q: 'alien' })).toHaveLength(3);
     expect(replay.calls('/search/movie')).toBe(2);
   });
 

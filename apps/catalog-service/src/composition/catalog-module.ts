@@ -38,6 +38,16 @@ import { AtomicRunner } from '../data/atomic';
 import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../data/database';
 import { SORT_KEY_FIELDS } from '../domain/catalog-listing';
+import { createProviders, imageSourcesOf, memoryAnswerCache, providersOfCategory, redisAnswerCache, type ProviderClientOptions, type ProviderSettings } from '@mt/providers';
+import type { Redis } from '@mt/stores';
+import { CategoryProviders } from '../features/providers/category-providers';
+import { ProviderSearchService } from '../features/providers/provider-search.service';
+import { ProviderImportService } from '../features/providers/provider-import.service';
+import { ProviderSearchQuotaRepository, type SearchQuotaLimits } from '../data/provider-search-quota.repository';
+import { RefreshClaimsRepository } from '../data/refresh-claims.repository';
+import { WatchingItemsReader } from '../data/watching-items.reader';
+import { ShowRefreshWorker } from '../workers/show-refresh.worker';
+import type { ShowSeasonsWriter } from '../domain/ports/show-seasons.port';
 
 export interface CatalogModuleOptions {
   category: CategoryDefinition;
@@ -54,10 +64,23 @@ export interface CatalogModuleOptions {
   imports?: Omit<ImportQueueOptions, 'category' | 'logger'>;
   /** IMPORT_UPLOADS_AT_ONCE. */
   importUploadsAtOnce?: number;
+  /** The metadata providers configuration enables; without it, none. */
+  providers?: ProvidersOptions;
+}
+
+export interface ProvidersOptions {
+  settings: ProviderSettings;
+  /** Where provider answers are cached, searches counted and daily refreshes claimed, shared by the category's instances. */
+  redis: Redis;
+  redisKeyPrefix: string;
+  client?: ProviderClientOptions;
+  searchLimits?: SearchQuotaLimits;
+  /** How often the daily refresh of watched shows looks for work. */
+  refreshIntervalMs?: number;
 }
 
 /** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
-export function createCatalogModule({ category, connection, logger, cursorSecret, storeProfile: storeProfileSetting = 'auto', sortHints, now, imports, importUploadsAtOnce }: CatalogModuleOptions) {
+export function createCatalogModule({ category, connection, logger, cursorSecret, storeProfile: storeProfileSetting = 'auto', sortHints, now, imports, importUploadsAtOnce, providers }: CatalogModuleOptions) {
   const cursors = createCursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
@@ -81,7 +104,9 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile);
   const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
-  const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now });
+  const images = imageSourcesOf(providers?.settings ?? {});
+  const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now, images });
+  const metadata = createMetadataProviders({ category, providers, catalog, catalogRepository, db, logger });
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
   const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
@@ -119,7 +144,11 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     lists,
     listImports,
     listItemCascades,
-    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, atomic, now }),
+    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, atomic, now, images }),
+    categoryProviders: metadata.categoryProviders,
+    providerSearch: metadata.search,
+    providerImports: metadata.imports,
+    showRefresh: metadata.showRefresh,
     importJobs,
     importRunner,
     imports: new ImportsService({ category, jobs: importJobs, queue: importQueue, cursors, now, admission: new UploadAdmission(importUploadsAtOnce) }),
@@ -152,6 +181,15 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       await importQueue?.close();
     },
 
+    /** Starts the daily refresh of watched shows (categories whose provider has series). */
+    startShowRefresh(): void {
+      metadata.showRefresh?.start();
+    },
+
+    async stopShowRefresh(): Promise<void> {
+      await metadata.showRefresh?.stop();
+    },
+
     stop(): void {
       storeProfile.stop();
     },
@@ -159,3 +197,29 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
 }
 
 export type CatalogModule = ReturnType<typeof createCatalogModule>;
+
+/** Until the episodes store exists, a show's seasons are read from the provider and not kept. */
+const NO_SEASONS: ShowSeasonsWriter = { replaceSeason: async () => undefined };
+
+/** The category's metadata providers and the use cases built on them (search, import, refresh, the daily refresh). */
+function createMetadataProviders({ category, providers, catalog, catalogRepository, db, logger }: { category: CatalogModuleOptions['category']; providers?: ProvidersOptions; catalog: CatalogService; catalogRepository: CatalogRepository; db: CatalogDatabase; logger: Logger }) {
+  const cache = providers ? redisAnswerCache(providers.redis, providers.redisKeyPrefix) : memoryAnswerCache();
+  const enabled = createProviders(providers?.settings ?? {}, cache, providers?.client);
+  const categoryProviders = new CategoryProviders(category, providersOfCategory(category.providers, enabled));
+  // Without Redis nothing is enabled (settings {}): the search answers 400 before the allowance is read.
+  const quota = providers ? new ProviderSearchQuotaRepository(providers.redis, providers.redisKeyPrefix, category.id, providers.searchLimits) : { take: async () => ({ allowed: true as const }) };
+  const search = new ProviderSearchService(categoryProviders, catalogRepository, quota);
+  const imports = new ProviderImportService({ category, providers: categoryProviders, catalog, entries: catalogRepository, seasons: NO_SEASONS });
+  const servesShows = Object.values(category.providers ?? {}).includes('tv') && categoryProviders.ids().length > 0;
+  const showRefresh =
+    providers && servesShows
+      ? new ShowRefreshWorker({
+          items: new WatchingItemsReader(db),
+          claims: new RefreshClaimsRepository(providers.redis, providers.redisKeyPrefix, category.id),
+          refresh: (id) => imports.refresh(id, { userId: null, moderator: true }),
+          logger,
+          intervalMs: providers.refreshIntervalMs,
+        })
+      : undefined;
+  return { categoryProviders, search, imports, showRefresh };
+}

@@ -32,6 +32,23 @@ export const TMDB_MOVIES = [
   },
   {
     adult: false,
+    id: 679,
+    imdb_id: 'tt0090605',
+    title: 'Aliens',
+    original_title: 'Aliens',
+    release_date: '1986-07-18',
+    overview: 'Ripley, the sole survivor of the Nostromo, is rescued after 57 years in hypersleep.',
+    runtime: 137,
+    poster_path: '/r1x5JGpyqZU8PYhbs4UcrO1Xb6x.jpg',
+    genres: [
+      { id: 28, name: 'Action' },
+      { id: 878, name: 'Science Fiction' },
+    ],
+    external_ids: { imdb_id: 'tt0090605' },
+    credits: { cast: [], crew: [{ id: 2710, name: 'James Cameron', job: 'Director', department: 'Directing' }] },
+  },
+  {
+    adult: false,
     id: 8077,
     imdb_id: 'tt0103644',
     title: 'Alien³',
