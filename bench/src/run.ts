@@ -84,19 +84,29 @@ interface Session {
 /** List sizes of the lists scenario (issue 17). */
 const LIST_SIZES = [1000, 10_000, 50_000];
 
-async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+async function logIn(gatewayUrl: string, username: string, password: string): Promise<string> {
   const client = new HttpClient(1);
   try {
     const login = await client.json<{ access_token: string }>(`${gatewayUrl}/api/v1/auth/login`, 200, {
       method: 'POST',
       json: { username, password },
     });
+    return login.access_token;
+  } finally {
+    client.close();
+  }
+}
+
+async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+  const jwt = await logIn(gatewayUrl, username, password);
+  const client = new HttpClient(1);
+  try {
     const token = await client.json<{ token: string }>(`${gatewayUrl}/api/v1/auth/tokens`, 201, {
       method: 'POST',
-      headers: { authorization: `Bearer ${login.access_token}` },
+      headers: { authorization: `Bearer ${jwt}` },
       json: { name: 'benchmark', expires_in_days: 1 },
     });
-    return { jwt: login.access_token, pat: token.token };
+    return { jwt, pat: token.token };
   } finally {
     client.close();
   }
@@ -446,7 +456,7 @@ async function main(): Promise<void> {
           ...storeUrls,
           rootDir,
           name: options.name,
-          login: async (url) => (await loginAndCreatePat(url, users.main.username, users.main.password)).jwt,
+          login: (url) => logIn(url, users.main.username, users.main.password),
           entries: results.dataset.list_entries,
           redisPort,
         },

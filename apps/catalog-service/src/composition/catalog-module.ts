@@ -35,6 +35,8 @@ import { ListWrites } from '../features/list/list-writes';
 import { EntryRedirectsRepository } from '../data/entry-redirects.repository';
 import { ModerationService } from '../features/moderation/moderation.service';
 import { AtomicRunner } from '../data/atomic';
+import { EpisodesRepository } from '../data/episodes.repository';
+import { EpisodesService } from '../features/episodes/episodes.service';
 import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../data/database';
 import { SORT_KEY_FIELDS } from '../domain/catalog-listing';
@@ -47,7 +49,6 @@ import { ProviderSearchQuotaRepository, type SearchQuotaLimits } from '../data/p
 import { RefreshClaimsRepository } from '../data/refresh-claims.repository';
 import { WatchingItemsReader } from '../data/watching-items.reader';
 import { ShowRefreshWorker } from '../workers/show-refresh.worker';
-import type { ShowSeasonsWriter } from '../domain/ports/show-seasons.port';
 
 export interface CatalogModuleOptions {
   category: CategoryDefinition;
@@ -105,8 +106,11 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
   const images = imageSourcesOf(providers?.settings ?? {});
+  // Only episodic categories keep episodes (the definition says so; nothing else names a category).
+  const episodesRepository = category.episodic ? new EpisodesRepository(db) : null;
   const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now, images });
-  const metadata = createMetadataProviders({ category, providers, catalog, catalogRepository, db, logger });
+  const episodes = episodesRepository ? new EpisodesService({ category, episodes: episodesRepository, entries: catalogRepository, atomic, now }) : null;
+  const metadata = createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger });
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
   const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
@@ -144,7 +148,9 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     lists,
     listImports,
     listItemCascades,
-    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, atomic, now, images }),
+    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, episodes: episodesRepository, atomic, now, images }),
+    episodesRepository,
+    episodes,
     categoryProviders: metadata.categoryProviders,
     providerSearch: metadata.search,
     providerImports: metadata.imports,
@@ -160,7 +166,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes(), episodesRepository?.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       await runMigrations(migrationContext, logger);
       const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));
@@ -198,18 +204,15 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
 
 export type CatalogModule = ReturnType<typeof createCatalogModule>;
 
-/** Until the episodes store exists, a show's seasons are read from the provider and not kept. */
-const NO_SEASONS: ShowSeasonsWriter = { replaceSeason: async () => undefined };
-
 /** The category's metadata providers and the use cases built on them (search, import, refresh, the daily refresh). */
-function createMetadataProviders({ category, providers, catalog, catalogRepository, db, logger }: { category: CatalogModuleOptions['category']; providers?: ProvidersOptions; catalog: CatalogService; catalogRepository: CatalogRepository; db: CatalogDatabase; logger: Logger }) {
+function createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger }: { category: CatalogModuleOptions['category']; providers?: ProvidersOptions; catalog: CatalogService; catalogRepository: CatalogRepository; episodes: EpisodesService | null; db: CatalogDatabase; logger: Logger }) {
   const cache = providers ? redisAnswerCache(providers.redis, providers.redisKeyPrefix) : memoryAnswerCache();
   const enabled = createProviders(providers?.settings ?? {}, cache, providers?.client);
   const categoryProviders = new CategoryProviders(category, providersOfCategory(category.providers, enabled));
   // Without Redis nothing is enabled (settings {}): the search answers 400 before the allowance is read.
   const quota = providers ? new ProviderSearchQuotaRepository(providers.redis, providers.redisKeyPrefix, category.id, providers.searchLimits) : { take: async () => ({ allowed: true as const }) };
   const search = new ProviderSearchService(categoryProviders, catalogRepository, quota);
-  const imports = new ProviderImportService({ category, providers: categoryProviders, catalog, entries: catalogRepository, seasons: NO_SEASONS });
+  const imports = new ProviderImportService({ category, providers: categoryProviders, catalog, entries: catalogRepository, episodes });
   const servesShows = Object.values(category.providers ?? {}).includes('tv') && categoryProviders.ids().length > 0;
   const showRefresh =
     providers && servesShows

@@ -3,9 +3,10 @@ import { externalKey } from '@mt/domain';
 import type { ProviderSeason } from '@mt/providers';
 import type { CategoryDefinition } from '../../domain/categories';
 import { storedExternalIds } from '../../domain/catalog-entry';
-import { toId, type Id } from '../../domain/ids';
+import { toId } from '../../domain/ids';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
-import type { ShowSeasonsWriter } from '../../domain/ports/show-seasons.port';
+import { MAX_EPISODE_NUMBER, MAX_EPISODES_PER_SEASON, MAX_SEASON } from '../../domain/episodes';
+import type { EpisodesService } from '../episodes/episodes.service';
 import { catalogSchemas } from '../catalog/catalog.schemas';
 import type { CatalogService, EntryResponse } from '../catalog/catalog.service';
 import type { CategoryProviders } from './category-providers';
@@ -16,7 +17,8 @@ export interface ProviderImportDeps {
   providers: CategoryProviders;
   catalog: CatalogService;
   entries: CatalogStore;
-  seasons: ShowSeasonsWriter;
+  /** The show's episodes (episodic categories); null elsewhere. */
+  episodes: Pick<EpisodesService, 'replaceSeason'> | null;
 }
 
 /** Caller of a refresh: a moderator may refresh any entry, anyone else only those they created. */
@@ -41,9 +43,9 @@ export class ProviderImportService {
     const { work, seasons } = await this.deps.providers.read(chosen, request.provider_id);
     const entry = await this.deps.catalog.create(this.storable(workEntryFields(this.deps.category, work)) as ReturnType<typeof workEntryFields>, userId);
     if (!seasons.length) return entry;
-    const id = toId(String(entry['id']));
+    const id = String(entry['id']);
     await this.writeSeasons(id, seasons);
-    return this.deps.catalog.get(id.toHexString());
+    return this.deps.catalog.get(id);
   }
 
   /** Re-reads the entry's provider, bypassing the cache; a show's new episodes and air dates appear, its episode ids stay. */
@@ -59,12 +61,20 @@ export class ProviderImportService {
     const { work, seasons } = await this.deps.providers.read(chosen, externalIds[source]!, { fresh: true });
     const patch = this.storable(refreshEntryFields(this.deps.category, work, { own: current.own, external_ids: externalIds }), 'patch');
     if (Object.keys(patch).length) await this.deps.catalog.update(id, patch, caller.userId ?? '', true);
-    await this.writeSeasons(objectId, seasons);
+    await this.writeSeasons(id, seasons);
     return this.deps.catalog.get(id);
   }
 
-  private async writeSeasons(showId: Id, seasons: readonly ProviderSeason[]): Promise<void> {
-    for (const season of seasons) await this.deps.seasons.replaceSeason(showId, season.number, season.episodes);
+  /**
+   * Each season replaced whole through the episodes use case, as a moderator would: numbers that stay keep their
+   * episode ids, so plays naming them stay attached. Seasons beyond the catalog's bounds are left out.
+   */
+  private async writeSeasons(showId: string, seasons: readonly ProviderSeason[]): Promise<void> {
+    if (!this.deps.episodes) return;
+    for (const season of seasons) {
+      if (season.number > MAX_SEASON) continue;
+      await this.deps.episodes.replaceSeason(showId, season.number, season.episodes.filter((episode) => episode.number <= MAX_EPISODE_NUMBER).slice(0, MAX_EPISODES_PER_SEASON), { userId: null, moderator: true });
+    }
   }
 
   /** The fields through the catalog's own request schema: a provider value the catalog cannot hold is the provider's fault (502). */
