@@ -1,12 +1,26 @@
-import { providerSettings, type ProviderSettings, type ProvidersEnv } from './provider-settings';
+import { PROVIDER_DEFAULT_URLS, type ProviderSettings } from './provider-settings';
 import type { ProviderId } from './provider';
 
 /** The image base URL of each enabled provider: the only hosts the API's image route fetches from. */
 export type ImageSources = Partial<Record<ProviderId, string>>;
 
-/** Pure: the same environment always gives the same sources (the gateway's image route and the catalog share it). */
-export function imageSources(env: ProvidersEnv | NodeJS.ProcessEnv): ImageSources {
-  return imageSourcesOf(providerSettings(env));
+export const DEFAULT_TMDB_IMAGE_URL = PROVIDER_DEFAULT_URLS.TMDB_IMAGE_URL;
+export const DEFAULT_OPENLIBRARY_COVERS_URL = PROVIDER_DEFAULT_URLS.OPENLIBRARY_COVERS_URL;
+
+type Env = Readonly<Record<string, string | undefined>>;
+const present = (value: string | undefined) => (value ?? '').trim() !== '';
+const base = (value: string | undefined, fallback: string) => ((value ?? '').trim() || fallback).replace(/\/+$/, '');
+
+/**
+ * Which image hosts are enabled, from the variables that enable the providers: TMDB when it has a credential,
+ * Open Library unless OPENLIBRARY_ENABLED is false. Pure, and lenient (the services validate the variables at
+ * start-up): the gateway's image route and the catalog's `poster` paths read the same hosts from it.
+ */
+export function imageSources(env: Env): ImageSources {
+  const sources: ImageSources = {};
+  if (present(env['TMDB_API_KEY']) || present(env['TMDB_READ_TOKEN'])) sources.tmdb = base(env['TMDB_IMAGE_URL'], DEFAULT_TMDB_IMAGE_URL);
+  if (env['OPENLIBRARY_ENABLED']?.trim().toLowerCase() !== 'false') sources.openlibrary = base(env['OPENLIBRARY_COVERS_URL'], DEFAULT_OPENLIBRARY_COVERS_URL);
+  return sources;
 }
 
 /** The image sources of settings already read. */

@@ -16,7 +16,7 @@ const openLibrary = () => new OpenLibraryProvider(providerSettings(replay.env).o
 describe('Open Library adapter against the replay server', () => {
   it('searches works with search.json', async () => {
     expect(await openLibrary().search('book', { q: 'dune', year: 1965 })).toEqual([
-      { provider: 'openlibrary', provider_id: 'OL893415W', title: 'Dune', year: 1965, overview: null, poster_url: `${replay.env['OPENLIBRARY_COVERS_URL']}/id/11481354-L.jpg`, external_ids: { openlibrary: 'OL893415W' } },
+      { provider: 'openlibrary', provider_id: 'OL893415W', title: 'Dune', year: 1965, overview: null, poster_url: `${replay.env['OPENLIBRARY_COVERS_URL']}/b/id/11481354-L.jpg`, external_ids: { openlibrary: 'OL893415W' } },
     ]);
     expect(replay.requests[0]!.path).toBe('/openlibrary/search.json');
   });
@@ -37,7 +37,7 @@ describe('Open Library adapter against the replay server', () => {
       year: 1965,
       description: expect.stringContaining('Arrakis'),
       genres: ['Science fiction', 'Dune (Imaginary place)', 'Fiction', 'Life on other planets', 'Ecology'],
-      poster_url: `${replay.env['OPENLIBRARY_COVERS_URL']}/id/11481354-L.jpg`,
+      poster_url: `${replay.env['OPENLIBRARY_COVERS_URL']}/b/id/11481354-L.jpg`,
       external_ids: { openlibrary: 'OL893415W' },
       fields: { authors: ['Frank Herbert'], isbn: '9780441172719', pages: 535 },
     });
@@ -61,7 +61,7 @@ describe('Open Library adapter against the replay server', () => {
   });
 
   it('serves covers from the covers host', async () => {
-    const response = await fetch(`${replay.env['OPENLIBRARY_COVERS_URL']}/id/8231856-L.jpg`);
+    const response = await fetch(`${replay.env['OPENLIBRARY_COVERS_URL']}/b/id/8231856-L.jpg`);
     expect(response.headers.get('content-type')).toBe('image/jpeg');
   });
 });

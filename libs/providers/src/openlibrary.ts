@@ -163,6 +163,6 @@ export class OpenLibraryProvider implements MetadataProvider {
   }
 
   private cover(coverId: number | null | undefined): string | null {
-    return typeof coverId === 'number' && coverId > 0 ? `${this.imageBaseUrl}/id/${coverId}-L.jpg` : null;
+    return typeof coverId === 'number' && coverId > 0 ? `${this.imageBaseUrl}/b/id/${coverId}-L.jpg` : null;
   }
 }

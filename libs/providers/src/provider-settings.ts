@@ -5,16 +5,23 @@ export const PROVIDER_DEFAULT_URLS = {
   TMDB_API_URL: 'https://api.themoviedb.org/3',
   TMDB_IMAGE_URL: 'https://image.tmdb.org/t/p',
   OPENLIBRARY_URL: 'https://openlibrary.org',
-  OPENLIBRARY_COVERS_URL: 'https://covers.openlibrary.org/b',
+  OPENLIBRARY_COVERS_URL: 'https://covers.openlibrary.org',
 } as const;
 
-const baseUrl = (fallback: string) =>
-  z
-    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-    .default(fallback)
-    .transform((url) => url.replace(/\/+$/, ''));
+/** A blank variable is an unset one (compose files often pass `VAR=`). */
+const blankIsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
-const secret = z.string().trim().min(1).optional();
+const baseUrl = (fallback: string) =>
+  z.preprocess(
+    blankIsUnset,
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .default(fallback)
+      // Paths are appended after a slash, so a trailing one would double up.
+      .transform((url) => url.replace(/\/+$/, '')),
+  );
+
+const secret = z.preprocess(blankIsUnset, z.string().trim().optional());
 
 /** The variables that enable and point the providers (docs/operations.md "Metadata providers"). */
 export const providersEnvShape = {
@@ -22,7 +29,10 @@ export const providersEnvShape = {
   TMDB_READ_TOKEN: secret,
   TMDB_API_URL: baseUrl(PROVIDER_DEFAULT_URLS.TMDB_API_URL),
   TMDB_IMAGE_URL: baseUrl(PROVIDER_DEFAULT_URLS.TMDB_IMAGE_URL),
-  OPENLIBRARY_ENABLED: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
+  OPENLIBRARY_ENABLED: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
+  ),
   OPENLIBRARY_URL: baseUrl(PROVIDER_DEFAULT_URLS.OPENLIBRARY_URL),
   OPENLIBRARY_COVERS_URL: baseUrl(PROVIDER_DEFAULT_URLS.OPENLIBRARY_COVERS_URL),
 };

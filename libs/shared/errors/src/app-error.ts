@@ -61,7 +61,7 @@ export const errors = {
     new AppError('rate_limited', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
   internal: (message = 'internal server error') => new AppError('internal', message),
   badGateway: (message = 'upstream sent an invalid response') => new AppError('bad_gateway', message),
-  providerUnavailable: (message = 'the metadata provider is unavailable') => new AppError('provider_unavailable', message),
   serviceUnavailable: (message = 'service unavailable') => new AppError('service_unavailable', message),
   gatewayTimeout: (message = 'upstream timed out') => new AppError('gateway_timeout', message),
+  providerUnavailable: (message = 'the provider is unavailable') => new AppError('provider_unavailable', message),
 };

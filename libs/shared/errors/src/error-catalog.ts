@@ -15,10 +15,10 @@ export const ERROR_CATALOG = {
   rate_limited: 429,
   internal: 500,
   bad_gateway: 502,
-  /** A metadata provider (TMDB, Open Library) failed, timed out or answered garbage (docs/api.md "Metadata providers"). */
-  provider_unavailable: 502,
   service_unavailable: 503,
   gateway_timeout: 504,
+  /** A metadata provider (or its image host) failed, timed out or sent something unusable (docs/api.md "Errors"). */
+  provider_unavailable: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -73,7 +73,7 @@ export class ProviderReplay {
       TMDB_API_URL: `${this.baseUrl}/tmdb/3`,
       TMDB_IMAGE_URL: `${this.baseUrl}/tmdb-images/t/p`,
       OPENLIBRARY_URL: `${this.baseUrl}/openlibrary`,
-      OPENLIBRARY_COVERS_URL: `${this.baseUrl}/covers/b`,
+      OPENLIBRARY_COVERS_URL: `${this.baseUrl}/covers`,
     };
   }
 

@@ -87,7 +87,7 @@ describe('provider import of books', () => {
     const named = await request(h.app).post('/api/v1/books/providers/import').set(asUser(user)).send({ provider: 'openlibrary', provider_id: 'OL32441541M' });
     expect(named.status).toBe(201);
     expect(named.body).toMatchObject({ title: 'Dune', year: 1965, authors: ['Frank Herbert'], isbn: '9780340960196', pages: 604, external_ids: { openlibrary: 'OL893415W', isbn13: '9780340960196' } });
-    expect(named.body.poster).toBe('/api/v1/images/openlibrary/id/11481354-L.jpg');
+    expect(named.body.poster).toBe('/api/v1/images/openlibrary/b/id/11481354-L.jpg');
     const work = await request(h.app).post('/api/v1/books/providers/import').set(asUser(user)).send({ provider: 'openlibrary', provider_id: 'OL893415W' });
     expect(work.status).toBe(409);
     expect(work.body.existing_id).toBe(named.body.id);
