@@ -138,7 +138,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       lists: listRepository,
       atomic,
       plays: listPlays,
-      episodic: category.progressUnit === 'episodes',
+      episodic: category.episodic !== undefined,
     }),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, atomic, now }),
