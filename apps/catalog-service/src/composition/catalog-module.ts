@@ -17,7 +17,7 @@ import { ImportRunner } from '../features/list-import/import-runner';
 import { ImportsService } from '../features/list-import/list-import.service';
 import { UploadAdmission } from '../features/list-import/upload-admission';
 import { ListStatsService } from '../features/list-stats/list-stats.service';
-import { PlayStatsRepository } from '../data/play-stats.reader';
+import { ListPlaysReader } from '../data/list-plays.reader';
 import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
 import { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { ItemGuardsRepository } from '../data/item-guards.repository';
@@ -128,6 +128,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   });
   const listImports = new ListImportBatches({ lists: listRepository, imports: new ListEntryImportsRepository(db, storeProfile), guards: itemGuards, catalog: catalogRepository, owners: listOwners, writes: listWrites });
   const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, now });
+  const listPlays = new ListPlaysReader(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null);
   const importRunner = new ImportRunner({ category, jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository), logger, now });
 
   const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory };
@@ -160,13 +161,13 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     importJobs,
     importRunner,
     imports: new ImportsService({ category, jobs: importJobs, queue: importQueue, cursors, now, admission: new UploadAdmission(importUploadsAtOnce) }),
-    listExport: new ListExportService(category, listRepository, now),
+    listExport: new ListExportService(category, listRepository, listPlays, now),
     listStats: new ListStatsService({
       owners: listOwners,
       lists: listRepository,
       atomic,
-      plays: new PlayStatsRepository(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null),
-      episodic: category.progressUnit === 'episodes',
+      plays: listPlays,
+      episodic: category.episodic !== undefined,
     }),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, atomic, now }),
