@@ -3,7 +3,7 @@ import { childPids, type WatchList } from '../load/cpu';
 import type { BenchOptions } from '../options';
 import { required } from '../required';
 import { POSTER_BYTES, POSTER_PATH, type ImageOrigin } from '../stack/image-origin';
-import { ensureNginx, startStaticNginx, type Nginx } from '../stack/nginx';
+import { comparisonNginx, startStaticNginx, type NginxInfo } from '../stack/nginx';
 import { round } from '../stats';
 import { compareLatency, compareThroughput, type ThroughputStats, type UnloadedLatencyStats, type Variant } from './compare';
 
@@ -13,7 +13,7 @@ export const GATEWAY_IMAGE_ROUTE = `/api/v1/images/tmdb${POSTER_PATH.slice('/t/p
 export interface ImageResults {
   route: string;
   bytes: number;
-  nginx: { version: string } | { skipped: string };
+  nginx: NginxInfo;
   /** Requests the stand-in image host received over the whole scenario: 1 when the cache works. */
   origin_requests: number;
   throughput: Record<string, ThroughputStats>;
@@ -40,21 +40,7 @@ export async function measureImageServing(
   } finally {
     client.close();
   }
-  const found = ensureNginx(log);
-  let nginx: Nginx | undefined;
-  let nginxInfo: ImageResults['nginx'];
-  if ('missing' in found) {
-    nginxInfo = { skipped: `${found.missing}: the nginx row is skipped` };
-    log(`  ${nginxInfo.skipped}`);
-  } else {
-    try {
-      nginx = await startStaticNginx(found.binary, origin.root, POSTER_PATH);
-      nginxInfo = { version: nginx.version };
-    } catch (error) {
-      nginxInfo = { skipped: `nginx did not start: ${(error as Error).message}` };
-      log(`  ${nginxInfo.skipped}`);
-    }
-  }
+  const { nginx, info: nginxInfo } = await comparisonNginx(log, (binary) => startStaticNginx(binary, origin.root, POSTER_PATH));
   try {
     const variants: Variant[] = [
       { name: 'gateway', load: { url: `${urls.gateway}${GATEWAY_IMAGE_ROUTE}` } },

@@ -40,6 +40,31 @@ export function ensureNginx(log: (text: string) => void): { binary: string } | {
   return { missing: `nginx absent and apt-get install -y nginx failed (${why || `exit ${install.status}`})` };
 }
 
+/** nginx's version, or why the comparison has no nginx row. */
+export type NginxInfo = { version: string } | { skipped: string };
+
+/**
+ * nginx for a comparison row, installed first when absent: `start` launches it from the binary. Never
+ * throws: without nginx the row is skipped, with the reason (logged too).
+ */
+export async function comparisonNginx(
+  log: (text: string) => void,
+  start: (binary: string) => Promise<Nginx>,
+): Promise<{ nginx?: Nginx; info: NginxInfo }> {
+  const found = ensureNginx(log);
+  const skipped = (reason: string) => {
+    log(`  ${reason}`);
+    return { info: { skipped: reason } };
+  };
+  if ('missing' in found) return skipped(`${found.missing}: the nginx row is skipped`);
+  try {
+    const nginx = await start(found.binary);
+    return { nginx, info: { version: nginx.version } };
+  } catch (error) {
+    return skipped(`nginx did not start: ${(error as Error).message}`);
+  }
+}
+
 /** What the nginx of a comparison does: proxy to an upstream, or serve a directory's files. */
 type NginxSite = { upstreamPort: number } | { root: string };
 
