@@ -79,6 +79,17 @@ export class EpisodesRepository implements EpisodesStore {
     return doc && toEpisode(doc);
   }
 
+  async airedCounts(showIds: readonly Id[], today: string): Promise<Map<string, number>> {
+    if (!showIds.length) return new Map();
+    const rows = await this.episodes
+      .aggregate<{ _id: mongo.ObjectId; aired: number }>([
+        { $match: { show_id: { $in: [...showIds] }, season: { $gt: 0 }, air_date: { $ne: null, $lte: today } } },
+        { $group: { _id: '$show_id', aired: { $sum: 1 } } },
+      ])
+      .toArray();
+    return new Map(rows.map((row) => [row._id.toHexString(), row.aired]));
+  }
+
   async findByExternalKey(key: string): Promise<Episode | null> {
     const doc = await this.episodes.findOne({ external_keys: key }, { sort: { _id: 1 } });
     return doc && toEpisode(doc);

@@ -40,6 +40,8 @@ export const LIST_ENTRY_INDEXES: mongo.IndexDescription[] = [
   { name: 'user_created', key: { user_id: 1, created_at: 1, item_id: 1 } },
   { name: 'user_title', key: { user_id: 1, item_title_key: 1, item_id: 1 } },
   { name: 'user_score', key: { user_id: 1, score_missing: 1, score: 1, item_id: 1 } },
+  // Up next: the user's watching shows, most recently played first.
+  { name: 'user_up_next', key: { user_id: 1, status: 1, last_played_at: -1, item_id: -1 } },
   // Renaming an item updates its entries in every list.
   { name: 'item', key: { item_id: 1 } },
   // The change feed: the user's entries after a position, in commit order (ties of one write by item id).

@@ -8,6 +8,7 @@ export interface ListEntryResponse extends NewListEntryFields {
   item_id: string;
   item: { id: string; title: string; year: number | null };
   repeat_count: number;
+  cycle: number;
   created_at: string;
   updated_at: string;
 }
@@ -43,6 +44,7 @@ export function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | unde
     started_at: doc.started_at,
     finished_at: doc.finished_at,
     repeat_count: doc.repeat_count ?? 0,
+    cycle: doc.cycle ?? 1,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
