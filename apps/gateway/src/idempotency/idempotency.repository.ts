@@ -112,16 +112,16 @@ function toRecord(flat: unknown): IdempotencyRecord {
 
 /** A caller's key, hashed: any visible key makes a short, safe Redis key name. */
 const keyHash = (key: string) => createHash('sha256').update(key).digest('base64url');
-const keyName = (prefix: string, subject: string, key: string) => redisKeys(prefix).idempotency(subject, keyHash(key));
 
 export function createIdempotencyRepository(redis: Redis, prefix: string, bounds: StoredAnswerBounds): IdempotencyRepository {
   const keys = redisKeys(prefix);
+  const keyName = (subject: string, key: string) => keys.idempotency(subject, keyHash(key));
   return {
     async claim(subject, key, owner, fingerprint, ttlMs) {
       const existing = await redis.eval(
         CLAIM_SCRIPT,
         1,
-        keyName(prefix, subject, key),
+        keyName(subject, key),
         owner,
         fingerprint,
         String(ttlMs),
@@ -130,12 +130,14 @@ export function createIdempotencyRepository(redis: Redis, prefix: string, bounds
     },
     async complete(subject, key, owner, fingerprint, response, ttlMs) {
       const body = response.body;
+      // One slot (the caller's hash tag): the script evicts the caller's older records by name.
+      const set = keys.idempotencySet(subject, keyHash(key));
       const done = await redis.eval(
         COMPLETE_SCRIPT,
         3,
-        keyName(prefix, subject, key),
-        keys.idempotencyAnswers(subject),
-        keys.idempotencyBytes(subject),
+        set.record,
+        set.answers,
+        set.bytes,
         owner,
         fingerprint,
         String(response.status),
@@ -143,7 +145,7 @@ export function createIdempotencyRepository(redis: Redis, prefix: string, bounds
         body ? body.toString('base64') : '',
         body ? '1' : '0',
         String(ttlMs),
-        keys.idempotency(subject, ''),
+        set.recordPrefix,
         keyHash(key),
         String(bounds.maxAnswers),
         String(bounds.maxBytes),
@@ -152,7 +154,7 @@ export function createIdempotencyRepository(redis: Redis, prefix: string, bounds
       return Number(done) === 1;
     },
     async release(subject, key, owner) {
-      await redis.eval(RELEASE_SCRIPT, 1, keyName(prefix, subject, key), owner);
+      await redis.eval(RELEASE_SCRIPT, 1, keyName(subject, key), owner);
     },
   };
 }
