@@ -9,3 +9,4 @@ export * from './transient-conflicts';
 export * from './keyed-mutex';
 export * from './index-order';
 export * from './redis-slots';
+export * from './sharding';
