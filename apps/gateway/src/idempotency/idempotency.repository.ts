@@ -18,9 +18,16 @@ export interface DoneRecord {
 
 export type IdempotencyRecord = InFlightRecord | DoneRecord;
 
-/** Claims the key unless a record exists; returns the existing record's fields (HGETALL) or nothing. */
+/**
+ * Claims the key unless a record exists; returns the existing record's fields (HGETALL) or nothing. A claim
+ * of the same owner is ours: the Redis client sends a script again when its connection drops before the
+ * answer (a Redis Cluster failover), and the first run may have landed.
+ */
 const CLAIM_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1]) end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then return false end
+  return redis.call('HGETALL', KEYS[1])
+end
 redis.call('HSET', KEYS[1], 'state', 'in_flight', 'owner', ARGV[1], 'fingerprint', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return false`;
