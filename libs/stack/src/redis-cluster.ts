@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { findOnPath, startBinary, type ProvidedStore } from './embedded-stores';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 
@@ -24,13 +25,16 @@ export async function startRedisCluster(masters = 3): Promise<LocalRedisCluster>
   const server = findOnPath('redis-server');
   const cli = findOnPath('redis-cli');
   if (!server || !cli) throw new Error('a local Redis Cluster needs redis-server and redis-cli on PATH (Debian/Ubuntu: apt-get install redis-server)');
+  // The bus port is picked too: the default (port + 10000) may fall in the ephemeral range, taken by anyone.
+  const busPorts = await Promise.all(Array.from({ length: masters * 2 }, () => freePort()));
   const nodes = await Promise.all(
-    Array.from({ length: masters * 2 }, () =>
+    busPorts.map((busPort) =>
       startBinary(
         server,
         (port, dir) => [
           ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-          ...['--cluster-enabled', 'yes', '--cluster-config-file', `${dir}/nodes.conf`, '--cluster-node-timeout', String(NODE_TIMEOUT_MS)],
+          ...['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', `${dir}/nodes.conf`],
+          ...['--cluster-node-timeout', String(NODE_TIMEOUT_MS)],
         ],
         'redis-cluster',
       ),
