@@ -44,6 +44,10 @@ export function redisKeys(prefix: string) {
      * a cluster delivers it to subscribers on every node, and a PUBLISH inside a script needs no slot.
      */
     registryChanges: () => `${prefix}registry:changes`,
+    /** A user's window of metadata-provider searches in one category (a counter, alone in its MULTI). */
+    providerSearchQuota: (category: string, userId: string) => `${prefix}providers:search-quota:${category}:${userId}`,
+    /** Present while a show of a category was refreshed from its provider today (one instance refreshes each). */
+    providerRefreshed: (category: string, itemId: string) => `${prefix}providers:refreshed:${category}:${itemId}`,
     /** BullMQ's prefix of a category's import queue: all of one queue's keys in one slot, as BullMQ's scripts need. */
     importQueuePrefix: (category: string) => `${prefix}${tag(`bull:${category}`)}`,
   };
