@@ -19,6 +19,7 @@ const AddEntryScreen = lazy(() => import('../screens/catalog/add-entry-screen').
 const AccountScreen = lazy(() => import('../screens/account/account-screen').then((m) => ({ default: m.AccountScreen })));
 const ImportScreen = lazy(() => import('../screens/import/import-screen').then((m) => ({ default: m.ImportScreen })));
 const StatsScreen = lazy(() => import('../screens/stats/stats-screen').then((m) => ({ default: m.StatsScreen })));
+const DiaryScreen = lazy(() => import('../screens/plays/diary-screen').then((m) => ({ default: m.DiaryScreen })));
 const TokensScreen = lazy(() => import('../screens/account/tokens-screen').then((m) => ({ default: m.TokensScreen })));
 
 const signedIn = (Screen: ComponentType) =>
@@ -36,6 +37,7 @@ const SignedInList = signedIn(ListScreen);
 const SignedInAddEntry = signedIn(AddEntryScreen);
 const SignedInImport = signedIn(ImportScreen);
 const SignedInStats = signedIn(StatsScreen);
+const SignedInDiary = signedIn(DiaryScreen);
 
 export function Routes() {
   return (
@@ -50,6 +52,7 @@ export function Routes() {
         <Route path="/:category/new" component={SignedInAddEntry} />
         <Route path="/:category/import" component={SignedInImport} />
         <Route path="/:category/stats" component={SignedInStats} />
+        <Route path="/:category/diary" component={SignedInDiary} />
         <Route path="/:category/:id" component={EntryScreen} />
         <Route path="/:category" component={SearchScreen} />
         <Route>

@@ -2,6 +2,7 @@ import type { Category, Home, HomeEntry } from '@mt/api-client';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { describeError, type DescribedError } from '../../api/describe-error';
+import { episodeCode, type NextEpisode } from '../../api/play-calls';
 import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategories } from '../../categories/categories';
@@ -101,6 +102,7 @@ function HomeSection(props: { title: string; id: string; entries: HomeEntry[]; c
 
 function EntryCard({ entry, category }: { entry: HomeEntry; category: Category | undefined }) {
   // Nothing done yet on something planned: its length alone says nothing about progress.
+  const next = (entry as HomeEntry & { next_episode?: NextEpisode | null }).next_episode;
   const progress = entry.progress === null && entry.status !== 'watching' ? undefined : progressText(category, entry.progress, entry.item.progress_total);
   return (
     <li className="card card--work">
@@ -114,6 +116,12 @@ function EntryCard({ entry, category }: { entry: HomeEntry; category: Category |
           {entry.status === 'completed' && entry.finished_at && ` · ${entry.finished_at}`}
         </span>
         {progress && entry.status !== 'completed' && <span className="card__meta">{progress}</span>}
+        {next && (
+          <span className="card__next">
+            Next: {episodeCode(next)}
+            {next.title && ` “${next.title}”`}
+          </span>
+        )}
       </div>
     </li>
   );
