@@ -1,4 +1,5 @@
-import { ApiError, type ListEntry } from '@mt/api-client';
+import type { ListEntry } from '@mt/api-client';
+import { call } from './route-call';
 import type { WebApi } from './web-api';
 
 /** A show's episode as the catalog lists it (docs/api.md "Episodes, plays and rewatches"). */
@@ -66,22 +67,6 @@ export interface PlaysRequest {
 export interface CursorList<T> {
   data: T[];
   next_cursor?: string | null;
-}
-
-type Query = Record<string, string | number | undefined>;
-interface Loose {
-  (path: string, init?: { params?: { query?: Query }; body?: unknown; signal?: AbortSignal }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
-}
-
-/**
- * Calls an endpoint by its concrete path. The client is typed by the generated document; these routes are
- * the plays' (another service's), called through the same client so errors, credentials and 429s behave alike.
- */
-async function call<T>(api: WebApi, method: 'GET' | 'POST' | 'DELETE', path: string, init: { query?: Query; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  const send = (api.http as unknown as Record<typeof method, Loose>)[method];
-  const { data, error, response } = await send(path, { params: { query: init.query }, body: init.body, signal: init.signal });
-  if (!response.ok) throw ApiError.fromResponse(response, error);
-  return data as T;
 }
 
 const listPath = (category: string, itemId: string) => `/api/v1/${encodeURIComponent(category)}/list/${encodeURIComponent(itemId)}`;

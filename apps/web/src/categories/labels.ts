@@ -70,3 +70,6 @@ export function progressTotalOf(category: Category | undefined, item: object): n
   const length = unit && PROGRESS_LENGTH_FIELDS[unit] ? record[PROGRESS_LENGTH_FIELDS[unit]] : undefined;
   return typeof length === 'number' ? length : null;
 }
+
+/** What a work's picture is called in the category: books have covers, everything else posters. */
+export const pictureNoun = (category: Category | undefined) => (progressUnit(category) === 'pages' ? 'Cover' : 'Poster');

@@ -10,11 +10,11 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { entryNoun, progressTotalOf, STATUSES, statusLabel } from '../../categories/labels';
+import { entryNoun, pictureNoun, progressTotalOf, STATUSES, statusLabel } from '../../categories/labels';
 import { FormError } from '../../ui/field';
 import { Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
-import { Poster } from '../../ui/poster';
+import { Poster, type Pictured } from '../../ui/poster';
 import { tracksEpisodes } from '../plays/play-actions';
 import { externalIds, ownFields } from './entry-fields';
 
@@ -100,7 +100,7 @@ export function EntryScreen() {
   return (
     <article className="entry">
       <div className="entry__head">
-        <Poster title={item.title} url={typeof item['poster_url'] === 'string' ? item['poster_url'] : null} size="large" />
+        <Poster work={item as Pictured} size="large" noun={pictureNoun(category)} />
         <div>
           <ScreenTitle title={item.title}>
             {item.title}

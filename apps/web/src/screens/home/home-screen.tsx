@@ -6,7 +6,7 @@ import { episodeCode, type NextEpisode } from '../../api/play-calls';
 import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategories } from '../../categories/categories';
-import { progressText, statusLabel } from '../../categories/labels';
+import { pictureNoun, progressText, statusLabel } from '../../categories/labels';
 import { LoadError } from '../../ui/field';
 import { Poster } from '../../ui/poster';
 import { EmptyState, Loading } from '../../ui/status';
@@ -106,7 +106,7 @@ function EntryCard({ entry, category }: { entry: HomeEntry; category: Category |
   const progress = entry.progress === null && entry.status !== 'watching' ? undefined : progressText(category, entry.progress, entry.item.progress_total);
   return (
     <li className="card card--work">
-      <Poster title={entry.item.title} url={entry.item.poster_url} />
+      <Poster work={entry.item} noun={pictureNoun(category)} />
       <div className="card__body">
         <Link href={`/${entry.category}/${entry.item.id}`} className="card__title">
           {entry.item.title}

@@ -2,7 +2,7 @@ import type { Category, ListEntry, ListEntryPatch, ListStatus } from '@mt/api-cl
 import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { describeError } from '../../api/describe-error';
-import { progressLabel, progressText, progressTotalOf, statusLabel } from '../../categories/labels';
+import { pictureNoun, progressUnit, progressText, progressTotalOf, statusLabel } from '../../categories/labels';
 import { Poster } from '../../ui/poster';
 import { EntryHistory } from '../catalog/entry-history';
 import { RowEditor, StatusOptions } from './row-editor';
@@ -15,10 +15,9 @@ function entryFacts(category: Category, entry: ListEntry): string {
 
 /** One entry as a card of the grid view: its picture, title and where it stands; the entry page acts on it. */
 export function GridCard({ category, entry }: { category: Category; entry: ListEntry }) {
-  const poster = (entry.item as { poster_url?: string | null }).poster_url;
   return (
     <li className="card card--poster">
-      <Poster title={entry.item.title} url={poster} size="large" />
+      <Poster work={entry.item} size="large" noun={pictureNoun(category)} />
       <Link href={`/${category.id}/${entry.item_id}`} className="card__title">
         {entry.item.title}
       </Link>
@@ -74,7 +73,7 @@ export function ListRow(props: {
           onChange={(event) => props.onSelect(event.target.checked)}
           aria-label={`Select ${entry.item.title}`}
         />
-        <Poster title={entry.item.title} url={(entry.item as { poster_url?: string | null }).poster_url} />
+        <Poster work={entry.item} noun={pictureNoun(category)} />
         <div className="list-row__title">
           <Link href={`/${category.id}/${entry.item_id}`} id={titleId}>
             {entry.item.title}
@@ -89,8 +88,8 @@ export function ListRow(props: {
               <label className="visually-hidden" htmlFor={`status-${entry.item_id}`}>
                 Status of {entry.item.title}
               </label>
-              <button type="button" className="button button--small" disabled={rowBusy} onClick={() => void act(props.onPlusOne)}>
-                +1<span className="visually-hidden"> ({progressLabel(category)}) {entry.item.title}</span>
+              <button type="button" className="button button--small" disabled={rowBusy} onClick={() => void act(props.onPlusOne)} aria-label={`+1 ${progressUnit(category) ?? 'progress'}: ${entry.item.title}`}>
+                +1
               </button>
               <select
                 id={`status-${entry.item_id}`}

@@ -119,8 +119,8 @@ export function PlaysPanel(props: { category: Category; entry: ListEntry; onEntr
                 {playDate(play)}
                 {play.cycle > 1 && <span className="card__meta"> · time {play.cycle}</span>}
               </span>
-              <button type="button" className="button button--small" disabled={remove.pending} onClick={() => void remove.submit(play)}>
-                Delete<span className="visually-hidden"> the play of {playDate(play)}</span>
+              <button type="button" className="button button--small" disabled={remove.pending} onClick={() => void remove.submit(play)} aria-label={`Delete the play of ${playDate(play)}`}>
+                Delete
               </button>
             </li>
           ))}
