@@ -15,6 +15,7 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureCatalogFloor } from './scenarios/catalog-floor';
 import { measureCatalogScale } from './scenarios/catalog-scale';
 import { measureImportExport } from './scenarios/imports';
 import { compareListWithCatalog, listGrowth, measureListsBySize } from './scenarios/lists';
@@ -379,6 +380,23 @@ async function main(): Promise<void> {
         },
         session,
         { gateway: bench.stack.process('gateway').pid, bench: process.pid, redisPort },
+        options,
+        log,
+      );
+    }
+    if (options.scenarios.has('catalog-floor')) {
+      log(`catalog service beside its floor (list of ${results.dataset.list_entries} entries)`);
+      results.catalog_floor = await measureCatalogFloor(
+        {
+          catalog: catalog.url,
+          catalogPid: catalog.pid,
+          mongoUrl: mongo.url,
+          dbName: required(bench.stack.mongoDbNames.catalog['movies'], 'movies database'),
+          secret: bench.stack.internalSecret,
+          sorting: results.meta.mongo.server !== 'mongod',
+          profileDir: options.profileApps.includes('catalog-service') ? profileDir : undefined,
+        },
+        { id: users.main.id, itemId: required(data.docs[0], 'a listed movie')._id.toHexString(), listEntries: results.dataset.list_entries },
         options,
         log,
       );

@@ -1,3 +1,4 @@
+import { PROGRESS_LENGTH_FIELDS } from '@mt/domain';
 import type { Logger } from '@mt/logging';
 import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
@@ -16,6 +17,7 @@ import { ImportRunner } from '../features/list-import/import-runner';
 import { ImportsService } from '../features/list-import/list-import.service';
 import { UploadAdmission } from '../features/list-import/upload-admission';
 import { ListStatsService } from '../features/list-stats/list-stats.service';
+import { PlayStatsRepository } from '../data/play-stats.reader';
 import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
 import { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { ItemGuardsRepository } from '../data/item-guards.repository';
@@ -130,7 +132,13 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     importRunner,
     imports: new ImportsService({ category, jobs: importJobs, queue: importQueue, cursors, now, admission: new UploadAdmission(importUploadsAtOnce) }),
     listExport: new ListExportService(category, listRepository, now),
-    listStats: new ListStatsService(listOwners, listRepository, atomic),
+    listStats: new ListStatsService({
+      owners: listOwners,
+      lists: listRepository,
+      atomic,
+      plays: new PlayStatsRepository(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null),
+      episodic: category.progressUnit === 'episodes',
+    }),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, atomic, now }),
 
