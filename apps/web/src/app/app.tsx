@@ -20,6 +20,7 @@ const AccountScreen = lazy(() => import('../screens/account/account-screen').the
 const ImportScreen = lazy(() => import('../screens/import/import-screen').then((m) => ({ default: m.ImportScreen })));
 const StatsScreen = lazy(() => import('../screens/stats/stats-screen').then((m) => ({ default: m.StatsScreen })));
 const DiaryScreen = lazy(() => import('../screens/plays/diary-screen').then((m) => ({ default: m.DiaryScreen })));
+const ConnectionsScreen = lazy(() => import('../screens/connections/connections-screen').then((m) => ({ default: m.ConnectionsScreen })));
 const TokensScreen = lazy(() => import('../screens/account/tokens-screen').then((m) => ({ default: m.TokensScreen })));
 
 const signedIn = (Screen: ComponentType) =>
@@ -38,6 +39,7 @@ const SignedInAddEntry = signedIn(AddEntryScreen);
 const SignedInImport = signedIn(ImportScreen);
 const SignedInStats = signedIn(StatsScreen);
 const SignedInDiary = signedIn(DiaryScreen);
+const SignedInConnections = signedIn(ConnectionsScreen);
 
 export function Routes() {
   return (
@@ -48,6 +50,8 @@ export function Routes() {
         <Route path="/register" component={RegisterScreen} />
         <Route path="/account" component={SignedInAccount} />
         <Route path="/tokens" component={SignedInTokens} />
+        <Route path="/connections" component={SignedInConnections} />
+        <Route path="/connections/:server" component={SignedInConnections} />
         <Route path="/:category/list" component={SignedInList} />
         <Route path="/:category/new" component={SignedInAddEntry} />
         <Route path="/:category/import" component={SignedInImport} />
