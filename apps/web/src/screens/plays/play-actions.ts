@@ -25,13 +25,15 @@ export interface PlusOne {
 }
 
 /**
- * +1 on an entry: for a show, a play of its next aired episode (progress and status follow from it, and
- * Undo deletes that play); otherwise progress + 1, moving something planned to watching.
+ * +1 on an entry: for a show with listed episodes, a play of its next aired one (progress and status follow
+ * from it, and Undo deletes that play); otherwise progress + 1, moving something planned to watching.
  */
 export async function plusOne(api: WebApi, category: Category, entry: ListEntry): Promise<PlusOne> {
   const title = entry.item.title;
-  if (tracksEpisodes(category)) {
-    const { next_episode: next } = await fetchShowProgress(api, entry.item_id);
+  // A show whose episodes the catalog does not list yet counts its progress by hand, like any other work.
+  const show = tracksEpisodes(category) ? await fetchShowProgress(api, entry.item_id) : undefined;
+  if (show && show.seasons.length > 0) {
+    const next = show.next_episode;
     if (!next) throw new UserFacingError(`Every aired episode of “${title}” is already watched.`);
     const { added } = await addPlays(api, category.id, entry.item_id, { watched_at: 'now', episodes: [{ episode_id: next.id }] });
     return {

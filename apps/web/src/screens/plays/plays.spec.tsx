@@ -135,6 +135,26 @@ describe("a show's episodes", () => {
   });
 });
 
+describe('+1 on a show whose episodes the catalog does not list', () => {
+  it('counts one more episode by hand', async () => {
+    const entry = listEntry(SHOW, 'Breaking Ground', 'plan_to_watch', { progress: null });
+    const server = baseServer()
+      .on('GET', '/api/v1/categories', () => json(200, [MOVIES, TV]))
+      .on('GET', `/api/v1/tvshows/${SHOW}`, () => json(200, { id: SHOW, title: 'Breaking Ground', year: 2020, description: null, genres: [], seasons: null, episodes: 10, network: null }))
+      .on('GET', `/api/v1/tvshows/list/${SHOW}`, () => json(200, entry))
+      .on('GET', /\/history$/, () => json(200, []))
+      .on('GET', `/api/v1/tvshows/list/${SHOW}/progress`, () => json(200, { cycle: 1, aired: 0, completed: 0, next_episode: null, last_played_at: null, seasons: [] }))
+      .on('PATCH', `/api/v1/tvshows/list/${SHOW}`, (request) => json(200, { ...entry, ...(request.body as object) }));
+    renderApp(server, `/tvshows/${SHOW}`);
+    const user = userEvent.setup();
+    expect(await screen.findByText(/lists no episodes for this show yet/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /^\+1/ }));
+    expect(await screen.findByText('1 / 10 episodes')).toBeTruthy();
+    expect(server.sent('PATCH', `/api/v1/tvshows/list/${SHOW}`)[0]?.body).toEqual({ progress: 1, status: 'watching' });
+    expect(server.sent('POST', /plays$/)).toHaveLength(0);
+  });
+});
+
 describe('I watched it', () => {
   function filmServer(year: number | null) {
     const plays: Play[] = [];

@@ -60,6 +60,13 @@ export function ShowEpisodes(props: { category: Category; itemId: string; entry:
   const progress = loaded.value;
   if (!progress) return loaded.state === 'error' ? <LoadError error={loaded.error} onRetry={() => setReloads((n) => n + 1)} /> : <Loading label="Loading the episodes…" rows={3} />;
   const next = progress.next_episode;
+  if (progress.seasons.length === 0)
+    return (
+      <section className="episodes" aria-labelledby="episodes-title">
+        <h2 id="episodes-title">Episodes</h2>
+        <p className="note">The catalog lists no episodes for this show yet: count your progress above.</p>
+      </section>
+    );
 
   return (
     <section className="episodes" aria-labelledby="episodes-title" aria-busy={busy || loaded.state === 'loading'}>
@@ -93,7 +100,6 @@ export function ShowEpisodes(props: { category: Category; itemId: string; entry:
       </div>
       <FormError error={error?.message} requestId={error?.requestId} />
       {loaded.state === 'error' && <LoadError error={loaded.error} onRetry={() => setReloads((n) => n + 1)} />}
-      {progress.seasons.length === 0 && <p className="note">The catalog lists no episodes for this show yet.</p>}
       {progress.seasons.map((season) => (
         <details key={season.number} className="season" open={next ? next.season === season.number : season.number === 1}>
           <summary>
