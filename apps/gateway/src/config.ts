@@ -76,6 +76,8 @@ export const gatewayConfigSchema = z.object({
   IMAGE_CACHE_DIR: z.string().min(1).default(path.join(tmpdir(), 'media-tracker', 'image-cache')),
   /** The image cache's bound on disk (least recently used evicted first); at least the largest image served. */
   IMAGE_CACHE_MAX_BYTES: envInt(256 * 1024 * 1024, MAX_IMAGE_BYTES, 1024 * 1024 * 1024 * 1024),
+  /** The most requested images' bytes also kept in memory (least recently used evicted first); 0 serves every image from disk. */
+  IMAGE_MEMORY_CACHE_BYTES: envInt(32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
   /** The deadline of one image download from a provider's image host (headers, body and redirects). */
   IMAGE_FETCH_TIMEOUT_MS: envInt(5_000, 100, 60_000),
   /**

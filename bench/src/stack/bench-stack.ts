@@ -18,6 +18,8 @@ export interface BenchStackOptions {
   profileDir?: string;
   /** Every service in one process (`npm start -- --single-process`). */
   singleProcess?: boolean;
+  /** Extra environment of the gateway (the image scenario's image host). */
+  gatewayEnv?: NodeJS.ProcessEnv;
 }
 
 export interface BenchStack {
@@ -71,7 +73,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       JWT_KEY_DIR: path.join(options.rootDir, 'tmp', 'bench-keys'),
     },
     appEnv: {
-      gateway: profileEnv('gateway'),
+      gateway: { ...profileEnv('gateway'), ...options.gatewayEnv },
       'auth-service': profileEnv('auth-service'),
       'registry-service': profileEnv('registry-service'),
       'catalog-service': profileEnv('catalog-service'),

@@ -21,6 +21,7 @@ export function imagesFromConfig(config: GatewayConfig): RequestHandler {
         allowPrivateHosts: config.IMAGE_ALLOW_PRIVATE_HOSTS,
       },
       maxDownloads: MAX_CONCURRENT_IMAGE_DOWNLOADS,
+      memoryBytes: config.IMAGE_MEMORY_CACHE_BYTES,
     }),
   );
 }
