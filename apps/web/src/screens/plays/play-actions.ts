@@ -4,6 +4,9 @@ import { addPlays, allItemPlays, deletePlay, episodeCode, fetchShowProgress } fr
 import type { WebApi } from '../../api/web-api';
 import { progressUnit } from '../../categories/labels';
 
+/** Aired by today (UTC, as the API judges it); an unknown air date has not aired. */
+export const hasAired = (episode: { air_date: string | null }) => episode.air_date !== null && episode.air_date <= new Date().toISOString().slice(0, 10);
+
 /** Shows count progress in episodes, and their episodes are plays: +1 plays the next one. */
 export const tracksEpisodes = (category: Category | undefined) => progressUnit(category) === 'episodes';
 
@@ -34,7 +37,7 @@ export async function plusOne(api: WebApi, category: Category, entry: ListEntry)
   const show = tracksEpisodes(category) ? await fetchShowProgress(api, entry.item_id) : undefined;
   if (show && show.seasons.length > 0) {
     const next = show.next_episode;
-    if (!next) throw new UserFacingError(`Every aired episode of “${title}” is already watched.`);
+    if (!next || !hasAired(next)) throw new UserFacingError(`Every aired episode of “${title}” is already watched.`);
     const { added } = await addPlays(api, category.id, entry.item_id, { watched_at: 'now', episodes: [{ episode_id: next.id }] });
     return {
       entry: await api.getListEntry(category.id, entry.item_id),

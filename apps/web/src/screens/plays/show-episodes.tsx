@@ -6,12 +6,10 @@ import { useSubmit } from '../../api/use-submit';
 import { useApi, useServices } from '../../app/services';
 import { FormError, LoadError } from '../../ui/field';
 import { Loading } from '../../ui/status';
-import { unmarkEpisode } from './play-actions';
+import { hasAired, unmarkEpisode } from './play-actions';
 
 type Loaded = { state: 'loading'; value?: ShowProgress } | { state: 'done'; value: ShowProgress } | { state: 'error'; error: DescribedError; value?: ShowProgress };
 
-const today = () => new Date().toISOString().slice(0, 10);
-const aired = (episode: { air_date: string | null }) => episode.air_date !== null && episode.air_date <= today();
 const seasonName = (n: number) => (n === 0 ? 'Specials' : `Season ${n}`);
 
 /** "12 / 62 episodes": played in this cycle out of the aired ones of the regular seasons. */
@@ -82,6 +80,7 @@ export function ShowEpisodes(props: { category: Category; itemId: string; entry:
             <>
               Next: <strong>{episodeCode(next)}</strong>
               {next.title && <> “{next.title}”</>}
+              {!hasAired(next) && <> ({next.air_date ? `airs ${next.air_date}` : 'not aired yet'})</>}
             </>
           ) : (
             progress.aired > 0 && 'Every aired episode is watched.'
@@ -89,7 +88,7 @@ export function ShowEpisodes(props: { category: Category; itemId: string; entry:
         </p>
       </div>
       <div className="episodes__actions">
-        {next && (
+        {next && hasAired(next) && (
           <button type="button" className="button button--primary" disabled={busy} onClick={() => void mark.submit({ episodes: [{ episode_id: next.id }] }, `${episodeCode(next)} marked as watched.`)}>
             Mark {episodeCode(next)} watched
           </button>
@@ -129,7 +128,7 @@ export function ShowEpisodes(props: { category: Category; itemId: string; entry:
                   />
                   <span className="episode__number">{episode.number}.</span> {episode.title ?? `Episode ${episode.number}`}
                 </label>
-                <span className="card__meta">{aired(episode) ? episode.air_date : episode.air_date ? `Airs ${episode.air_date}` : 'Air date unknown'}</span>
+                <span className="card__meta">{hasAired(episode) ? episode.air_date : episode.air_date ? `Airs ${episode.air_date}` : 'Air date unknown'}</span>
               </li>
             ))}
           </ul>
