@@ -18,6 +18,8 @@ export interface BenchStackOptions {
   profileDir?: string;
   /** Every service in one process (`npm start -- --single-process`). */
   singleProcess?: boolean;
+  /** The catalogs read the catalog databases of the stack of this name (a second build over the same data). */
+  catalogDataOf?: string;
 }
 
 export interface BenchStack {
@@ -64,7 +66,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     mongoUrl: options.mongoUrl,
     redisUrl: options.redisUrl,
     redisKeyPrefix: benchRedisPrefix(options.name),
-    mongoDbNames: { auth: databases.auth, catalog: databases.catalog },
+    mongoDbNames: { auth: databases.auth, catalog: benchDatabases(options.catalogDataOf ?? options.name).catalog },
     logLevel: 'warn',
     env: {
       RATE_LIMIT_PER_MINUTE: '10000000',
