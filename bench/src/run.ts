@@ -15,6 +15,7 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureBuildAb } from './scenarios/build-ab';
 import { measureCatalogFloor } from './scenarios/catalog-floor';
 import { measureCatalogScale } from './scenarios/catalog-scale';
 import { measureImportExport } from './scenarios/imports';
@@ -410,6 +411,17 @@ async function main(): Promise<void> {
         options,
         log,
       );
+    }
+    if (options.scenarios.has('build-ab') && options.baseline) {
+      log(`catalog page through the gateway: this build against ${options.baseline}, taking turns`);
+      results.build_ab = await measureBuildAb(
+        rootDir,
+        storeUrls,
+        path.resolve(options.baseline),
+        options,
+        log,
+      );
+      log(`  this build ÷ baseline: ${results.build_ab.ratio} (runs ${results.build_ab.ratio_runs.join(', ')})`);
     }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);

@@ -1,6 +1,7 @@
 import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
+import type { BuildAbResults } from '../scenarios/build-ab';
 import type { CatalogFloorResults } from '../scenarios/catalog-floor';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
 import type { ImportsResults } from '../scenarios/imports';
@@ -47,6 +48,8 @@ export interface BenchResults {
   auth?: AuthResults;
   /** Issue 42: the catalog service's CPU per request beside its floor (same libraries, same statements). */
   catalog_floor?: CatalogFloorResults;
+  /** Issue 42: the catalog page through the gateway, this build against another one, taking turns. */
+  build_ab?: BuildAbResults;
   search?: {
     by_size: SearchAtSize[];
     growth: { prefix_p95: number; sorted_p95: number; from: number; to: number };

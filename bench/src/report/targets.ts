@@ -100,6 +100,11 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       );
   }
 
+  if (results.build_ab) {
+    const ab = results.build_ab;
+    targets.push(check('build_ab_catalog_page', 'Catalog page through the gateway, this build ÷ the baseline build', '≥ 1.5×', `${ab.ratio.toFixed(2)}×`, ab.ratio >= 1.5));
+  }
+
   if (auth) {
     targets.push(
       check(
