@@ -8,3 +8,4 @@ export * from './transactions';
 export * from './transient-conflicts';
 export * from './keyed-mutex';
 export * from './index-order';
+export * from './user-events.consumer';
