@@ -15,6 +15,7 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureCatalogFloor } from './scenarios/catalog-floor';
 import { measureCatalogScale } from './scenarios/catalog-scale';
 import { measureImportExport } from './scenarios/imports';
 import { compareListWithCatalog, listGrowth, measureListsBySize } from './scenarios/lists';
@@ -84,19 +85,29 @@ interface Session {
 /** List sizes of the lists scenario (issue 17). */
 const LIST_SIZES = [1000, 10_000, 50_000];
 
-async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+async function logIn(gatewayUrl: string, username: string, password: string): Promise<string> {
   const client = new HttpClient(1);
   try {
     const login = await client.json<{ access_token: string }>(`${gatewayUrl}/api/v1/auth/login`, 200, {
       method: 'POST',
       json: { username, password },
     });
+    return login.access_token;
+  } finally {
+    client.close();
+  }
+}
+
+async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+  const jwt = await logIn(gatewayUrl, username, password);
+  const client = new HttpClient(1);
+  try {
     const token = await client.json<{ token: string }>(`${gatewayUrl}/api/v1/auth/tokens`, 201, {
       method: 'POST',
-      headers: { authorization: `Bearer ${login.access_token}` },
+      headers: { authorization: `Bearer ${jwt}` },
       json: { name: 'benchmark', expires_in_days: 1 },
     });
-    return { jwt: login.access_token, pat: token.token };
+    return { jwt, pat: token.token };
   } finally {
     client.close();
   }
@@ -373,6 +384,23 @@ async function main(): Promise<void> {
         log,
       );
     }
+    if (options.scenarios.has('catalog-floor')) {
+      log(`catalog service beside its floor (list of ${results.dataset.list_entries} entries)`);
+      results.catalog_floor = await measureCatalogFloor(
+        {
+          catalog: catalog.url,
+          catalogPid: catalog.pid,
+          mongoUrl: mongo.url,
+          dbName: required(bench.stack.mongoDbNames.catalog['movies'], 'movies database'),
+          secret: bench.stack.internalSecret,
+          sorting: results.meta.mongo.server !== 'mongod',
+          profileDir: options.profileApps.includes('catalog-service') ? profileDir : undefined,
+        },
+        { id: users.main.id, itemId: required(data.docs[0], 'a listed movie')._id.toHexString(), listEntries: results.dataset.list_entries },
+        options,
+        log,
+      );
+    }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
       const gatewayMetrics = bench.stack.process('gateway').metricsUrl;
@@ -446,7 +474,7 @@ async function main(): Promise<void> {
           ...storeUrls,
           rootDir,
           name: options.name,
-          login: async (url) => (await loginAndCreatePat(url, users.main.username, users.main.password)).jwt,
+          login: (url) => logIn(url, users.main.username, users.main.password),
           entries: results.dataset.list_entries,
           redisPort,
         },

@@ -1,6 +1,7 @@
 import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
+import type { CatalogFloorResults } from '../scenarios/catalog-floor';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
 import type { ImportsResults } from '../scenarios/imports';
 import type { HotPathResults } from '../scenarios/hot-path';
@@ -43,6 +44,8 @@ export interface BenchResults {
   /** Issue 21: the gateway's own cost per proxied request, in front of a stub upstream (no database). */
   hot_path?: HotPathResults;
   auth?: AuthResults;
+  /** Issue 42: the catalog service's CPU per request beside its floor (same libraries, same statements). */
+  catalog_floor?: CatalogFloorResults;
   search?: {
     by_size: SearchAtSize[];
     growth: { prefix_p95: number; sorted_p95: number; from: number; to: number };

@@ -1,3 +1,4 @@
+import { PROGRESS_LENGTH_FIELDS } from '@mt/domain';
 import type { Logger } from '@mt/logging';
 import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
@@ -16,6 +17,7 @@ import { ImportRunner } from '../features/list-import/import-runner';
 import { ImportsService } from '../features/list-import/list-import.service';
 import { UploadAdmission } from '../features/list-import/upload-admission';
 import { ListStatsService } from '../features/list-stats/list-stats.service';
+import { PlayStatsRepository } from '../data/play-stats.reader';
 import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
 import { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { ItemGuardsRepository } from '../data/item-guards.repository';
@@ -35,6 +37,8 @@ import { ListWrites } from '../features/list/list-writes';
 import { EntryRedirectsRepository } from '../data/entry-redirects.repository';
 import { ModerationService } from '../features/moderation/moderation.service';
 import { AtomicRunner } from '../data/atomic';
+import { EpisodesRepository } from '../data/episodes.repository';
+import { EpisodesService } from '../features/episodes/episodes.service';
 import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../data/database';
 import { SORT_KEY_FIELDS } from '../domain/catalog-listing';
@@ -81,6 +85,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile);
   const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
+  // Only episodic categories keep episodes (the definition says so; nothing else names a category).
+  const episodesRepository = category.episodic ? new EpisodesRepository(db) : null;
   const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now });
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
@@ -119,19 +125,27 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     lists,
     listImports,
     listItemCascades,
-    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, atomic, now }),
+    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, episodes: episodesRepository, atomic, now }),
+    episodesRepository,
+    episodes: episodesRepository ? new EpisodesService({ category, episodes: episodesRepository, entries: catalogRepository, atomic, now }) : null,
     importJobs,
     importRunner,
     imports: new ImportsService({ category, jobs: importJobs, queue: importQueue, cursors, now, admission: new UploadAdmission(importUploadsAtOnce) }),
     listExport: new ListExportService(category, listRepository, now),
-    listStats: new ListStatsService(listOwners, listRepository, atomic),
+    listStats: new ListStatsService({
+      owners: listOwners,
+      lists: listRepository,
+      atomic,
+      plays: new PlayStatsRepository(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null),
+      episodic: category.progressUnit === 'episodes',
+    }),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, atomic, now }),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes(), episodesRepository?.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       await runMigrations(migrationContext, logger);
       const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));

@@ -7,6 +7,8 @@ import type { ImportsService } from '../features/list-import/list-import.service
 import type { ListStatsService } from '../features/list-stats/list-stats.service';
 import type { ListService } from '../features/list/list.service';
 import type { ModerationService } from '../features/moderation/moderation.service';
+import type { EpisodesService } from '../features/episodes/episodes.service';
+import { episodesEndpoints } from './episodes.endpoints';
 import { catalogEndpoints } from './catalog.endpoints';
 import { listChangesEndpoints } from './list-changes.endpoints';
 import { listExportEndpoints } from './list-export.endpoints';
@@ -26,6 +28,8 @@ export interface CategoryServices {
   readonly listExport: ListExportService;
   readonly imports: ImportsService;
   readonly lists: ListService;
+  /** Present when the category is episodic. */
+  readonly episodes: EpisodesService | null;
 }
 
 /**
@@ -43,6 +47,6 @@ export function categoryEndpoints(module: CategoryServices): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.({ category, catalog: module.catalog, lists: module.lists }) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...listEndpoints(module.lists, listTag), ...(module.episodes ? episodesEndpoints(category, module.episodes) : []), ...(category.endpoints?.({ category, catalog: module.catalog, lists: module.lists }) ?? [])],
   };
 }
