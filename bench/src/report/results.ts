@@ -2,6 +2,7 @@ import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
 import type { BuildAbResults } from '../scenarios/build-ab';
+import type { ScrobbleResults } from '../scenarios/scrobble';
 import type { CatalogFloorResults } from '../scenarios/catalog-floor';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
 import type { ImportsResults } from '../scenarios/imports';
@@ -56,6 +57,7 @@ export interface BenchResults {
   };
   login?: LoginResults;
   bulk_status?: BulkResults;
+  scrobble?: ScrobbleResults;
   /** Issue 17: list routes at three list sizes (one user's list each, measured taking turns). */
   lists?: ListsResults;
   /** Issue 16: deep pages by offset and cursor, external id lookup vs title search (largest catalog). */
