@@ -22,6 +22,9 @@ import { hasListFileFormats } from '../domain/list-file-formats';
 import { listStatsEndpoints } from './list-stats.endpoints';
 import { listEndpoints } from './list.endpoints';
 import { moderationEndpoints } from './moderation.endpoints';
+import { providerEndpoints } from './providers.endpoints';
+import type { ProviderSearchService } from '../features/providers/provider-search.service';
+import type { ProviderImportService } from '../features/providers/provider-import.service';
 
 /** The use cases a category's endpoints call, as the wiring hands them over (composition/). */
 export interface CategoryServices {
@@ -33,6 +36,8 @@ export interface CategoryServices {
   readonly listExport: ListExportService;
   readonly imports: ImportsService;
   readonly lists: ListService;
+  readonly providerSearch: ProviderSearchService;
+  readonly providerImports: ProviderImportService;
   readonly plays: PlaysService;
   readonly playBatch: PlayBatch;
   /** Present when the category is episodic. */
@@ -55,6 +60,6 @@ export function categoryEndpoints(module: CategoryServices): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...(module.progress ? progressEndpoints(module.progress, listTag) : []), ...playsEndpoints(module.plays, module.playBatch, listTag), ...listEndpoints(module.lists, listTag), ...(module.episodes ? episodesEndpoints(category, module.episodes) : []), ...(category.endpoints?.({ category, catalog: module.catalog, lists: module.lists }) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...(category.providers ? providerEndpoints(category, module.providerSearch, module.providerImports) : []), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...(module.progress ? progressEndpoints(module.progress, listTag) : []), ...playsEndpoints(module.plays, module.playBatch, listTag), ...listEndpoints(module.lists, listTag), ...(module.episodes ? episodesEndpoints(category, module.episodes) : []), ...(category.endpoints?.({ category, catalog: module.catalog, lists: module.lists }) ?? [])],
   };
 }

@@ -5,6 +5,7 @@ import { externalKeysOf } from '@mt/domain';
 import type { ListItemCascades } from '../list/list-item-cascades';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import { storedExternalIds, toEntryResponse } from '../../domain/catalog-entry';
+import type { ImageSources } from '@mt/providers';
 import type { EntryDocument } from '../../domain/records/catalog-entry.record';
 import { withItemGuards } from '../../domain/ports/item-guards.port';
 import { listedItem } from '../../domain/records/list-entry.record';
@@ -22,6 +23,8 @@ export interface ModerationServiceDeps {
   episodes: EpisodesStore | null;
   atomic: AtomicRunner;
   now?: () => Date;
+  /** The enabled providers' image bases (the survivor's `poster`). */
+  images?: ImageSources;
 }
 
 /**
@@ -75,7 +78,7 @@ export class ModerationService {
       await this.deps.redirects.record(fromId, intoId, this.now(), session);
       return (await this.recountEpisodes(intoId, session)) ?? updated ?? target;
     });
-    return toEntryResponse(this.deps.category, survivor);
+    return toEntryResponse(this.deps.category, survivor, this.deps.images ?? {});
   }
 
   /** Episodic categories: the survivor's counts follow the episodes it received. */
