@@ -48,7 +48,7 @@ async function seedShows(mongoUrl: string, dbName: string, users: readonly Plays
       await module.catalogRepository.importMany(docs);
       for (const [i, doc] of docs.entries()) {
         const id = doc._id.toHexString();
-        const episodes = Array.from({ length: user.episodesPerShow + 1 }, (_, e) => ({ number: e + 1, air_date: new Date(firstAir + (i * 200 + e) * 86_400_000).toISOString().slice(0, 10), runtime_minutes: 40 }));
+        const episodes = Array.from({ length: user.episodesPerShow + 1 }, (_, e) => ({ number: e + 1, air_date: new Date(firstAir + e * 7 * 86_400_000).toISOString().slice(0, 10), runtime_minutes: 40 }));
         await module.episodes!.replaceSeason(id, 1, episodes, { userId: null, moderator: true });
         for (let cycle = 1; cycle <= user.cycles; cycle++) {
           const last = cycle === user.cycles;
