@@ -1,4 +1,5 @@
 import { mongo } from 'mongoose';
+import type { ShardingDeclaration } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { feedFilter, type FeedResume } from '../domain/feed-position';
@@ -7,8 +8,10 @@ import type { PlayDeletionDocument, PlayDocument } from '../domain/records/play.
 import type { PlayPosition, PlaysScope, PlaysStore } from '../domain/ports/plays-store.port';
 
 export const PLAY_INDEXES: mongo.IndexDescription[] = [
-  // One event per user: 20 identical scrobbles racing give one set of plays.
-  { name: 'user_event_unique', key: { user_id: 1, source_event_id: 1, event_part: 1 }, unique: true, partialFilterExpression: { source_event_id: { $exists: true } } },
+  // One event per user and item: 20 identical scrobbles racing give one set of plays. The shard key (user, item)
+  // leads, as a unique index on a sharded collection must; the write looks the event up by user first (below).
+  { name: 'user_item_event_unique', key: { user_id: 1, item_id: 1, source_event_id: 1, event_part: 1 }, unique: true, partialFilterExpression: { source_event_id: { $exists: true } } },
+  { name: 'user_event', key: { user_id: 1, source_event_id: 1 }, partialFilterExpression: { source_event_id: { $exists: true } } },
   // One item's plays newest first (its page, its cycle, its latest play): the user and the item lead.
   { name: 'user_item_watched', key: { user_id: 1, item_id: 1, watched_at: -1, created_at: -1, _id: -1 } },
   { name: 'user_item_cycle', key: { user_id: 1, item_id: 1, cycle: 1 } },
@@ -19,6 +22,9 @@ export const PLAY_INDEXES: mongo.IndexDescription[] = [
   // Catalog merges move an item's plays in every list.
   { name: 'item', key: { item_id: 1 } },
 ];
+
+/** Removals of plays, by owner: the feed reads one user's in order of `seq` (index user_seq). */
+export const PLAY_DELETION_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.playDeletions, shardKey: { user_id: 1 }, scatterGather: [] };
 
 export const PLAY_DELETION_INDEXES: mongo.IndexDescription[] = [
   { name: 'user_seq', key: { user_id: 1, seq: 1, item_id: 1, play_id: 1 } },
