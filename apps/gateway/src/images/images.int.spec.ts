@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestGateway, type TestGateway } from '../../test/gateway';
@@ -145,6 +145,19 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
       expect(res.body.equals(pngOfSize(2600, 0x04))).toBe(true);
       expect(host.hits('/t/p/w500/removed.png')).toBe(2);
       expect(readdirSync(gateway.cacheDir)).toHaveLength(1);
+      await gateway.stop();
+    });
+
+    it('answers 500 while its cache directory cannot be created, and serves once it can, without a restart', async () => {
+      const parent = newCacheDir();
+      const blocker = path.join(parent, 'not-a-directory');
+      writeFileSync(blocker, 'a file where the cache directory should go');
+      const gateway = await startGateway({ IMAGE_CACHE_DIR: path.join(blocker, 'cache') });
+      expectRefused(await rawRequest(gateway.url, { path: '/api/v1/images/tmdb/w500/poster.png' }), 500, 'internal');
+      unlinkSync(blocker);
+      const res = await getImage(gateway.url, '/api/v1/images/tmdb/w500/poster.png');
+      expect(res.status).toBe(200);
+      expect(res.body.equals(SMALL_PNG)).toBe(true);
       await gateway.stop();
     });
 
