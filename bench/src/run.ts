@@ -15,6 +15,8 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureBuildAb } from './scenarios/build-ab';
+import { measureCatalogFloor } from './scenarios/catalog-floor';
 import { measureCatalogScale } from './scenarios/catalog-scale';
 import { measureImportExport } from './scenarios/imports';
 import { compareListWithCatalog, listGrowth, measureListsBySize } from './scenarios/lists';
@@ -25,6 +27,7 @@ import { measureImageServing } from './scenarios/images';
 import { measureProxyOverhead } from './scenarios/proxy';
 import { measureSearch } from './scenarios/search';
 import { compareSingleProcess } from './scenarios/single-process';
+import { measureScrobble } from './scenarios/scrobble';
 import { openCatalogSeeder } from './seed/catalog-seeder';
 import { seedList } from './seed/list-seeder';
 import { seedUsers } from './seed/users-seeder';
@@ -83,22 +86,36 @@ interface Session {
   pat: string;
 }
 
+/** The scrobble scenario's load (issue 38): events per second, for this many seconds. */
+const SCROBBLE_RATE = 50;
+const SCROBBLE_SECONDS = 30;
+
 /** List sizes of the lists scenario (issue 17). */
 const LIST_SIZES = [1000, 10_000, 50_000];
 
-async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+async function logIn(gatewayUrl: string, username: string, password: string): Promise<string> {
   const client = new HttpClient(1);
   try {
     const login = await client.json<{ access_token: string }>(`${gatewayUrl}/api/v1/auth/login`, 200, {
       method: 'POST',
       json: { username, password },
     });
+    return login.access_token;
+  } finally {
+    client.close();
+  }
+}
+
+async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+  const jwt = await logIn(gatewayUrl, username, password);
+  const client = new HttpClient(1);
+  try {
     const token = await client.json<{ token: string }>(`${gatewayUrl}/api/v1/auth/tokens`, 201, {
       method: 'POST',
-      headers: { authorization: `Bearer ${login.access_token}` },
+      headers: { authorization: `Bearer ${jwt}` },
       json: { name: 'benchmark', expires_in_days: 1 },
     });
-    return { jwt: login.access_token, pat: token.token };
+    return { jwt, pat: token.token };
   } finally {
     client.close();
   }
@@ -383,6 +400,34 @@ async function main(): Promise<void> {
         log,
       );
     }
+    if (options.scenarios.has('catalog-floor')) {
+      log(`catalog service beside its floor (list of ${results.dataset.list_entries} entries)`);
+      results.catalog_floor = await measureCatalogFloor(
+        {
+          catalog: catalog.url,
+          catalogPid: catalog.pid,
+          mongoUrl: mongo.url,
+          dbName: required(bench.stack.mongoDbNames.catalog['movies'], 'movies database'),
+          secret: bench.stack.internalSecret,
+          sorting: results.meta.mongo.server !== 'mongod',
+          profileDir: options.profileApps.includes('catalog-service') ? profileDir : undefined,
+        },
+        { id: users.main.id, itemId: required(data.docs[0], 'a listed movie')._id.toHexString(), listEntries: results.dataset.list_entries },
+        options,
+        log,
+      );
+    }
+    if (options.scenarios.has('build-ab') && options.baseline) {
+      log(`catalog page through the gateway: this build against ${options.baseline}, taking turns`);
+      results.build_ab = await measureBuildAb(
+        rootDir,
+        storeUrls,
+        path.resolve(options.baseline),
+        options,
+        log,
+      );
+      log(`  this build ÷ baseline: ${results.build_ab.ratio} (runs ${results.build_ab.ratio_runs.join(', ')})`);
+    }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
       const gatewayMetrics = bench.stack.process('gateway').metricsUrl;
@@ -401,6 +446,15 @@ async function main(): Promise<void> {
         .slice(0, Math.min(500, results.dataset.list_entries))
         .map((doc) => doc._id.toHexString());
       results.bulk_status = await measureBulkStatus(gatewayUrl, session.jwt, ids, options, log);
+    }
+    if (options.scenarios.has('scrobble')) {
+      const events = SCROBBLE_RATE * SCROBBLE_SECONDS;
+      log(`scrobble: ${SCROBBLE_RATE} webhooks/s for ${SCROBBLE_SECONDS} s through the gateway`);
+      const movies = data.docs.slice(0, Math.min(events, Math.max(...options.sizes)));
+      results.scrobble = await measureScrobble(
+        { gatewayUrl, imdbIds: movies.map((doc) => (doc['external_ids'] as { imdb: string }).imdb), itemIds: movies.map((doc) => doc._id.toHexString()), rate: SCROBBLE_RATE, seconds: SCROBBLE_SECONDS },
+        log,
+      );
     }
     if (options.scenarios.has('login')) {
       log(
@@ -466,7 +520,7 @@ async function main(): Promise<void> {
           ...storeUrls,
           rootDir,
           name: options.name,
-          login: async (url) => (await loginAndCreatePat(url, users.main.username, users.main.password)).jwt,
+          login: (url) => logIn(url, users.main.username, users.main.password),
           entries: results.dataset.list_entries,
           redisPort,
         },

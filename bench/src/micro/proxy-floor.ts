@@ -23,7 +23,7 @@ import { startStubUpstream, STUB_ROUTES } from '../stack/stub-upstream';
 import { readOptions } from '../options';
 import { required } from '../required';
 
-const PROXIES = {
+export const PROXIES = {
   'node http': 'http.request piped both ways, keep-alive agent',
   'http-proxy': 'http-proxy server.web(), the engine of http-proxy-middleware',
   'hpm': 'createProxyMiddleware (ejectPlugins) as the request handler',
@@ -31,7 +31,9 @@ const PROXIES = {
   'express + hpm, app prototypes': 'the same, the server creating express prototypes',
   'express + hpm, prototypes + ALS': 'the same, each request run in AsyncLocalStorage',
 } as const;
-type ProxyName = keyof typeof PROXIES;
+export type ProxyName = keyof typeof PROXIES;
+/** The configuration every service runs: the gateway's floor (the bench's hot-path rows measure it beside the gateway). */
+export const GATEWAY_FLOOR: ProxyName = 'express + hpm, prototypes + ALS';
 
 /** One proxy of the table, serving on `port` in front of the upstream: run in a child process of its own. */
 function serveProxy(name: ProxyName, port: number, upstream: string): void {
@@ -71,17 +73,18 @@ function serveProxy(name: ProxyName, port: number, upstream: string): void {
   server.listen(port, '127.0.0.1');
 }
 
-async function startProxy(name: ProxyName, upstream: string): Promise<{ url: string; child: ChildProcess }> {
+/** `script`: this file built (the bench's run.js starts it from dist/bench/micro/). */
+export async function startProxy(name: ProxyName, upstream: string, script = process.argv[1] as string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [process.argv[1] as string, `--serve=${name}`, `--port=${port}`, `--upstream=${upstream}`], {
+  const child = spawn(process.execPath, [script, `--serve=${name}`, `--port=${port}`, `--upstream=${upstream}`], {
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
   const client = new HttpClient(1);
   try {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while ((await client.send(`${url}${STUB_ROUTES.public}`, { timeoutMs: 1000 }).catch(() => undefined))?.status !== 200) {
-      if (Date.now() > deadline) throw new Error(`${name} did not start within 10 s`);
+      if (Date.now() > deadline) throw new Error(`${name} did not start within 30 s (on a loaded machine, loading the modules alone takes seconds)`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
@@ -117,7 +120,7 @@ const serve = process.argv.find((arg) => arg.startsWith('--serve='));
 if (serve) {
   const value = (name: string) => required(process.argv.find((arg) => arg.startsWith(`--${name}=`)), name).split('=')[1] as string;
   serveProxy(serve.slice('--serve='.length) as ProxyName, Number(value('port')), value('upstream'));
-} else {
+} else if (/proxy-floor\.js$/.test(process.argv[1] ?? '')) {
   main().then(
     () => process.exit(0),
     (error: unknown) => {

@@ -2,6 +2,7 @@ import { figures, formatNumber, formatSpread } from '../../tools/figures.mjs';
 import { describeMachine } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { ThroughputStats } from '../scenarios/compare';
+import { FLOOR_REQUESTS, type FloorRequest } from '../scenarios/catalog-floor';
 import type { BenchResults } from './results';
 import { required } from '../required';
 
@@ -18,6 +19,8 @@ const n2 = (value: number | undefined) =>
   value === undefined || !Number.isFinite(value) ? '—' : value.toFixed(2);
 const signed = (value: number | undefined) =>
   value === undefined ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+const signed0 = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(0)}`;
 const pct = (ratio: number | undefined) => (ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)} %`);
 
 /** "CPU per request (µs, user + system): direct: catalog 850, …" — only the processes that did work. */
@@ -70,7 +73,7 @@ function sections(results: BenchResults): Section[] {
     });
   }
   if (hotPath) {
-    const cpuOf: Record<string, { raw: number; net: number } | undefined> = {
+    const cpuOf: Record<string, { raw: number; net: number; above_floor?: number } | undefined> = {
       gateway_public: hotPath.gateway_cpu_us.public,
       gateway_jwt: hotPath.gateway_cpu_us.jwt,
       gateway_pat: hotPath.gateway_cpu_us.pat,
@@ -78,7 +81,7 @@ function sections(results: BenchResults): Section[] {
     const direct = hotPath.unloaded_latency['direct'];
     out.push({
       title: 'Gateway hot path (issue 21) — the same 8 kB page from a stub upstream (no database)',
-      header: ['path', 'request', 'req/s', 'gateway CPU µs/req', 'net of idle µs', 'p50 ms (load)', 'p50 ms (1 at a time)', 'added p50 ms'],
+      header: ['path', 'request', 'req/s', 'gateway CPU µs/req', 'net of idle µs', 'above the floor µs', 'p50 ms (load)', 'p50 ms (1 at a time)', 'added p50 ms'],
       rows: Object.entries(hotPath.throughput).map(([name, t]) => {
         const unloaded = hotPath.unloaded_latency[name];
         return [
@@ -87,6 +90,7 @@ function sections(results: BenchResults): Section[] {
           n0(t.rps),
           cpuOf[name] ? n0(cpuOf[name]?.raw) : '—',
           cpuOf[name] ? n0(cpuOf[name]?.net) : '—',
+          cpuOf[name]?.above_floor !== undefined ? signed0(cpuOf[name]?.above_floor) : name === 'floor' ? `${n0(hotPath.floor_cpu_us)} (itself)` : '—',
           n2(t.p50),
           n2(unloaded?.p50),
           name === 'direct' || !unloaded || !direct ? '—' : signed(unloaded.p50 - direct.p50),
@@ -96,8 +100,51 @@ function sections(results: BenchResults): Section[] {
         `gateway (public) ÷ nginx throughput ${pct(hotPath.ratios.gateway_vs_nginx)}, ÷ direct ${pct(hotPath.ratios.gateway_vs_direct)}; gateway idle CPU just before: ${hotPath.gateway_idle_cpu_ms_per_s} ms/s (subtracted for "net")`,
         'gateway CPU µs/req = the gateway process\'s user + system CPU over the run (/proc) ÷ the 2xx answers of the run: every request is a proxied one; idle timers (route-table refresh, rate-limit sync) are included in the raw figure',
         'version' in hotPath.nginx ? `nginx: ${hotPath.nginx.version}` : hotPath.nginx.skipped,
+        ...(hotPath.floor_cpu_us !== undefined
+          ? ['floor: express + http-proxy-middleware with the app prototypes and the request context in AsyncLocalStorage, nothing of the gateway (bench/src/micro/proxy-floor.ts); "above the floor" = the gateway\'s raw CPU per request less the floor\'s in the same run']
+          : []),
         ...cpuNotes(hotPath.throughput),
       ],
+    });
+  }
+  if (results.catalog_floor) {
+    const floor = results.catalog_floor;
+    out.push({
+      title: `Catalog service beside its floor (issue 42) — straight at each, list of ${floor.list_entries} entries`,
+      header: ['request', 'service CPU µs/req', 'floor CPU µs/req', 'service ÷ floor', 'net of idle µs/req (service / floor)', 'net ÷', 'service req/s', 'floor req/s', 'database µs/req (service / floor)'],
+      rows: (Object.keys(FLOOR_REQUESTS) as FloorRequest[]).map((name) => {
+        const row = floor.requests[name];
+        return [
+          FLOOR_REQUESTS[name],
+          `${n0(row.service_cpu_us)} (${row.service.runs.map((run) => n0(((run.cpu_ms?.['service'] ?? 0) * 1000) / run.ok)).join(', ')})`,
+          `${n0(row.floor_cpu_us)} (${row.floor.runs.map((run) => n0(((run.cpu_ms?.['floor'] ?? 0) * 1000) / run.ok)).join(', ')})`,
+          `${row.ratio.toFixed(2)}×`,
+          `${n0(row.net.service_cpu_us)} / ${n0(row.net.floor_cpu_us)}`,
+          `${row.net.ratio.toFixed(2)}×`,
+          n0(row.service.rps),
+          n0(row.floor.rps),
+          `${n0(row.service.cpu_us_per_request?.['database'])} / ${n0(row.floor.cpu_us_per_request?.['database'])}`,
+        ];
+      }),
+      notes: [
+        'floor: bench/src/stack/catalog-floor.ts — express with the app prototypes, the mongoose connection\'s native collections, the request id in AsyncLocalStorage, the signed identity checked, the same statements, projections, sort orders and JSON; no validation library, error payloads, logging, metrics or layers',
+        'CPU µs/req: each process\'s user + system CPU from /proc over its own runs ÷ its 2xx answers, median (per run in brackets); the two take turns run by run',
+        `net of idle: less each process's idle rate, the lower of a reading before and one after the runs (service ${floor.idle_cpu_ms_per_s.service} ms/s, floor ${floor.idle_cpu_ms_per_s.floor} ms/s: timers, heartbeats, the event consumer)`,
+      ],
+    });
+  }
+  if (results.build_ab) {
+    const ab = results.build_ab;
+    out.push({
+      title: `Two builds taking turns (issue 42) — ${ab.route} through each one's gateway`,
+      header: ['build', 'req/s', 'p50 ms (load)', 'p99 ms (load)', 'gateway CPU µs/req', 'catalog CPU µs/req', 'database µs/req'],
+      rows: (['baseline', 'this_build'] as const).map((name) => {
+        const t = ab.throughput[name];
+        const cpu = t.cpu_us_per_request ?? {};
+        const prefix = name === 'baseline' ? 'baseline_' : '';
+        return [name === 'baseline' ? `baseline (${ab.baseline})` : 'this build', n0(t.rps), n2(t.p50), n2(t.p99), n0(cpu[`${prefix}gateway`]), n0(cpu[`${prefix}catalog`]), n0(cpu['database'])];
+      }),
+      notes: [`this build ÷ baseline throughput ${ab.ratio.toFixed(2)}× (per pair of runs: ${ab.ratio_runs.map((r) => r.toFixed(2)).join(', ')})`],
     });
   }
   if (auth) {
@@ -219,6 +266,10 @@ function sections(results: BenchResults): Section[] {
       `bulk-status of ${bulk.ids} ids (median of ${bulk.runs_ms.length})`,
       `${n0(bulk.median_ms)} ms (min ${n0(bulk.min_ms)}, max ${n0(bulk.max_ms)})`,
     ]);
+  if (results.scrobble) {
+    const s = results.scrobble;
+    other.push([`scrobble webhooks, ${s.rate_per_s}/s for ${s.seconds} s`, `202 p50 ${s.p50_ms} ms, p95 ${s.p95_ms} ms, p99 ${s.p99_ms} ms; ${s.recorded} of ${s.events} recorded, the last ${n0(s.max_record_lag_ms)} ms after its 202; ${s.recorded_twice} twice`]);
+  }
   if (cold) {
     other.push([
       `cold start, fresh databases (median of ${cold.fresh.runs.length})`,

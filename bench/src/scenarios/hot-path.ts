@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { GATEWAY_FLOOR, startProxy } from '../micro/proxy-floor';
 import { childPids, cpuMeter, redisPids, type WatchList } from '../load/cpu';
 import { HttpClient } from '../load/http-client';
 import type { BenchOptions } from '../options';
@@ -18,8 +20,13 @@ export interface HotPathResults {
   nginx: { version: string } | { skipped: string };
   /** The gateway's CPU while idle just before the runs: part of every run's CPU, subtracted in `net`. */
   gateway_idle_cpu_ms_per_s: number;
-  /** Gateway CPU µs per proxied request: raw (/proc over the run ÷ 2xx answers) and net of the idle rate. */
-  gateway_cpu_us: Record<'public' | 'jwt' | 'pat', { raw: number; net: number }>;
+  /**
+   * Gateway CPU µs per proxied request: raw (/proc over the run ÷ 2xx answers), net of the idle rate, and
+   * above the floor's raw figure of the same run (issue 42: the gateway's own work).
+   */
+  gateway_cpu_us: Record<'public' | 'jwt' | 'pat', { raw: number; net: number; above_floor: number }>;
+  /** Issue 42: CPU µs per request of the gateway's building blocks alone (proxy-floor.ts, `GATEWAY_FLOOR`) in front of the same stub. */
+  floor_cpu_us: number;
   throughput: Record<string, ThroughputStats>;
   unloaded_latency: Record<string, UnloadedLatencyStats>;
   ratios: { gateway_vs_nginx?: number; gateway_vs_direct: number };
@@ -44,6 +51,7 @@ export async function measureGatewayHotPath(
 ): Promise<HotPathResults> {
   const stub = await startStubUpstream();
   const registration = await registerStub(stack.registry, stack.internalSecret, stub.url);
+  const floor = await startProxy(GATEWAY_FLOOR, stub.url, path.join(path.dirname(required(process.argv[1], 'the bench script')), 'micro', 'proxy-floor.js'));
   let nginx: Nginx | undefined;
   let nginxInfo: HotPathResults['nginx'];
   try {
@@ -67,12 +75,14 @@ export async function measureGatewayHotPath(
       { name: 'gateway_jwt', load: { url: `${stack.gateway}${STUB_ROUTES.scoped}`, headers: jwt } },
       { name: 'gateway_pat', load: { url: `${stack.gateway}${STUB_ROUTES.scoped}`, headers: pat } },
       ...(nginx ? [{ name: 'nginx', load: { url: `${nginx.url}${STUB_ROUTES.public}` } }] : []),
+      { name: 'floor', load: { url: `${floor.url}${STUB_ROUTES.public}` } },
     ];
     const watch: WatchList = {
       gateway: [pids.gateway],
       stub: [stub.pid],
       load_generator: [pids.bench],
       redis: () => redisPids(pids.redisPort),
+      floor: [required(floor.child.pid, 'floor pid')],
     };
     if (nginx) watch['nginx'] = [nginx.pid, ...childPids(nginx.pid)];
 
@@ -88,11 +98,12 @@ export async function measureGatewayHotPath(
       { repeats: options.repeats, rounds: options.latencyRounds },
     );
     const stats = (name: string) => required(throughput[name], `throughput of ${name}`);
+    const floorCpu = stats('floor').cpu_us_per_request?.['floor'] ?? Number.NaN;
     const cpu = (name: string) => {
       const t = stats(name);
       const raw = t.cpu_us_per_request?.['gateway'] ?? Number.NaN;
       // The idle share of a run: idle ms/s × run seconds ÷ requests = idle ms/s × 1000 ÷ req/s (µs).
-      return { raw, net: round(raw - (idleMsPerS * 1000) / t.rps, 0) };
+      return { raw, net: round(raw - (idleMsPerS * 1000) / t.rps, 0), above_floor: round(raw - floorCpu, 0) };
     };
     const unloaded = (name: string) => required(latency[name], `latency of ${name}`);
     const added = (name: string) => ({
@@ -103,6 +114,7 @@ export async function measureGatewayHotPath(
       routes: { public: `GET ${STUB_ROUTES.public}`, scoped: `GET ${STUB_ROUTES.scoped}` },
       nginx: nginxInfo,
       gateway_idle_cpu_ms_per_s: idleMsPerS,
+      floor_cpu_us: floorCpu,
       gateway_cpu_us: { public: cpu('gateway_public'), jwt: cpu('gateway_jwt'), pat: cpu('gateway_pat') },
       throughput,
       unloaded_latency: latency,
@@ -113,6 +125,7 @@ export async function measureGatewayHotPath(
       added_ms: { gateway: added('gateway_public'), ...(nginx ? { nginx: added('nginx') } : {}) },
     };
   } finally {
+    floor.child.kill('SIGTERM');
     await nginx?.stop();
     await registration.stop();
     await stub.stop();
