@@ -1,3 +1,4 @@
+import { ProviderReplay } from '@mt/testing';
 import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -338,6 +339,17 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
     expect(slowHost.requests()).toHaveLength(16);
     await gateway.stop();
     await slowHost.close();
+  });
+
+  it("serves the provider replay server's TMDB posters and Open Library covers, as the catalog's poster paths name them", async () => {
+    const replay = await new ProviderReplay().start();
+    const gateway = await startGateway({ ...replay.env, OPENLIBRARY_ENABLED: 'true' });
+    for (const imagePath of ['/api/v1/images/tmdb/w500/vfrQk5IPloGg1v9Rzbh2Eg3VGyM.jpg', '/api/v1/images/openlibrary/b/id/12345-M.jpg']) {
+      const res = await getImage(gateway.url, imagePath);
+      expect({ imagePath, status: res.status, type: res.headers.get('content-type') }).toEqual({ imagePath, status: 200, type: 'image/jpeg' });
+    }
+    await gateway.stop();
+    await replay.close();
   });
 
   it('answers 502 when the image host is slower than the download deadline', async () => {
