@@ -1,5 +1,5 @@
 import { ProviderReplay } from '@mt/testing';
-import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestGateway, type TestGateway } from '../../test/gateway';
@@ -146,6 +146,21 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
       expect(res.body.equals(pngOfSize(2600, 0x04))).toBe(true);
       expect(host.hits('/t/p/w500/removed.png')).toBe(2);
       expect(readdirSync(gateway.cacheDir)).toHaveLength(1);
+      await gateway.stop();
+    });
+
+    it('removes a download left half-written by a stopped process and never touches files that are not its own', async () => {
+      const cacheDir = newCacheDir();
+      writeFileSync(path.join(cacheDir, 'notes.txt'), 'an operator pointed the cache at a directory in use');
+      writeFileSync(path.join(cacheDir, '.download-0123456789abcdef01234567'), pngOfSize(1000));
+      const gateway = await startGateway({ IMAGE_CACHE_DIR: cacheDir, IMAGE_CACHE_MAX_BYTES: String(5 * 1024 * 1024), IMAGE_MEMORY_CACHE_BYTES: '0' });
+      for (let n = 0; n < 7; n += 1) {
+        host.put(`/t/p/original/foreign-${n}.png`, pngOfSize(1024 * 1024, n));
+        expect((await getImage(gateway.url, `/api/v1/images/tmdb/original/foreign-${n}.png`)).status).toBe(200);
+      }
+      expect(existsSync(path.join(cacheDir, 'notes.txt'))).toBe(true);
+      expect(readdirSync(cacheDir).filter((name) => name.startsWith('.download-'))).toEqual([]);
+      expect(readdirSync(cacheDir).filter((name) => name.endsWith('.png'))).toHaveLength(5);
       await gateway.stop();
     });
 
