@@ -52,6 +52,7 @@ import type { Redis } from '@mt/stores';
 import { CategoryProviders } from '../features/providers/category-providers';
 import { ProviderSearchService } from '../features/providers/provider-search.service';
 import { ProviderImportService } from '../features/providers/provider-import.service';
+import { ProviderRowFill } from '../features/providers/provider-row-fill';
 import { ProviderSearchQuotaRepository, type SearchQuotaLimits } from '../data/provider-search-quota.repository';
 import { RefreshClaimsRepository } from '../data/refresh-claims.repository';
 import { WatchingItemsReader } from '../data/watching-items.reader';
@@ -146,7 +147,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listImports = new ListImportBatches({ lists: listRepository, imports: new ListEntryImportsRepository(db, storeProfile), guards: itemGuards, catalog: catalogRepository, owners: listOwners, writes: listWrites });
   const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, plays, now });
   const listPlays = new ListPlaysReader(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null);
-  const importRunner = new ImportRunner({ category, plays: new ImportPlays({ recorder: playRecorder, episodic: category.episodic !== undefined, lists: listRepository, plays: listPlays }), jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository), logger, now });
+  const importRunner = new ImportRunner({ category, plays: new ImportPlays({ recorder: playRecorder, episodic: category.episodic !== undefined, lists: listRepository, plays: listPlays }), jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository, metadata.rowFill), logger, now });
 
   const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory };
 
@@ -255,5 +256,6 @@ function createMetadataProviders({ category, providers, catalog, catalogReposito
           intervalMs: providers.refreshIntervalMs,
         })
       : undefined;
-  return { categoryProviders, search, imports, showRefresh };
+  const rowFill = categoryProviders.ids().length ? new ProviderRowFill(category, categoryProviders, logger) : undefined;
+  return { categoryProviders, search, imports, showRefresh, rowFill };
 }

@@ -1,4 +1,6 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import { mongo } from 'mongoose';
+import { COLLECTIONS } from './database';
 import type { ExportedListEntry, ListedItem, ListEntryChange, ListEntryDocument } from '../domain/records/list-entry.record';
 import type { ListPosition } from '../domain/list-cursor';
 import { MAX_HISTORY_PER_ENTRY, newestFirst, type HistoryEvent } from '../domain/list-history';
@@ -47,6 +49,13 @@ export const LIST_ENTRY_INDEXES: mongo.IndexDescription[] = [
   // The change feed: the user's entries after a position, in commit order (ties of one write by item id).
   { name: 'user_seq', key: { user_id: 1, seq: 1, item_id: 1 } },
 ];
+
+/** By owner, then item: a list's reads and writes go to one shard, and a large list can still be split. */
+export const LIST_ENTRY_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.listEntries,
+  shardKey: { user_id: 1, item_id: 1 },
+  scatterGather: ['a catalog entry renamed, merged or removed: its entries in every list (index `item`)', 'moderation by document id (after the `item` read, in the same transaction)'],
+};
 
 export const SORT_FIELD = { updated_at: 'updated_at', created_at: 'created_at', title: 'item_title_key' } as const;
 

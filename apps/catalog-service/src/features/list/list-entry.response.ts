@@ -13,6 +13,9 @@ export interface ListEntryResponse extends NewListEntryFields {
   updated_at: string;
 }
 
+/** The answer of storedItem per document read (null: no current copy); gone with the document. */
+const storedItems = new WeakMap<ListEntryDocument, { title: string; year: number | null } | null>();
+
 /**
  * What the entry keeps of its catalog entry (title, year), or undefined where the catalog entry must be read
  * instead: an entry stored before entries kept a copy, or one whose copy an instance of the previous version
@@ -20,8 +23,13 @@ export interface ListEntryResponse extends NewListEntryFields {
  * Read shim of migrations/004-legacy-item-copies.ts: removable after 1.0.0, with the step.
  */
 function storedItem(doc: ListEntryDocument): { title: string; year: number | null } | undefined {
-  if (doc.item_title === undefined || titleKey(doc.item_title) !== doc.item_title_key) return undefined;
-  return { title: doc.item_title, year: doc.item_year ?? null };
+  // Folding the title is the costly part, and a page asks twice per entry (itemsToJoin, then toResponse).
+  let copy = storedItems.get(doc);
+  if (copy === undefined) {
+    copy = doc.item_title === undefined || titleKey(doc.item_title) !== doc.item_title_key ? null : { title: doc.item_title, year: doc.item_year ?? null };
+    storedItems.set(doc, copy);
+  }
+  return copy ?? undefined;
 }
 
 /** The catalog entries of the entries that keep no current copy of theirs, in one read (none when all do). */

@@ -176,7 +176,7 @@ export class ListService {
 
   /** The user's entries, and those with the status: the owner's counters, a count only for a list older than them. */
   private async counts(userId: string, status: ListStatus | undefined): Promise<ListCounts> {
-    const counters = await this.deps.owners.stats(userId);
+    const counters = await this.deps.owners.stats(userId, status ? ['total', `status.${status}`] : ['total']);
     if (counters === null) return { entries: 0, matching: 0 };
     if (counters === undefined) {
       const [entries, matching] = await Promise.all([this.deps.lists.count(userId, undefined), status ? this.deps.lists.count(userId, status) : undefined]);
