@@ -308,6 +308,25 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
     });
   });
 
+  it('answers 503 with Retry-After beyond 16 different downloads at once, and serves those 16', async () => {
+    // Slow enough that all twenty requests arrive while the first downloads still run, even on a busy machine.
+    const slowHost = await startImageHost({ slowMs: 3000 });
+    const gateway = await startGateway({ TMDB_IMAGE_URL: `${slowHost.url}/t/p` });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => rawRequest(gateway.url, { path: `/api/v1/images/tmdb/slow/${n}.png` })),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(16);
+    const refused = answers.filter((res) => res.status === 503);
+    expect(refused).toHaveLength(4);
+    for (const res of refused) {
+      expectRefused(res, 503, 'service_unavailable');
+      expect(res.headers['retry-after']).toBe('1');
+    }
+    expect(slowHost.requests()).toHaveLength(16);
+    await gateway.stop();
+    await slowHost.close();
+  });
+
   it('answers 502 when the image host is slower than the download deadline', async () => {
     const gateway = await startGateway({ IMAGE_FETCH_TIMEOUT_MS: '150' });
     const started = Date.now();
