@@ -2,18 +2,13 @@ import { titleKey } from '@mt/domain';
 import { INTERNAL_SECRET_HEADER, signIdentity, type Identity } from '@mt/identity';
 import type { RouteTable } from '@mt/registry-client';
 import { randomUUID } from 'node:crypto';
-import type { CatalogMatch, CatalogPort, ScrobbleCategory } from '../domain/ports';
+import { CatalogRefused, CatalogUnavailable, type CatalogMatch, type CatalogPort, type ScrobbleCategory } from '../domain/ports';
 
 /** The catalog's internal endpoints this service calls (docs/architecture.md "Scrobbling"). */
 export const CATALOG_INTERNAL_PATHS = {
   listPlays: (category: string, itemId: string) => `/internal/${encodeURIComponent(category)}/list/${encodeURIComponent(itemId)}/plays`,
   episodeLookup: (category: string) => `/internal/${encodeURIComponent(category)}/episodes/lookup`,
 } as const;
-
-/** A failure worth retrying later (no live instance, a 5xx, a timeout): the queue retries the job. */
-export class CatalogUnavailable extends Error {
-  override readonly name = 'CatalogUnavailable';
-}
 
 const REQUEST_TIMEOUT_MS = 5000;
 /** Candidates read per title search: an exact folded title is among the first hits when it exists. */
@@ -55,8 +50,7 @@ export class CatalogClient implements CatalogPort {
       throw new CatalogUnavailable(`${category} answered ${response.status}`);
     }
     const body = await response.json().catch(() => null);
-    // A 4xx other than "not found" is a request of ours the catalog refuses: retrying would not help, but hiding it would.
-    if (response.status >= 400 && response.status !== 404) throw new Error(`${category} refused ${init.method ?? 'GET'} ${path.split('?')[0]}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (response.status >= 400 && response.status !== 404) throw new CatalogRefused(`${category} refused ${init.method ?? 'GET'} ${path.split('?')[0]}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
     return { status: response.status, body };
   }
 
