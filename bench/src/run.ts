@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@mt/logging';
 import { APPS, appEntry, findWorkspaceRoot, provideMongo, provideRedis, type ProvidedStore } from '@mt/stack';
@@ -15,6 +15,7 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureBuildAb } from './scenarios/build-ab';
 import { measureCatalogFloor } from './scenarios/catalog-floor';
 import { measureCatalogScale } from './scenarios/catalog-scale';
 import { measureImportExport } from './scenarios/imports';
@@ -22,6 +23,7 @@ import { compareListWithCatalog, listGrowth, measureListsBySize } from './scenar
 import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
 import { measureLoginStorm } from './scenarios/login';
 import { measureGatewayHotPath } from './scenarios/hot-path';
+import { measureImageServing } from './scenarios/images';
 import { measureProxyOverhead } from './scenarios/proxy';
 import { measureSearch } from './scenarios/search';
 import { compareSingleProcess } from './scenarios/single-process';
@@ -30,6 +32,7 @@ import { openCatalogSeeder } from './seed/catalog-seeder';
 import { seedList } from './seed/list-seeder';
 import { seedUsers } from './seed/users-seeder';
 import { benchDatabaseNames, dropBenchData } from './stack/bench-data';
+import { imageOriginEnv, startImageOrigin, type ImageOrigin } from './stack/image-origin';
 import {
   memoryBreakdown,
   stackRss,
@@ -146,6 +149,8 @@ async function main(): Promise<void> {
   stores.push(mongo, redis);
   const storeUrls = { mongoUrl: mongo.url, redisUrl: redis.url };
   let bench: BenchStack | undefined;
+  let imageOrigin: ImageOrigin | undefined;
+  let imageCacheDir: string | undefined;
   try {
     const results: BenchResults = {
       meta: {
@@ -212,6 +217,11 @@ async function main(): Promise<void> {
       `generated ${largest} movies in ${seconds(phase)} s; search prefix '${choice.prefix}' matches ${JSON.stringify(choice.matches)}`,
     );
 
+    if (options.scenarios.has('images')) {
+      // The gateway learns its image hosts at start-up.
+      imageOrigin = await startImageOrigin();
+      imageCacheDir = mkdtempSync(path.join(tmpdir(), 'mt-bench-image-cache-'));
+    }
     log('starting the stack');
     phase = performance.now();
     bench = await startBenchStack({
@@ -220,6 +230,7 @@ async function main(): Promise<void> {
       rootDir,
       profileApps: options.profileApps,
       profileDir,
+      gatewayEnv: imageOrigin && imageCacheDir ? imageOriginEnv(imageOrigin, imageCacheDir) : undefined,
     });
     await waitAllReady(bench.stack, phase, 90_000);
     await waitForCategories(bench.gatewayUrl, 3);
@@ -406,6 +417,17 @@ async function main(): Promise<void> {
         log,
       );
     }
+    if (options.scenarios.has('build-ab') && options.baseline) {
+      log(`catalog page through the gateway: this build against ${options.baseline}, taking turns`);
+      results.build_ab = await measureBuildAb(
+        rootDir,
+        storeUrls,
+        path.resolve(options.baseline),
+        options,
+        log,
+      );
+      log(`  this build ÷ baseline: ${results.build_ab.ratio} (runs ${results.build_ab.ratio_runs.join(', ')})`);
+    }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
       const gatewayMetrics = bench.stack.process('gateway').metricsUrl;
@@ -441,6 +463,16 @@ async function main(): Promise<void> {
       results.login = await measureLoginStorm(
         { gateway: gatewayUrl, auth: auth.url },
         users.all.slice(0, 200),
+        options,
+        log,
+      );
+    }
+    if (imageOrigin) {
+      log('images: a poster from the gateway\'s image cache beside nginx serving the same file');
+      results.images = await measureImageServing(
+        { gateway: gatewayUrl },
+        imageOrigin,
+        { gateway: bench.stack.process('gateway').pid, bench: process.pid },
         options,
         log,
       );
@@ -528,6 +560,8 @@ async function main(): Promise<void> {
       log(`${results.log_problems.count} warning/error lines from the services (sample in the JSON file)`);
   } finally {
     if (bench) await bench.stop().catch(() => undefined);
+    await imageOrigin?.stop();
+    if (imageCacheDir) rmSync(imageCacheDir, { recursive: true, force: true });
     if (!options.keepData)
       await dropBenchData(storeUrls, options.name).catch((error: Error) =>
         log(`clean-up failed: ${error.message}`),

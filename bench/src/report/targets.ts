@@ -100,6 +100,11 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       );
   }
 
+  if (results.build_ab) {
+    const ab = results.build_ab;
+    targets.push(check('build_ab_catalog_page', 'Catalog page through the gateway, this build ÷ the baseline build', '≥ 1.5×', `${ab.ratio.toFixed(2)}×`, ab.ratio >= 1.5));
+  }
+
   if (auth) {
     targets.push(
       check(
@@ -258,6 +263,12 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       check('single_process_list_rps', 'Single process: list page throughput, share of one process per service', '≥ 70 %', pct(single.ratio.list), single.ratio.list >= 0.7),
     );
   } else targets.push(skip('single_process', 'Single process: memory and throughput beside one process per service', '≤ 200 MB idle, ≥ 70 %', 'not measured'));
+
+  const images = results.images;
+  const imageTarget = ['image_throughput', 'Image from the gateway cache vs nginx serving the file', '≥ 80 %'] as const;
+  if (images?.ratios.gateway_vs_nginx !== undefined)
+    targets.push(check(...imageTarget, pct(images.ratios.gateway_vs_nginx), images.ratios.gateway_vs_nginx >= 0.8));
+  else targets.push(skip(...imageTarget, images ? 'nginx absent' : 'not measured'));
 
   for (const [key, label] of [
     ['idle_before_seeding', 'before seeding'],

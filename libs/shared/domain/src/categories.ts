@@ -9,6 +9,9 @@ export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
 /** The shipped categories' field holding a work's whole length in its progress unit (a show's episodes...). */
 export const PROGRESS_LENGTH_FIELDS: Readonly<Record<ProgressUnit, string>> = { minutes: 'runtime_minutes', episodes: 'episodes', pages: 'pages' };
 
+/** What a metadata provider is asked for on a category's behalf: its films, its series, its books. */
+export type ProviderMedia = 'movie' | 'tv' | 'book';
+
 /** How a category's works are split into episodes: the own fields that count them (kept in step by the catalog). */
 export interface EpisodicCapability {
   readonly seasonsField: string;
@@ -37,6 +40,8 @@ export interface MediaCategory<Field = FieldRule> {
   readonly personFields?: readonly string[];
   /** Default port of a catalog instance of this category when PORT is not set. */
   readonly defaultPort: number;
+  /** The metadata providers that can fill this category, and what each is asked for; configuration enables them. */
+  readonly providers?: Readonly<Record<string, ProviderMedia>>;
   /**
    * Its works are watched episode by episode (seasons of numbered episodes): the catalog keeps episodes, plays
    * may name them, and the named own fields count the regular seasons and episodes. Absent: plays are of the whole work.
@@ -58,6 +63,7 @@ export const MOVIES = {
   },
   externalIds: { imdb: IMDB_ID, tmdb: TMDB_ID },
   personFields: ['director'],
+  providers: { tmdb: 'movie' },
 } as const satisfies MediaCategory;
 
 export const TVSHOWS = {
@@ -75,6 +81,7 @@ export const TVSHOWS = {
   },
   externalIds: { imdb: { ...IMDB_ID, example: 'tt0903747' }, tmdb: { ...TMDB_ID, example: '1396' }, tvdb: TVDB_ID },
   personFields: ['network'],
+  providers: { tmdb: 'tv' },
   episodic: { seasonsField: 'seasons', episodesField: 'episodes' },
 } as const satisfies MediaCategory;
 
@@ -93,6 +100,7 @@ export const BOOKS = {
   },
   externalIds: { isbn13: ISBN13_ID, openlibrary: OPENLIBRARY_ID, goodreads: GOODREADS_ID },
   personFields: ['authors'],
+  providers: { openlibrary: 'book' },
 } as const satisfies MediaCategory;
 
 /** The shipped categories, in the order of their default ports. */
