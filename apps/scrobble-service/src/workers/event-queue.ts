@@ -1,12 +1,12 @@
-import { redisKeys } from '@mt/contracts';
 import type { Logger } from '@mt/logging';
+import { redisKeys } from '@mt/contracts';
 import { closeRedis, createRedis, settleWithin, type Redis } from '@mt/stores';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { EventQueue } from '../domain/store-ports';
 
 export interface ScrobbleQueueOptions {
   redisUrl: string;
-  /** REDIS_KEY_PREFIX: BullMQ's keys go under `<prefix>{bull:scrobble}:scrobble-events:`. */
+  /** REDIS_KEY_PREFIX: BullMQ's keys go under `<prefix>{bull:scrobble}:scrobble-events:`, one slot on a cluster. */
   keyPrefix: string;
   logger: Logger;
   concurrency: number;
@@ -34,7 +34,6 @@ export class ScrobbleQueue implements EventQueue {
   private readonly prefix: string;
 
   constructor(private readonly options: ScrobbleQueueOptions) {
-    // Hash-tagged: BullMQ's scripts touch many keys of one queue at once, which a Redis Cluster allows in one slot only.
     this.prefix = redisKeys(options.keyPrefix).scrobbleQueuePrefix();
   }
 
