@@ -76,8 +76,8 @@ describe('mt watch, progress, up-next and diary', () => {
 
     const diary = await runner.run(['diary', 'tvshows', '--from', '2026-11-01', '--to', '2026-11-01']);
     expectExit(diary, EXIT.ok);
-    expect(diary.stdout.trim().split('\n')).toHaveLength(2); // the header and the one play of that day
-    expect(diary.stdout).toContain('S01E01');
+    // In a pipe: tab-separated lines, no header; the one play of that day.
+    expect(diary.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^2026-11-01\tWatched Show \w+\tS01E01\t1\tmanual$/)]);
     const all = await runner.run(['diary', 'tvshows', '--all', '--json']);
     expect(all.json<{ data: unknown[] }>().data).toHaveLength(4);
     const movies = await runner.run(['diary', 'movies', '--json']);

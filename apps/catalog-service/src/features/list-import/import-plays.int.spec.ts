@@ -63,6 +63,10 @@ describe('plays in imports (tvshows)', () => {
     const entry = await request(h.app).get(`/api/v1/tvshows/list/${breakingBad}`).set(asUser(user));
     expect(entry.body).toMatchObject({ status: 'completed', progress: 10 });
 
+    // The statistics count the plays the import wrote: 13 episode plays of 47 minutes, one of unknown date.
+    const stats = await request(h.app).get('/api/v1/tvshows/list/stats').set(asUser(user));
+    expect(stats.body).toMatchObject({ episodes_watched: 13, minutes_watched: 13 * 47, plays_by_month: { '2014-01': 2, '2014-02': 7, '2015-02': 2, '2015-03': 1 } });
+
     const again = await importAndWait(h.app, user, { category: 'tvshows', source: 'trakt', body: fixture('trakt/watched-shows.json') });
     expect(again.counts).toMatchObject({ added: 0, updated: 0, failed: 0 });
     expect((await playsOf(h, 'tvshows', user, breakingBad)).map((play) => play.id).sort()).toEqual(plays.map((play) => play.id).sort());
