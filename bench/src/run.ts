@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@mt/logging';
 import { APPS, appEntry, findWorkspaceRoot, provideMongo, provideRedis, type ProvidedStore } from '@mt/stack';
@@ -23,6 +23,7 @@ import { compareListWithCatalog, listGrowth, measureListsBySize } from './scenar
 import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
 import { measureLoginStorm } from './scenarios/login';
 import { measureGatewayHotPath } from './scenarios/hot-path';
+import { measureImageServing } from './scenarios/images';
 import { measureProxyOverhead } from './scenarios/proxy';
 import { measureSearch } from './scenarios/search';
 import { compareSingleProcess } from './scenarios/single-process';
@@ -30,6 +31,7 @@ import { openCatalogSeeder } from './seed/catalog-seeder';
 import { seedList } from './seed/list-seeder';
 import { seedUsers } from './seed/users-seeder';
 import { benchDatabaseNames, dropBenchData } from './stack/bench-data';
+import { imageOriginEnv, startImageOrigin, type ImageOrigin } from './stack/image-origin';
 import {
   memoryBreakdown,
   stackRss,
@@ -86,19 +88,29 @@ interface Session {
 /** List sizes of the lists scenario (issue 17). */
 const LIST_SIZES = [1000, 10_000, 50_000];
 
-async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+async function logIn(gatewayUrl: string, username: string, password: string): Promise<string> {
   const client = new HttpClient(1);
   try {
     const login = await client.json<{ access_token: string }>(`${gatewayUrl}/api/v1/auth/login`, 200, {
       method: 'POST',
       json: { username, password },
     });
+    return login.access_token;
+  } finally {
+    client.close();
+  }
+}
+
+async function loginAndCreatePat(gatewayUrl: string, username: string, password: string): Promise<Session> {
+  const jwt = await logIn(gatewayUrl, username, password);
+  const client = new HttpClient(1);
+  try {
     const token = await client.json<{ token: string }>(`${gatewayUrl}/api/v1/auth/tokens`, 201, {
       method: 'POST',
-      headers: { authorization: `Bearer ${login.access_token}` },
+      headers: { authorization: `Bearer ${jwt}` },
       json: { name: 'benchmark', expires_in_days: 1 },
     });
-    return { jwt: login.access_token, pat: token.token };
+    return { jwt, pat: token.token };
   } finally {
     client.close();
   }
@@ -132,6 +144,8 @@ async function main(): Promise<void> {
   stores.push(mongo, redis);
   const storeUrls = { mongoUrl: mongo.url, redisUrl: redis.url };
   let bench: BenchStack | undefined;
+  let imageOrigin: ImageOrigin | undefined;
+  let imageCacheDir: string | undefined;
   try {
     const results: BenchResults = {
       meta: {
@@ -198,6 +212,11 @@ async function main(): Promise<void> {
       `generated ${largest} movies in ${seconds(phase)} s; search prefix '${choice.prefix}' matches ${JSON.stringify(choice.matches)}`,
     );
 
+    if (options.scenarios.has('images')) {
+      // The gateway learns its image hosts at start-up.
+      imageOrigin = await startImageOrigin();
+      imageCacheDir = mkdtempSync(path.join(tmpdir(), 'mt-bench-image-cache-'));
+    }
     log('starting the stack');
     phase = performance.now();
     bench = await startBenchStack({
@@ -206,6 +225,7 @@ async function main(): Promise<void> {
       rootDir,
       profileApps: options.profileApps,
       profileDir,
+      gatewayEnv: imageOrigin && imageCacheDir ? imageOriginEnv(imageOrigin, imageCacheDir) : undefined,
     });
     await waitAllReady(bench.stack, phase, 90_000);
     await waitForCategories(bench.gatewayUrl, 3);
@@ -433,6 +453,16 @@ async function main(): Promise<void> {
         log,
       );
     }
+    if (imageOrigin) {
+      log('images: a poster from the gateway\'s image cache beside nginx serving the same file');
+      results.images = await measureImageServing(
+        { gateway: gatewayUrl },
+        imageOrigin,
+        { gateway: bench.stack.process('gateway').pid, bench: process.pid },
+        options,
+        log,
+      );
+    }
     // RSS over the first seconds of idleness after the load: V8 and the allocator give memory back lazily.
     const series: Array<{ idle_s: number; rss_mb: Record<string, number> }> = [];
     for (const at of [2, 5, 10, 20]) {
@@ -476,7 +506,7 @@ async function main(): Promise<void> {
           ...storeUrls,
           rootDir,
           name: options.name,
-          login: async (url) => (await loginAndCreatePat(url, users.main.username, users.main.password)).jwt,
+          login: (url) => logIn(url, users.main.username, users.main.password),
           entries: results.dataset.list_entries,
           redisPort,
         },
@@ -516,6 +546,8 @@ async function main(): Promise<void> {
       log(`${results.log_problems.count} warning/error lines from the services (sample in the JSON file)`);
   } finally {
     if (bench) await bench.stop().catch(() => undefined);
+    await imageOrigin?.stop();
+    if (imageCacheDir) rmSync(imageCacheDir, { recursive: true, force: true });
     if (!options.keepData)
       await dropBenchData(storeUrls, options.name).catch((error: Error) =>
         log(`clean-up failed: ${error.message}`),

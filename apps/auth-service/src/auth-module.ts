@@ -72,8 +72,8 @@ export function createAuthModule({ config, logger, connection, redis, keys, rela
     relay,
     users: new UsersService(repositories.users, hasher, adminNames),
     roles,
-    account: new AccountService(repositories.users, hasher, signer, repositories.outbox, relay, eraser),
-    login: new LoginService(repositories.users, hasher, signer, repositories.loginFailures, logger, adminNames),
+    account: new AccountService({ users: repositories.users, hasher, signer, outbox: repositories.outbox, relay, eraser }),
+    login: new LoginService({ users: repositories.users, hasher, signer, failures: repositories.loginFailures, logger, adminNames }),
     tokens: new TokensService(repositories.tokens, repositories.users, repositories.outbox, relay),
     introspection: new IntrospectionService(repositories.tokens, repositories.users, repositories.lastUsed, logger),
     /** Start-up: indexes (autoIndex is off), admins checked against ADMIN_USERNAMES, the dummy hash for unknown-user logins. */

@@ -1,7 +1,8 @@
 import { getCategory } from '../src/domain/categories';
 import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
-import { closeMongo, createMongoConnection, openMongo } from '@mt/stores';
+import { closeMongo, closeRedis, createMongoConnection, createRedis, openMongo } from '@mt/stores';
+import { providerSettings } from '@mt/providers';
 import { captureLogger, deleteRedisPrefix, dropTestDatabase, testDbName, testMongoUrl, testRedisPrefix, testRedisUrl } from '@mt/testing';
 import type { Express } from 'express';
 import { createApp } from '../src/http/app';
@@ -33,6 +34,8 @@ export interface HarnessOptions {
    * harness's queue); `lockMs` short so a killed worker's job is taken over quickly.
    */
   imports?: { redisPrefix?: string; lockMs?: number; concurrency?: number; /** false: jobs are queued but this instance runs none */ worker?: boolean };
+  /** Metadata providers: the variables enabling them (a replay server's `env`), on the test Redis under their own prefix. */
+  providers?: { env: Record<string, string>; redisPrefix?: string } & Omit<NonNullable<CatalogModuleOptions['providers']>, 'settings' | 'redis' | 'redisKeyPrefix'>;
 }
 
 /** A real catalog app on its own test database, prepared like main.ts does (indexes, counter). */
@@ -45,7 +48,11 @@ export async function startCatalogHarness(options: HarnessOptions = {}): Promise
   await openMongo(connection, { url: config.MONGO_URL, dbName, logger });
   const redisPrefix = options.imports ? (options.imports.redisPrefix ?? testRedisPrefix('imports')) : undefined;
   const imports = options.imports && redisPrefix ? { redisUrl: testRedisUrl(), keyPrefix: redisPrefix, concurrency: options.imports.concurrency ?? 2, lockMs: options.imports.lockMs ?? 3000 } : undefined;
-  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, storeProfile: options.storeProfile ?? config.STORE_PROFILE, sortHints: options.sortHints, now: options.now, imports });
+  const providersPrefix = options.providers ? (options.providers.redisPrefix ?? testRedisPrefix('providers')) : undefined;
+  const providersRedis = options.providers ? createRedis({ url: testRedisUrl(), logger, name: 'catalog-test-providers' }) : undefined;
+  const { env: providerEnv, ...providerOptions } = options.providers ?? { env: {} };
+  const providers = providersRedis && providersPrefix ? { ...providerOptions, settings: providerSettings(providerEnv), redis: providersRedis, redisKeyPrefix: providersPrefix } : undefined;
+  const module = createCatalogModule({ category, connection, logger, cursorSecret: config.INTERNAL_SECRET, storeProfile: options.storeProfile ?? config.STORE_PROFILE, sortHints: options.sortHints, now: options.now, imports, providers });
   await module.prepare();
   if (options.imports?.worker !== false) await module.startImports();
   const lifecycle = createLifecycle();
@@ -60,6 +67,9 @@ export async function startCatalogHarness(options: HarnessOptions = {}): Promise
     redisPrefix,
     close: async ({ keepDatabase = false } = {}) => {
       await module.stopImports();
+      await module.stopShowRefresh();
+      if (providersRedis) await closeRedis(providersRedis);
+      if (providersPrefix && !options.providers?.redisPrefix) await deleteRedisPrefix(providersPrefix);
       if (redisPrefix && !options.imports?.redisPrefix) await deleteRedisPrefix(redisPrefix);
       module.stop();
       await closeMongo(connection);

@@ -312,6 +312,8 @@ describe('a frontend journey (JWT) through the gateway', () => {
         year: 2000 + i,
         description: null,
         genres: ['Drama'],
+        poster_url: null,
+        poster: null,
         created_by: user.id,
         created_at: expect.stringMatching(ISO_TIMESTAMP),
         updated_at: expect.stringMatching(ISO_TIMESTAMP),

@@ -19,6 +19,7 @@ import { watchRedisRecovery } from './authn/redis-recovery';
 import type { GatewayConfig } from './config';
 import { createOpenApiDocument, discoveryEndpoints, gatewayFragment } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
+import { imagesFromConfig } from './images';
 import { createBodyBudget } from './idempotency/body-budget';
 import { createIdempotencyRepository } from './idempotency/idempotency.repository';
 import { idempotencyMiddleware } from './idempotency/idempotency.middleware';
@@ -51,7 +52,7 @@ export interface GatewayDeps {
 
 /**
  * The public face, top to bottom: security headers and CORS (also on the probes), probes, the web app's
- * pages and assets (GET/HEAD outside /api), then for API
+ * pages and assets (GET/HEAD outside /api), the providers' images (/api/v1/images/…), then for API
  * requests: route decision (from the manifests in the route table) → authentication → rate limit → access
  * (404/405/401/503/403) → body limit → Idempotency-Key (POST) → the gateway's own endpoints or the upstream
  * proxy. No body parser: bodies stream to the services intact (a POST with an Idempotency-Key is read first,
@@ -113,6 +114,8 @@ export function createApp(deps: GatewayDeps): Express {
     inSequence([
       // Before the API's route decision: pages and assets are neither rate-limited nor authenticated.
       webApp({ dir: deps.webDir ?? config.WEB_DIR }),
+      // Public images from the providers' hosts, answered before the API's route decision like the web app.
+      imagesFromConfig(config),
       resolveRouteMiddleware(resolver, routeTable),
       authenticateMiddleware(authenticator, logger),
       rateLimitMiddleware(rateLimiter, logger),

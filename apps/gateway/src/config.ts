@@ -1,5 +1,9 @@
-import { baseEnvShape, envInt, envList, envUrl, internalSecretShape, loadConfig, redisEnvShape } from '@mt/config';
+import { baseEnvShape, envBool, envInt, envList, envUrl, internalSecretShape, loadConfig, redisEnvShape } from '@mt/config';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
+import { MAX_IMAGE_BYTES } from './images/image-limits';
+import { imageSources, type ImageSources } from './images/image-sources';
 
 const upstreamUrl = (defaultUrl: string) =>
   envUrl(['http:', 'https:'])
@@ -68,9 +72,30 @@ export const gatewayConfigSchema = z.object({
   IDEMPOTENCY_BUFFER_BYTES: envInt(32 * 1024 * 1024, 16 * 1024 * 1024, 4 * 1024 * 1024 * 1024),
   /** The built web app (`index.html` + `assets/`); default: `../web` beside the bundle that runs it (dist/apps/gateway or dist/apps/all-in-one). */
   WEB_DIR: z.string().min(1).optional(),
+  /** Where `/api/v1/images/…` keeps the images it fetched; rebuilt from its files after a restart. One gateway process per directory. */
+  IMAGE_CACHE_DIR: z.string().min(1).default(path.join(tmpdir(), 'media-tracker', 'image-cache')),
+  /** The image cache's bound on disk (least recently used evicted first); at least the largest image served. */
+  IMAGE_CACHE_MAX_BYTES: envInt(256 * 1024 * 1024, MAX_IMAGE_BYTES, 1024 * 1024 * 1024 * 1024),
+  /** The most requested images' bytes also kept in memory (least recently used evicted first); 0 serves every image from disk. */
+  IMAGE_MEMORY_CACHE_BYTES: envInt(32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
+  /** The deadline of one image download from a provider's image host (headers, body and redirects). */
+  IMAGE_FETCH_TIMEOUT_MS: envInt(5_000, 100, 60_000),
+  /**
+   * Lets image hosts resolve to loopback, private and link-local addresses: only for a local replay server
+   * (tests, an offline stack). Off, such an address is refused whatever the configured host name.
+   */
+  IMAGE_ALLOW_PRIVATE_HOSTS: envBool(false),
+  // Read by imageSources(); declared here so a malformed one stops the start with the others.
+  TMDB_IMAGE_URL: envUrl(['http:', 'https:']).optional(),
+  OPENLIBRARY_COVERS_URL: envUrl(['http:', 'https:']).optional(),
 });
 
-export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+export type GatewayConfig = z.output<typeof gatewayConfigSchema> & {
+  /** The image hosts `/api/v1/images/<provider>/…` may fetch from: derived, the provider credentials stay out of the config. */
+  IMAGE_SOURCES: ImageSources;
+};
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig =>
-  loadConfig(gatewayConfigSchema, env);
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => ({
+  ...loadConfig(gatewayConfigSchema, env),
+  IMAGE_SOURCES: imageSources(env),
+});

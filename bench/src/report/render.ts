@@ -301,6 +301,22 @@ function sections(results: BenchResults): Section[] {
       ],
     });
   }
+  const images = results.images;
+  if (images) {
+    out.push({
+      title: `Images (issue 39) — a ${n0(images.bytes / 1024)} KiB poster from the gateway's image cache (GET ${images.route}) beside nginx serving the same file`,
+      header: ['server', 'req/s', 'p50 ms (load)', 'p99 ms (load)', 'p50 ms (1 at a time)', 'p99 ms (1 at a time)'],
+      rows: Object.entries(images.throughput).map(([name, t]) => {
+        const unloaded = required(images.unloaded_latency[name], `latency of ${name}`);
+        return [name, n0(t.rps), n2(t.p50), n2(t.p99), n2(unloaded.p50), n2(unloaded.p99)];
+      }),
+      notes: [
+        `gateway ÷ nginx throughput ${pct(images.ratios.gateway_vs_nginx)}; the image host was asked ${images.origin_requests} time(s) in all`,
+        'version' in images.nginx ? `nginx: ${images.nginx.version} (sendfile)` : images.nginx.skipped,
+        ...cpuNotes(images.throughput),
+      ],
+    });
+  }
   if (rss.idle_before_seeding || rss.idle_after_load) {
     const names = Object.keys(rss.idle_before_seeding ?? rss.idle_after_load ?? {});
     out.push({

@@ -6,6 +6,7 @@ import type { CatalogFloorResults } from '../scenarios/catalog-floor';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
 import type { ImportsResults } from '../scenarios/imports';
 import type { HotPathResults } from '../scenarios/hot-path';
+import type { ImageResults } from '../scenarios/images';
 import type { ColdStartResults } from '../scenarios/coldstart';
 import type { ListsResults } from '../scenarios/lists';
 import type { LoginResults } from '../scenarios/login';
@@ -64,6 +65,8 @@ export interface BenchResults {
   cold_start?: ColdStartResults;
   /** Issue 41: the stack in one process beside one process per service, same data, measured in turn. */
   single_process?: SingleProcessResults;
+  /** Issue 39: a poster served from the gateway's image cache beside nginx serving the same file. */
+  images?: ImageResults;
   rss_mb: {
     idle_before_seeding?: Record<string, number>;
     /** 20 s after the load (see after_load_series). */

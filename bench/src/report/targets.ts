@@ -256,6 +256,12 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     );
   } else targets.push(skip('single_process', 'Single process: memory and throughput beside one process per service', '≤ 200 MB idle, ≥ 70 %', 'not measured'));
 
+  const images = results.images;
+  const imageTarget = ['image_throughput', 'Image from the gateway cache vs nginx serving the file', '≥ 80 %'] as const;
+  if (images?.ratios.gateway_vs_nginx !== undefined)
+    targets.push(check(...imageTarget, pct(images.ratios.gateway_vs_nginx), images.ratios.gateway_vs_nginx >= 0.8));
+  else targets.push(skip(...imageTarget, images ? 'nginx absent' : 'not measured'));
+
   for (const [key, label] of [
     ['idle_before_seeding', 'before seeding'],
     ['idle_after_load', 'after the load'],

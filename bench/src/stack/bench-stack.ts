@@ -20,6 +20,8 @@ export interface BenchStackOptions {
   singleProcess?: boolean;
   /** The catalogs read the catalog databases of the stack of this name (a second build over the same data). */
   catalogDataOf?: string;
+  /** Extra environment of the gateway (the image scenario's image host). */
+  gatewayEnv?: NodeJS.ProcessEnv;
 }
 
 export interface BenchStack {
@@ -73,7 +75,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       JWT_KEY_DIR: path.join(options.rootDir, 'tmp', 'bench-keys'),
     },
     appEnv: {
-      gateway: profileEnv('gateway'),
+      gateway: { ...profileEnv('gateway'), ...options.gatewayEnv },
       'auth-service': profileEnv('auth-service'),
       'registry-service': profileEnv('registry-service'),
       'catalog-service': profileEnv('catalog-service'),

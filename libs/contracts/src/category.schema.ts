@@ -22,6 +22,10 @@ export const CategoryRecordSchema = z
         description: 'How to show each list status in this category (e.g. books: `watching` → "Reading"); the stored values stay the five statuses',
         example: { watching: 'Reading', completed: 'Read', on_hold: 'On hold', dropped: 'Abandoned', plan_to_watch: 'Want to read' },
       }),
+    providers: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'The metadata providers filling this category (`[]` when none is configured): `GET /api/v1/{category}/providers/search` searches them', example: ['tmdb'] }),
   })
   .openapi('Category');
 

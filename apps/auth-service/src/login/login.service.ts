@@ -20,23 +20,32 @@ export interface LoginResult {
   user: UserRecord;
 }
 
+export interface LoginServiceDependencies {
+  users: UsersRepository;
+  hasher: PasswordHasher;
+  signer: JwtSigner;
+  failures: LoginFailuresRepository;
+  logger: Logger;
+  adminNames: AdminNames;
+}
+
 /**
  * Login by username or email. Unknown user and wrong password are one 401 with the same work
  * (a dummy argon2 verification). The lockout fails open when Redis is down: argon2's cost still
  * slows guessing, and the gateway's rate limits still apply; a warning is logged.
  */
 export class LoginService {
+  private readonly users: UsersRepository;
+  private readonly hasher: PasswordHasher;
+  private readonly signer: JwtSigner;
+  private readonly failures: LoginFailuresRepository;
+  private readonly logger: Logger;
+  private readonly adminNames: AdminNames;
   private readonly lockoutOutage: OutageLog;
 
-  constructor(
-    private readonly users: UsersRepository,
-    private readonly hasher: PasswordHasher,
-    private readonly signer: JwtSigner,
-    private readonly failures: LoginFailuresRepository,
-    private readonly logger: Logger,
-    private readonly adminNames: AdminNames,
-  ) {
-    this.lockoutOutage = new OutageLog(logger, 'redis unavailable: login lockout is not enforced');
+  constructor(dependencies: LoginServiceDependencies) {
+    ({ users: this.users, hasher: this.hasher, signer: this.signer, failures: this.failures, logger: this.logger, adminNames: this.adminNames } = dependencies);
+    this.lockoutOutage = new OutageLog(this.logger, 'redis unavailable: login lockout is not enforced');
   }
 
   async login(login: string, password: string): Promise<LoginResult> {

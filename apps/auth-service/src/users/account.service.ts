@@ -7,6 +7,15 @@ import type { PasswordHasher } from './password-hasher';
 import { requireExistingUser } from './require-user';
 import type { UsersRepository } from './users.repository';
 
+export interface AccountServiceDependencies {
+  users: UsersRepository;
+  hasher: PasswordHasher;
+  signer: JwtSigner;
+  outbox: OutboxRepository;
+  relay: OutboxRelay;
+  eraser: AccountEraser;
+}
+
 /**
  * Password change and account deletion: the two changes that must reach Redis (JWT cut-off or the
  * user's deletion, PAT cache tombstones, `user.deleted`). Each writes its outbox entry first, then the
@@ -15,14 +24,16 @@ import type { UsersRepository } from './users.repository';
  * cut-off no JWT carries yet: it rejects the JWTs minted under the old one, which the client still holds.
  */
 export class AccountService {
-  constructor(
-    private readonly users: UsersRepository,
-    private readonly hasher: PasswordHasher,
-    private readonly signer: JwtSigner,
-    private readonly outbox: OutboxRepository,
-    private readonly relay: OutboxRelay,
-    private readonly eraser: AccountEraser,
-  ) {}
+  private readonly users: UsersRepository;
+  private readonly hasher: PasswordHasher;
+  private readonly signer: JwtSigner;
+  private readonly outbox: OutboxRepository;
+  private readonly relay: OutboxRelay;
+  private readonly eraser: AccountEraser;
+
+  constructor(dependencies: AccountServiceDependencies) {
+    ({ users: this.users, hasher: this.hasher, signer: this.signer, outbox: this.outbox, relay: this.relay, eraser: this.eraser } = dependencies);
+  }
 
   async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<IssuedJwt> {
     const user = await requireExistingUser(this.users, userId);

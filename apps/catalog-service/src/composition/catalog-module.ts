@@ -1,3 +1,4 @@
+import { PROGRESS_LENGTH_FIELDS } from '@mt/domain';
 import type { Logger } from '@mt/logging';
 import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
@@ -16,6 +17,7 @@ import { ImportRunner } from '../features/list-import/import-runner';
 import { ImportsService } from '../features/list-import/list-import.service';
 import { UploadAdmission } from '../features/list-import/upload-admission';
 import { ListStatsService } from '../features/list-stats/list-stats.service';
+import { ListPlaysReader } from '../data/list-plays.reader';
 import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
 import { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { ItemGuardsRepository } from '../data/item-guards.repository';
@@ -35,9 +37,20 @@ import { ListWrites } from '../features/list/list-writes';
 import { EntryRedirectsRepository } from '../data/entry-redirects.repository';
 import { ModerationService } from '../features/moderation/moderation.service';
 import { AtomicRunner } from '../data/atomic';
+import { EpisodesRepository } from '../data/episodes.repository';
+import { EpisodesService } from '../features/episodes/episodes.service';
 import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../data/database';
 import { SORT_KEY_FIELDS } from '../domain/catalog-listing';
+import { createProviders, imageSourcesOf, memoryAnswerCache, providersOfCategory, redisAnswerCache, type ProviderClientOptions, type ProviderSettings } from '@mt/providers';
+import type { Redis } from '@mt/stores';
+import { CategoryProviders } from '../features/providers/category-providers';
+import { ProviderSearchService } from '../features/providers/provider-search.service';
+import { ProviderImportService } from '../features/providers/provider-import.service';
+import { ProviderSearchQuotaRepository, type SearchQuotaLimits } from '../data/provider-search-quota.repository';
+import { RefreshClaimsRepository } from '../data/refresh-claims.repository';
+import { WatchingItemsReader } from '../data/watching-items.reader';
+import { ShowRefreshWorker } from '../workers/show-refresh.worker';
 
 export interface CatalogModuleOptions {
   category: CategoryDefinition;
@@ -54,10 +67,23 @@ export interface CatalogModuleOptions {
   imports?: Omit<ImportQueueOptions, 'category' | 'logger'>;
   /** IMPORT_UPLOADS_AT_ONCE. */
   importUploadsAtOnce?: number;
+  /** The metadata providers configuration enables; without it, none. */
+  providers?: ProvidersOptions;
+}
+
+export interface ProvidersOptions {
+  settings: ProviderSettings;
+  /** Where provider answers are cached, searches counted and daily refreshes claimed, shared by the category's instances. */
+  redis: Redis;
+  redisKeyPrefix: string;
+  client?: ProviderClientOptions;
+  searchLimits?: SearchQuotaLimits;
+  /** How often the daily refresh of watched shows looks for work. */
+  refreshIntervalMs?: number;
 }
 
 /** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
-export function createCatalogModule({ category, connection, logger, cursorSecret, storeProfile: storeProfileSetting = 'auto', sortHints, now, imports, importUploadsAtOnce }: CatalogModuleOptions) {
+export function createCatalogModule({ category, connection, logger, cursorSecret, storeProfile: storeProfileSetting = 'auto', sortHints, now, imports, importUploadsAtOnce, providers }: CatalogModuleOptions) {
   const cursors = createCursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
@@ -81,7 +107,12 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile);
   const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
-  const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now });
+  const images = imageSourcesOf(providers?.settings ?? {});
+  // Only episodic categories keep episodes (the definition says so; nothing else names a category).
+  const episodesRepository = category.episodic ? new EpisodesRepository(db) : null;
+  const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now, images });
+  const episodes = episodesRepository ? new EpisodesService({ category, episodes: episodesRepository, entries: catalogRepository, atomic, now }) : null;
+  const metadata = createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger });
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
   const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
@@ -97,6 +128,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   });
   const listImports = new ListImportBatches({ lists: listRepository, imports: new ListEntryImportsRepository(db, storeProfile), guards: itemGuards, catalog: catalogRepository, owners: listOwners, writes: listWrites });
   const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, now });
+  const listPlays = new ListPlaysReader(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null);
   const importRunner = new ImportRunner({ category, jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository), logger, now });
 
   const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory };
@@ -119,19 +151,31 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     lists,
     listImports,
     listItemCascades,
-    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, atomic, now }),
+    moderation: new ModerationService({ category, entries: catalogRepository, lists: listItemCascades, redirects, episodes: episodesRepository, atomic, now, images }),
+    episodesRepository,
+    episodes,
+    categoryProviders: metadata.categoryProviders,
+    providerSearch: metadata.search,
+    providerImports: metadata.imports,
+    showRefresh: metadata.showRefresh,
     importJobs,
     importRunner,
     imports: new ImportsService({ category, jobs: importJobs, queue: importQueue, cursors, now, admission: new UploadAdmission(importUploadsAtOnce) }),
-    listExport: new ListExportService(category, listRepository, now),
-    listStats: new ListStatsService(listOwners, listRepository, atomic),
+    listExport: new ListExportService(category, listRepository, listPlays, now),
+    listStats: new ListStatsService({
+      owners: listOwners,
+      lists: listRepository,
+      atomic,
+      plays: listPlays,
+      episodic: category.episodic !== undefined,
+    }),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
     userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, atomic, now }),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes(), episodesRepository?.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       await runMigrations(migrationContext, logger);
       const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));
@@ -152,6 +196,15 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       await importQueue?.close();
     },
 
+    /** Starts the daily refresh of watched shows (categories whose provider has series). */
+    startShowRefresh(): void {
+      metadata.showRefresh?.start();
+    },
+
+    async stopShowRefresh(): Promise<void> {
+      await metadata.showRefresh?.stop();
+    },
+
     stop(): void {
       storeProfile.stop();
     },
@@ -159,3 +212,26 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
 }
 
 export type CatalogModule = ReturnType<typeof createCatalogModule>;
+
+/** The category's metadata providers and the use cases built on them (search, import, refresh, the daily refresh). */
+function createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger }: { category: CatalogModuleOptions['category']; providers?: ProvidersOptions; catalog: CatalogService; catalogRepository: CatalogRepository; episodes: EpisodesService | null; db: CatalogDatabase; logger: Logger }) {
+  const cache = providers ? redisAnswerCache(providers.redis, providers.redisKeyPrefix) : memoryAnswerCache();
+  const enabled = createProviders(providers?.settings ?? {}, cache, providers?.client);
+  const categoryProviders = new CategoryProviders(category, providersOfCategory(category.providers, enabled));
+  // Without Redis nothing is enabled (settings {}): the search answers 400 before the allowance is read.
+  const quota = providers ? new ProviderSearchQuotaRepository(providers.redis, providers.redisKeyPrefix, category.id, providers.searchLimits) : { take: async () => ({ allowed: true as const }) };
+  const search = new ProviderSearchService(categoryProviders, catalogRepository, quota);
+  const imports = new ProviderImportService({ category, providers: categoryProviders, catalog, entries: catalogRepository, episodes });
+  const servesShows = Object.values(category.providers ?? {}).includes('tv') && categoryProviders.ids().length > 0;
+  const showRefresh =
+    providers && servesShows
+      ? new ShowRefreshWorker({
+          items: new WatchingItemsReader(db),
+          claims: new RefreshClaimsRepository(providers.redis, providers.redisKeyPrefix, category.id),
+          refresh: (id) => imports.refresh(id, { userId: null, moderator: true }),
+          logger,
+          intervalMs: providers.refreshIntervalMs,
+        })
+      : undefined;
+  return { categoryProviders, search, imports, showRefresh };
+}

@@ -2,6 +2,7 @@ import { redisKeys } from '@mt/contracts';
 import { registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
 import { defineService } from '@mt/runtime';
 import { backoffDelay, closeRedis, createRedis, sleep } from '@mt/stores';
+import { providerSettings } from '@mt/providers';
 import { createApp } from '../http/app';
 import { categoryRecord, getCategory } from '../domain/categories';
 import { createCatalogModule } from './catalog-module';
@@ -22,6 +23,7 @@ export const catalogService = defineService({
   stores: (config) => ({ mongo: { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME } }),
   create: ({ config, logger, lifecycle, metrics, mongo }) => {
     const category = getCategory(config.CATEGORY);
+    const providersRedis = createRedis({ url: config.REDIS_URL, logger, name: `${SERVICE}-${category.id}-providers` });
     const module = createCatalogModule({
       category,
       connection: mongo,
@@ -35,6 +37,7 @@ export const catalogService = defineService({
         lockMs: config.IMPORT_LOCK_MS,
       },
       importUploadsAtOnce: config.IMPORT_UPLOADS_AT_ONCE,
+      providers: { settings: providerSettings(config), redis: providersRedis, redisKeyPrefix: config.REDIS_KEY_PREFIX },
     });
     const consumer = new UserEventsConsumer({
       redis: createRedis({
@@ -55,7 +58,7 @@ export const catalogService = defineService({
     // Its routes, scopes and documentation, derived from the same declarations that serve them.
     const registration = serviceRegistration({
       service: category.id,
-      category: categoryRecord(category),
+      category: categoryRecord(category, module.categoryProviders.ids()),
       baseUrl: config.ADVERTISED_URL,
       version: config.SERVICE_VERSION,
       groups: [categoryEndpoints(module)],
@@ -75,6 +78,7 @@ export const catalogService = defineService({
           }
         }
         if (!signal.aborted) consumer.start();
+        if (!signal.aborted) module.startShowRefresh();
         if (!signal.aborted) {
           // Jobs already queued stay in Redis; a failure here only delays the re-queueing of lost ones.
           await module
@@ -89,8 +93,10 @@ export const catalogService = defineService({
       shutdown: async () => {
         await consumer.stop();
         await module.stopImports();
+        await module.stopShowRefresh();
         module.stop();
         await closeRedis(consumer.redis);
+        await closeRedis(providersRedis);
       },
     };
   },

@@ -4,6 +4,7 @@ import { getCategory, knownCategoryIds, loadCategoryModule } from '../domain/cat
 import path from 'node:path';
 import { STORE_PROFILES } from '../data/store-profile/store-profile';
 import { DEFAULT_IMPORT_UPLOADS_AT_ONCE } from '../features/list-import/upload-admission';
+import { providersEnvShape } from '@mt/providers';
 
 const optionalPort = z
   .string()
@@ -52,6 +53,8 @@ const catalogEnvSchema = z
     STORE_PROFILE: z.enum(['auto', ...STORE_PROFILES]).default('auto'),
     /** Import uploads this instance reads and validates at once (a further one is a 503 with Retry-After). */
     IMPORT_UPLOADS_AT_ONCE: envInt(DEFAULT_IMPORT_UPLOADS_AT_ONCE, 1, 64),
+    /** TMDB (with a key or read token) and Open Library (unless turned off), and where they are (docs/operations.md "Metadata providers"). */
+    ...providersEnvShape,
   })
   .superRefine((env, ctx) => {
     if (env.PORT === 0 && env.ADVERTISED_URL === undefined) {

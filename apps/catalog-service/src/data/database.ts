@@ -46,5 +46,9 @@ export const COLLECTIONS = {
   /** Merged entries' ids and their survivor (the merged id answers 301). */
   entryRedirects: 'entry_redirects',
   importJobs: 'import_jobs',
+  /** The episodes of episodic categories' works (tvshows), one document each. */
+  episodes: 'episodes',
+  /** One document per play (a finished viewing), see PlaysRepository. */
+  plays: 'plays',
   importUploads: 'import_uploads',
 } as const;

@@ -2,6 +2,7 @@ import { newId } from './ids';
 import { externalIdKeys, type CategoryDefinition } from './categories';
 import { externalKeysOf, resolveExternalIds, genreKey, titleKey, titleSearchKeys } from '@mt/domain';
 import type { EntryFieldsInput } from './catalog-query';
+import { posterPath, type ImageSources } from '@mt/providers';
 import type { EntryChange, EntryDocument, EntryResponseSource } from './records/catalog-entry.record';
 
 export function titleFields(title: string) {
@@ -44,6 +45,7 @@ export function newEntryDocument(
     own,
     external_ids: externalIds,
     ...(keys.length ? { external_keys: keys } : {}),
+    poster_url: input.poster_url ?? null,
     created_by: createdBy,
     created_at: now,
     updated_at: now,
@@ -75,6 +77,7 @@ export function entryPatchChange(category: CategoryDefinition, patch: EntryField
   if (patch.year !== undefined) Object.assign(set, yearFields(patch.year));
   if (patch.description !== undefined) set['description'] = patch.description;
   if (patch.genres !== undefined) Object.assign(set, genreFields(patch.genres));
+  if (patch.poster_url !== undefined) set['poster_url'] = patch.poster_url;
   for (const name of Object.keys(category.fields)) {
     if (patch[name] !== undefined) set[`own.${name}`] = patch[name];
   }
@@ -102,8 +105,11 @@ function ownFieldsOf(category: CategoryDefinition): ReadonlyArray<{ name: string
   return fields;
 }
 
-/** What clients see: common fields, then the category's own fields in definition order. */
-export function toEntryResponse(category: CategoryDefinition, doc: EntryResponseSource): Record<string, unknown> {
+/**
+ * What clients see: common fields, then the category's own fields in definition order. With `images` (the
+ * enabled providers' image bases) it adds `poster`, this API's path of the poster; exports leave it out.
+ */
+export function toEntryResponse(category: CategoryDefinition, doc: EntryResponseSource, images?: ImageSources): Record<string, unknown> {
   const response: Record<string, unknown> = {
     id: doc._id.toHexString(),
     title: doc.title,
@@ -111,6 +117,8 @@ export function toEntryResponse(category: CategoryDefinition, doc: EntryResponse
     description: doc.description,
     genres: doc.genres,
     external_ids: storedExternalIds(category, doc),
+    poster_url: doc.poster_url ?? null,
+    ...(images ? { poster: posterPath(doc.poster_url, images) } : {}),
     created_by: doc.created_by,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),

@@ -10,6 +10,8 @@ export interface EntryFieldsInput {
   year?: number | null;
   description?: string | null;
   genres?: string[];
+  /** An absolute http(s) URL; null removes it. */
+  poster_url?: string | null;
   /** A value sets the key, null removes it (PATCH); validated against the category's keys. */
   external_ids?: Record<string, string | null>;
   [ownField: string]: unknown;

@@ -95,8 +95,8 @@ export function getCategory(id: string): CategoryDefinition {
 /** The public path prefix of a category's routes. */
 export const categoryBasePath = (category: CategoryDefinition): string => `/api/v1/${category.id}`;
 
-/** The record published by GET /api/v1/categories. */
-export function categoryRecord(category: CategoryDefinition): CategoryRecord {
+/** The record published by GET /api/v1/categories, with the metadata providers configured for it. */
+export function categoryRecord(category: CategoryDefinition, providers: readonly string[] = []): CategoryRecord {
   return {
     id: category.id,
     name: category.id,
@@ -106,6 +106,7 @@ export function categoryRecord(category: CategoryDefinition): CategoryRecord {
     icon: category.icon,
     progress_unit: category.progressUnit,
     status_labels: { ...(category.statusLabels ?? DEFAULT_STATUS_LABELS) },
+    providers: [...providers],
   };
 }
 

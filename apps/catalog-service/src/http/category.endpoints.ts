@@ -7,6 +7,8 @@ import type { ImportsService } from '../features/list-import/list-import.service
 import type { ListStatsService } from '../features/list-stats/list-stats.service';
 import type { ListService } from '../features/list/list.service';
 import type { ModerationService } from '../features/moderation/moderation.service';
+import type { EpisodesService } from '../features/episodes/episodes.service';
+import { episodesEndpoints } from './episodes.endpoints';
 import { catalogEndpoints } from './catalog.endpoints';
 import { listChangesEndpoints } from './list-changes.endpoints';
 import { listExportEndpoints } from './list-export.endpoints';
@@ -15,6 +17,9 @@ import { hasListFileFormats } from '../domain/list-file-formats';
 import { listStatsEndpoints } from './list-stats.endpoints';
 import { listEndpoints } from './list.endpoints';
 import { moderationEndpoints } from './moderation.endpoints';
+import { providerEndpoints } from './providers.endpoints';
+import type { ProviderSearchService } from '../features/providers/provider-search.service';
+import type { ProviderImportService } from '../features/providers/provider-import.service';
 
 /** The use cases a category's endpoints call, as the wiring hands them over (composition/). */
 export interface CategoryServices {
@@ -26,6 +31,10 @@ export interface CategoryServices {
   readonly listExport: ListExportService;
   readonly imports: ImportsService;
   readonly lists: ListService;
+  readonly providerSearch: ProviderSearchService;
+  readonly providerImports: ProviderImportService;
+  /** Present when the category is episodic. */
+  readonly episodes: EpisodesService | null;
 }
 
 /**
@@ -43,6 +52,6 @@ export function categoryEndpoints(module: CategoryServices): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...listEndpoints(module.lists, listTag), ...(category.endpoints?.({ category, catalog: module.catalog, lists: module.lists }) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...(category.providers ? providerEndpoints(category, module.providerSearch, module.providerImports) : []), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...listEndpoints(module.lists, listTag), ...(module.episodes ? episodesEndpoints(category, module.episodes) : []), ...(category.endpoints?.({ category, catalog: module.catalog, lists: module.lists }) ?? [])],
   };
 }

@@ -35,6 +35,7 @@ export function moderationEndpoints(category: CategoryDefinition, service: Moder
         'every list entry of `{id}` moves to `into` keeping its status, score, dates, notes and history; a user who has both keeps the one updated last and loses the other ' +
         '(each list\'s change feed records the merged id as deleted and, when the moved entry is kept, the survivor as upserted). External ids are combined; ' +
         'the same key with different values on the two entries is a 409 and nothing changes. The survivor keeps its own title and fields. ' +
+        (category.episodic ? "Episodes of `{id}` join the survivor, matched by season and number (where both have one, the survivor's stays); its episode counts follow. " : '') +
         'Afterwards `GET /{id}` answers 301 with `Location` of the survivor, for good; PATCH, DELETE, merge and list additions of `{id}` are 404. ' +
         '`into` equal to `{id}` is a 400; an unknown `{id}` or `into` (a merged id included) is a 404.',
       params: s.IdParams,

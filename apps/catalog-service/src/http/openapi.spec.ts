@@ -36,6 +36,9 @@ describe('category OpenAPI fragments', () => {
       '/api/v1/movies',
       '/api/v1/movies/{id}',
       '/api/v1/movies/{id}/merge',
+      '/api/v1/movies/providers/search',
+      '/api/v1/movies/providers/import',
+      '/api/v1/movies/{id}/refresh',
       '/api/v1/movies/list/changes',
       '/api/v1/movies/list/stats',
       '/api/v1/movies/list/export',
@@ -53,7 +56,7 @@ describe('category OpenAPI fragments', () => {
   it('declares the schemas every category shares once, and prefixes only what is its own', () => {
     const names = Object.keys(fragmentOf('movies').components['schemas'] ?? {});
     expect(names).toEqual(expect.arrayContaining(['CatalogEntry', 'ListEntry', 'ListEntryPage', 'ListEntryCreate', 'ListEntryPatch', 'BulkStatusRequest', 'MoviesEntry', 'MoviesEntryCreate', 'MoviesEntryPatch', 'MoviesEntryPage']));
-    expect(names.filter((name) => name.startsWith('Movies')).sort()).toEqual(['MoviesEntry', 'MoviesEntryCreate', 'MoviesEntryPage', 'MoviesEntryPatch', 'MoviesExportedEntry', 'MoviesListExport']);
+    expect(names.filter((name) => name.startsWith('Movies')).sort()).toEqual(['MoviesEntry', 'MoviesEntryCreate', 'MoviesEntryPage', 'MoviesEntryPatch', 'MoviesExportedEntry', 'MoviesListExport', 'MoviesProviderHit', 'MoviesProviderImport', 'MoviesProviderSearch']);
     const moviesEntry = fragmentOf('movies').components['schemas']!['MoviesEntry'] as { allOf: Array<{ $ref?: string }> };
     expect(moviesEntry.allOf[0]).toEqual({ $ref: '#/components/schemas/CatalogEntry' });
   });
@@ -79,11 +82,15 @@ describe('category OpenAPI fragments', () => {
     for (const [path, item] of Object.entries(fragment.paths as Record<string, Record<string, Operation>>)) {
       for (const [method, operation] of Object.entries(item)) {
         const isPublic = method === 'get' && (path === '/api/v1/books' || path === '/api/v1/books/{id}');
+        // Any signed-in user may search the providers, whatever the credential's scopes.
+        const anyUser = path === '/api/v1/books/providers/search';
         const statuses = Object.keys(operation.responses);
         expect(statuses).toEqual(expect.arrayContaining(['400', '401', '408', '429', '500', '502', '503', '504']));
         expect(operation.operationId).toMatch(/^books[A-Z]/);
         if (isPublic) {
           expect(operation.security).toEqual([]);
+        } else if (anyUser) {
+          expect(operation.security).toEqual([{ bearerAuth: [] }]);
         } else {
           expect(operation.security).toEqual([{ bearerAuth: [] }]);
           expect(operation.description).toMatch(/`(catalog:write|catalog:moderate|list:read|list:write)` scope/);
@@ -108,6 +115,8 @@ describe('category OpenAPI fragments', () => {
       icon: 'book',
       progress_unit: 'pages',
       status_labels: { watching: 'Reading', completed: 'Read', on_hold: 'On hold', dropped: 'Abandoned', plan_to_watch: 'Want to read' },
+      providers: [],
     });
+    expect(categoryRecord(category, ['openlibrary']).providers).toEqual(['openlibrary']);
   });
 });

@@ -115,7 +115,7 @@ describe('the docs page in a real browser (headless Chromium)', () => {
 
     // Every live category is a section with its operations.
     const tags = await page.locator('.opblock-tag').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-tag')));
-    expect(tags).toEqual(['books', 'movies', 'tvshows', 'discovery', 'home', 'probes']);
+    expect(tags).toEqual(['books', 'movies', 'tvshows', 'discovery', 'home', 'images', 'probes']);
     for (const [tag, category] of [['books', 'books'], ['movies', 'movies']]) {
       const paths = await page.locator(`#operations-tag-${tag}`).locator('xpath=..').locator('.opblock-summary-path').allInnerTexts();
       expect(paths.map((p) => p.replace(/\u200b/g, ''))).toEqual(

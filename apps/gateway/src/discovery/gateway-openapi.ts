@@ -11,6 +11,7 @@ import {
   UnhealthyReportSchema,
   UnhealthySchema,
 } from './discovery.schemas';
+import { IMAGES_TAG, registerImagesOperation } from '../images/images-openapi';
 
 const PROBES_TAG = {
   name: 'probes',
@@ -55,12 +56,13 @@ function registerProbes(registry: OpenAPIRegistry): void {
   });
 }
 
-/** The gateway's own operations (its endpoint declarations) and the probes. */
+/** The gateway's own operations (its endpoint declarations), the image route and the probes. */
 export function gatewayFragment(groups: readonly EndpointGroup[]): OpenApiFragment {
   const registry = new OpenAPIRegistry();
   registerBearerAuth(registry);
   registerResponseHeaders(registry);
   for (const group of groups) registerEndpoints(registry, group);
+  registerImagesOperation(registry);
   registerProbes(registry);
-  return { ...generateFragment(registry), tags: [...groups.flatMap((group) => group.tags), PROBES_TAG] };
+  return { ...generateFragment(registry), tags: [...groups.flatMap((group) => group.tags), IMAGES_TAG, PROBES_TAG] };
 }

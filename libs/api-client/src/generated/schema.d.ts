@@ -1569,7 +1569,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal" | "bad_gateway" | "service_unavailable" | "gateway_timeout";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal" | "bad_gateway" | "service_unavailable" | "gateway_timeout" | "provider_unavailable";
             request_id: string;
             details?: components["schemas"]["ErrorDetail"][];
             /** @description On a catalog duplicate (409): the id of the existing entry */

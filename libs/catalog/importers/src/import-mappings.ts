@@ -21,6 +21,8 @@ export interface SourceMapping {
   readonly score: string;
   readonly dates: string;
   readonly externalIds: string;
+  /** Which plays (viewings, readings: docs/api.md "Plays") a file of the source gives. */
+  readonly plays: string;
   readonly notes: readonly string[];
 }
 
@@ -36,6 +38,7 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     score: 'as exported (1–10)',
     dates: 'as exported (`started_at`, `finished_at`)',
     externalIds: 'every external-id key of the category in `item.external_ids`',
+    plays: "every entry's `plays` as exported (season, number, watched_at, precision, cycle, source)",
     notes: [
       'Every field is taken as exported; a value that breaks a list entry rule (docs/api.md) fails its row. An export of another category is refused (400).',
     ],
@@ -49,6 +52,8 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     score: 'as exported (1–10)',
     dates: 'as exported (`YYYY-MM-DD`)',
     externalIds: 'the `external_ids.<key>` columns',
+    plays:
+      "the plays file, `GET …/list/export?format=csv&rows=plays` (columns `item_id, title, year, season, number, watched_at, precision, cycle, source`), one row per play, matched by title and year; its rows leave the entry's fields as they are",
     notes: [
       'Lists (genres, authors) are written `a; b` (a `;` or `\\` inside a value escaped with `\\`).',
       "Text that a spreadsheet could run as a formula (`=`, `+`, `-`, `@`, their full-width forms, a tab or CR, also after spaces or quotes), at the start of a cell or after a `;` or a line break inside it, is exported with a `'` there (spreadsheets would run it as a formula); the import removes it.",
@@ -67,8 +72,10 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     dates:
       'diary: `Watched Date` → `finished_at`; watched.csv: the day it was marked watched (`Date`) → `finished_at`; ratings and watchlist: none',
     externalIds: 'none (Letterboxd ids are not external-id keys): matched by title and year',
+    plays:
+      "every diary.csv or reviews.csv row is a play on its `Watched Date` (day precision; unknown when it is not a date); a film's first viewing opens cycle 1 and every later one flagged `Rewatch` the next; ratings, watched and watchlist files have none",
     notes: [
-      'A diary repeats a film for every viewing: it becomes one row, the latest viewing winning (its date, its rating — or the latest earlier rating when it has none). Its row number is that of the latest viewing.',
+      'A diary repeats a film for every viewing: it becomes one row with every viewing as a play, the latest viewing winning (its date, its rating — or the latest earlier rating when it has none). Its row number is that of the latest viewing.',
       'reviews.csv: the review text → `notes`.',
     ],
   },
@@ -85,9 +92,11 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     score: 'Trakt rating 1–10 as it is',
     dates: '`last_watched_at` / `watched_at` → `finished_at` (UTC day)',
     externalIds: '`ids.imdb`, `ids.tmdb` (and `ids.tvdb` for shows)',
+    plays:
+      "a watched movie's `plays` and a watched show's episodes' `plays` (specials included), each count with one date: the latest play at its `last_watched_at`, the others with an unknown date; every history element is a play (an episode's is a play of its show, into tvshows)",
     notes: [
-      "Movies and shows may be mixed in a file: the other category's rows, and episode or season rows, are counted as skipped.",
-      'History has one element per play: the plays of a movie become one row, the latest winning.',
+      "Movies and shows may be mixed in a file: the other category's rows, and episode or season rows (but an episode's history element into tvshows), are counted as skipped.",
+      'History has one element per play: the plays of a movie become one row, the latest winning, with all of its plays.',
     ],
   },
   imdb: {
@@ -101,6 +110,7 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     score: '`Your Rating` 1–10 as it is',
     dates: 'none (`Date Rated` is when the rating was given, not when the title was seen)',
     externalIds: '`Const` → `imdb`',
+    plays: 'none (IMDb exports no viewings)',
     notes: [
       'By `Title Type`: movies take Movie, TV Movie, Short and Video; tvshows take TV Series and TV Mini Series; every other row (episodes, specials, games…) is counted as skipped.',
       'Movies also get `runtime_minutes` (`Runtime (mins)`), `director` (`Directors`); both categories `genres`.',
@@ -119,6 +129,8 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     score: '1–5 stars → stars × 2; 0 (not rated) → none',
     dates: '`Date Read` → `finished_at` (Goodreads exports no start date)',
     externalIds: '`Book Id` → `goodreads`; `ISBN13` (else `ISBN`, written `="…"`) → `isbn` and `isbn13`',
+    plays:
+      '`Read Count` readings (at least one on the read shelf), the latest on `Date Read` (day precision), the others with an unknown date',
     notes: [
       'The series suffix Goodreads adds to titles ("Dune (Dune Chronicles, #1)") is removed.',
       '`Private Notes` → `notes`, else `My Review` as plain text; notes longer than 2000 characters are shortened with a warning.',
@@ -134,6 +146,7 @@ export const IMPORT_MAPPINGS: Readonly<Record<SourceId, SourceMapping>> = {
     dates:
       'the latest reading of `Dates Read` (`2024/01/02-2024/01/20`) → `started_at` and, for read or did-not-finish books, `finished_at` (else `Last Date Read`)',
     externalIds: "`ISBN/UID` → `isbn` and `isbn13` when it is an ISBN (StoryGraph's own ids are ignored)",
+    plays: 'none yet (its `Dates Read` are read for the entry dates only)',
     notes: ['`Review` → `notes`; `Authors` → `authors`.'],
   },
 };
@@ -163,6 +176,7 @@ export function describeImportSource(source: SourceId): string {
     `- Score: ${mapping.score}.`,
     `- Dates: ${mapping.dates}.`,
     `- External ids: ${mapping.externalIds}.`,
+    `- Plays: ${mapping.plays}.`,
   );
   for (const note of mapping.notes) parts.push(`- ${note}`);
   return parts.join('\n');

@@ -11,7 +11,8 @@ export {
   type ExportEntry,
   type ExportItem,
   type ExportOptions,
+  type ExportPlay,
 } from './own-format/export-entry';
 export { csvHeader } from './own-format/csv-columns';
 export { jsonExport } from './export/json-export';
-export { csvExport } from './export/csv-export';
+export { csvExport, csvPlaysExport, PLAYS_CSV_HEADER } from './export/csv-export';

@@ -14,6 +14,10 @@ export interface ImportLimits {
   readonly maxJsonElementBytes: number;
   /** Values of one JSON row element, member names included (what assembling it costs in memory). */
   readonly maxJsonElementValues: number;
+  /** Plays of one row; a source's play counts are expanded into plays, so a count is checked before it is. */
+  readonly maxRowPlays: number;
+  /** Plays of the whole file. */
+  readonly maxPlays: number;
 }
 
 const KiB = 1024;
@@ -27,6 +31,9 @@ export const IMPORT_LIMITS: ImportLimits = {
   maxJsonDepth: 32,
   maxJsonElementBytes: 1 * MiB,
   maxJsonElementValues: 64 * KiB,
+  // One row's plays fit one batch of plays (docs/api.md "Plays").
+  maxRowPlays: 10_000,
+  maxPlays: 200_000,
 };
 
 /** `10 MiB`, `64 KiB`, `512 bytes`: limits as people read them. */

@@ -43,6 +43,24 @@ export interface ImportEntry {
   finished_at: string | null;
 }
 
+/** How precisely a play's time is known (docs/api.md "Plays"). */
+export const PLAY_PRECISIONS = ['exact', 'day', 'unknown', 'release'] as const;
+export type PlayPrecision = (typeof PLAY_PRECISIONS)[number];
+
+/** One viewing (or reading) of the row's work: a play of the list entry (docs/api.md "Plays"). */
+export interface ImportPlay {
+  /** The episode of a show (season 0: specials); both null for a movie, a book or a whole show. */
+  season: number | null;
+  number: number | null;
+  /** An ISO date-time in UTC (`day`: 00:00 UTC of the day); null exactly when `precision` is `unknown`. */
+  watched_at: string | null;
+  precision: PlayPrecision;
+  /** The rewatch cycle, only when the source knows it (our exports, Letterboxd's Rewatch flag). */
+  cycle?: number;
+  /** The play's own source as exported (`manual`, `import:trakt` …): our own formats only. */
+  source?: string;
+}
+
 /**
  * One row of an import file, numbered as a person counts the rows of that file: a CSV's header is row 1 (as
  * in a spreadsheet), a JSON array's first element is row 1. A row that is `ok` may carry warnings (a value
@@ -54,7 +72,15 @@ export type ImportRow =
       readonly row: number;
       readonly ok: true;
       readonly item: ImportItem;
-      readonly entry: ImportEntry;
+      /** null: the file has only plays (our CSV `rows=plays`), and says nothing of the entry's fields. */
+      readonly entry: ImportEntry | null;
+      /** The plays the source records for this work, oldest first where the source orders them; often none. */
+      readonly plays: readonly ImportPlay[];
+      /**
+       * The source does not say the status, only what was played (Trakt's watched shows): the plays decide it,
+       * as they do on the list (a show whose aired episodes are all played is completed).
+       */
+      readonly playsDecideStatus?: true;
       readonly warnings: readonly string[];
     }
   | { readonly row: number; readonly ok: false; readonly skipped: boolean; readonly message: string };

@@ -1,4 +1,5 @@
 import { errors } from '@mt/errors';
+import { fileTooLarge } from './import-file-error';
 import { IMPORT_LIMITS, type ImportLimits } from './limits';
 import type { Category, ImportRow } from './model';
 import type { ImportInput } from './reading/byte-chunks';
@@ -26,9 +27,19 @@ export function parseImport(input: ImportInput, options: ParseImportOptions): As
     const message = `source '${String(options.source)}' cannot be imported into ${options.category} (sources: ${sourcesFor(options.category).join(', ')})`;
     throw errors.validation(message, [{ path: 'source', message }]);
   }
-  return parser.parse(input, {
-    category: options.category,
-    limits: options.limits ?? IMPORT_LIMITS,
-    fileName: options.fileName,
-  });
+  const limits = options.limits ?? IMPORT_LIMITS;
+  return withinPlayLimit(
+    parser.parse(input, { category: options.category, limits, fileName: options.fileName }),
+    limits.maxPlays,
+  );
+}
+
+/** Counts were expanded into plays row by row: the file as a whole is held to its own bound too. */
+async function* withinPlayLimit(rows: AsyncIterable<ImportRow>, maxPlays: number): AsyncGenerator<ImportRow> {
+  let plays = 0;
+  for await (const row of rows) {
+    if (row.ok) plays += row.plays.length;
+    if (plays > maxPlays) throw fileTooLarge(`the file has more than ${maxPlays} plays`, 'maxPlays');
+    yield row;
+  }
 }

@@ -1,7 +1,13 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { isImportFileError, parseImport, type ImportRow, type ParseImportOptions } from '../src';
+import {
+  isImportFileError,
+  parseImport,
+  type ImportEntry,
+  type ImportRow,
+  type ParseImportOptions,
+} from '../src';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -28,8 +34,13 @@ export async function collect(rows: AsyncIterable<ImportRow>): Promise<ImportRow
 export const parseAll = (input: Readable, options: ParseImportOptions): Promise<ImportRow[]> =>
   collect(parseImport(input, options));
 
-export type OkRow = Extract<ImportRow, { ok: true }>;
-export const okRows = (rows: readonly ImportRow[]): OkRow[] => rows.filter((row): row is OkRow => row.ok);
+/** An ok row of a list file (every source but our plays CSV, whose rows have no entry). */
+export type OkRow = Extract<ImportRow, { ok: true }> & { readonly entry: ImportEntry };
+export const okRows = (rows: readonly ImportRow[]): OkRow[] =>
+  rows.filter((row): row is OkRow => row.ok && row.entry !== null);
+export type PlaysRow = Extract<ImportRow, { ok: true }>;
+export const playsRows = (rows: readonly ImportRow[]): PlaysRow[] =>
+  rows.filter((row): row is PlaysRow => row.ok);
 export const skipped = (rows: readonly ImportRow[]) => rows.filter((row) => !row.ok && row.skipped);
 export const failed = (rows: readonly ImportRow[]) => rows.filter((row) => !row.ok && !row.skipped);
 

@@ -9,6 +9,15 @@ export type ProgressUnit = (typeof PROGRESS_UNITS)[number];
 /** The shipped categories' field holding a work's whole length in its progress unit (a show's episodes...). */
 export const PROGRESS_LENGTH_FIELDS: Readonly<Record<ProgressUnit, string>> = { minutes: 'runtime_minutes', episodes: 'episodes', pages: 'pages' };
 
+/** What a metadata provider is asked for on a category's behalf: its films, its series, its books. */
+export type ProviderMedia = 'movie' | 'tv' | 'book';
+
+/** How a category's works are split into episodes: the own fields that count them (kept in step by the catalog). */
+export interface EpisodicCapability {
+  readonly seasonsField: string;
+  readonly episodesField: string;
+}
+
 /** The facts that make one category different from another, with no code of any service in them. */
 export interface MediaCategory<Field = FieldRule> {
   /** URL segment, database suffix, and registry key: lower-case letters, digits, dashes. */
@@ -31,6 +40,13 @@ export interface MediaCategory<Field = FieldRule> {
   readonly personFields?: readonly string[];
   /** Default port of a catalog instance of this category when PORT is not set. */
   readonly defaultPort: number;
+  /** The metadata providers that can fill this category, and what each is asked for; configuration enables them. */
+  readonly providers?: Readonly<Record<string, ProviderMedia>>;
+  /**
+   * Its works are watched episode by episode (seasons of numbered episodes): the catalog keeps episodes, plays
+   * may name them, and the named own fields count the regular seasons and episodes. Absent: plays are of the whole work.
+   */
+  readonly episodic?: EpisodicCapability;
 }
 
 export const MOVIES = {
@@ -47,6 +63,7 @@ export const MOVIES = {
   },
   externalIds: { imdb: IMDB_ID, tmdb: TMDB_ID },
   personFields: ['director'],
+  providers: { tmdb: 'movie' },
 } as const satisfies MediaCategory;
 
 export const TVSHOWS = {
@@ -64,6 +81,8 @@ export const TVSHOWS = {
   },
   externalIds: { imdb: { ...IMDB_ID, example: 'tt0903747' }, tmdb: { ...TMDB_ID, example: '1396' }, tvdb: TVDB_ID },
   personFields: ['network'],
+  providers: { tmdb: 'tv' },
+  episodic: { seasonsField: 'seasons', episodesField: 'episodes' },
 } as const satisfies MediaCategory;
 
 export const BOOKS = {
@@ -81,6 +100,7 @@ export const BOOKS = {
   },
   externalIds: { isbn13: ISBN13_ID, openlibrary: OPENLIBRARY_ID, goodreads: GOODREADS_ID },
   personFields: ['authors'],
+  providers: { openlibrary: 'book' },
 } as const satisfies MediaCategory;
 
 /** The shipped categories, in the order of their default ports. */
@@ -136,6 +156,9 @@ export function assertValidCategory(definition: MediaCategory<unknown>): void {
   }
   for (const field of definition.personFields ?? []) {
     if (!(field in (definition.fields ?? {}))) throw new Error(`category '${definition.id}': person field '${field}' is not one of its fields`);
+  }
+  for (const field of Object.values(definition.episodic ?? {})) {
+    if (!(field in (definition.fields ?? {}))) throw new Error(`category '${definition.id}': episode count field '${field}' is not one of its fields`);
   }
   for (const key of Object.keys(definition.externalIds ?? {})) {
     if (!EXTERNAL_KEY.test(key)) throw new Error(`category '${definition.id}': external id key '${key}' is invalid`);

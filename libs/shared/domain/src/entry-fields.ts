@@ -37,6 +37,8 @@ export const COMMON_FIELD_NAMES: readonly string[] = [
   'description',
   'genres',
   'external_ids',
+  'poster_url',
+  'poster',
   'created_by',
   'created_at',
   'updated_at',

@@ -63,4 +63,5 @@ export const errors = {
   badGateway: (message = 'upstream sent an invalid response') => new AppError('bad_gateway', message),
   serviceUnavailable: (message = 'service unavailable') => new AppError('service_unavailable', message),
   gatewayTimeout: (message = 'upstream timed out') => new AppError('gateway_timeout', message),
+  providerUnavailable: (message = 'the provider is unavailable') => new AppError('provider_unavailable', message),
 };

@@ -19,13 +19,19 @@ describe('ERROR_CATALOG', () => {
       bad_gateway: 502,
       service_unavailable: 503,
       gateway_timeout: 504,
+      provider_unavailable: 502,
     });
   });
 });
 
 describe('codeForStatus', () => {
   it('finds the code of every catalogued status', () => {
-    for (const [code, status] of Object.entries(ERROR_CATALOG)) expect(codeForStatus(status)).toBe(code);
+    for (const [code, status] of Object.entries(ERROR_CATALOG))
+      if (code !== 'provider_unavailable') expect(codeForStatus(status)).toBe(code);
+  });
+
+  it('answers the general bad_gateway for a 502, never the provider-specific code', () => {
+    expect(codeForStatus(502)).toBe('bad_gateway');
   });
 
   it('falls back to internal for other 5xx and validation_failed for other 4xx', () => {

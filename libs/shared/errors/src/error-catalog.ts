@@ -17,6 +17,8 @@ export const ERROR_CATALOG = {
   bad_gateway: 502,
   service_unavailable: 503,
   gateway_timeout: 504,
+  /** A metadata provider (or its image host) failed, timed out or sent something unusable (docs/api.md "Errors"). */
+  provider_unavailable: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

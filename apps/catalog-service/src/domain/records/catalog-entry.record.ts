@@ -31,6 +31,8 @@ export interface EntryDocument {
   /** Absent on entries written before external ids existed (see `storedExternalIds`). */
   external_ids?: Record<string, string>;
   external_keys?: string[];
+  /** An absolute http(s) URL of the work's poster or cover; absent on entries written before posters existed. */
+  poster_url?: string | null;
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
@@ -45,7 +47,7 @@ export interface EntryDocument {
 /** The stored fields a response is made of (`toEntryResponse`): the entry without its derived keys. */
 export type EntryResponseSource = Pick<
   EntryDocument,
-  '_id' | 'title' | 'year' | 'description' | 'genres' | 'own' | 'external_ids' | 'created_by' | 'created_at' | 'updated_at'
+  '_id' | 'title' | 'year' | 'description' | 'genres' | 'own' | 'external_ids' | 'poster_url' | 'created_by' | 'created_at' | 'updated_at'
 >;
 
 /** A row of a catalog page: what its response shows, and the sort keys its cursor position is taken from. */

@@ -14,6 +14,12 @@ const genres = () =>
     .max(20)
     .openapi({ description: 'Genres (at most 20 strings of 1–50 characters)', example: ['Science Fiction', 'Action'] });
 
+const posterUrl = () =>
+  z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+    .max(2000)
+    .openapi({ description: "An absolute http(s) URL of the work's poster or cover (at most 2000 characters)", example: 'https://image.tmdb.org/t/p/w500/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg' });
+
 function ownInputShape(category: CategoryDefinition, presence: 'create' | 'patch'): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(category.fields)) {
@@ -132,6 +138,14 @@ export const CatalogEntrySchema = z
     year: z.number().int().nullable().openapi({ example: 1999 }),
     description: z.string().nullable(),
     genres: z.array(z.string()).openapi({ example: ['Science Fiction'] }),
+    poster_url: z.string().nullable().openapi({ description: "Where the work's poster or cover is, as given or as a metadata provider set it; null when none", example: 'https://image.tmdb.org/t/p/w500/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg' }),
+    poster: z
+      .string()
+      .nullable()
+      .openapi({
+        description: "This API's path of the poster (`GET /api/v1/images/<provider>/<path>`), served from its own origin; null when there is none or `poster_url` is not on an enabled provider's image host",
+        example: '/api/v1/images/tmdb/w500/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg',
+      }),
     created_by: idSchema().nullable().openapi({ description: 'Id of the user who created the entry; null once that account is deleted' }),
     created_at: timestampSchema(),
     updated_at: timestampSchema(),
@@ -151,6 +165,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
       year: year().nullable().optional(),
       description: description().nullable().optional(),
       genres: genres().optional(),
+      poster_url: posterUrl().nullable().optional(),
       ...ownInputShape(category, 'create'),
       external_ids: externalIdsInput(category, 'create'),
     })
@@ -164,6 +179,7 @@ function buildCatalogSchemas(category: CategoryDefinition) {
       year: year().nullable().optional(),
       description: description().nullable().optional(),
       genres: genres().optional(),
+      poster_url: posterUrl().nullable().optional(),
       ...ownInputShape(category, 'patch'),
       external_ids: externalIdsInput(category, 'patch'),
     })

@@ -14,6 +14,7 @@ import type { EntryRedirectsStore } from '../../domain/ports/entry-redirects-sto
 import { TransactionContentionError, type AtomicRunner } from '../../domain/ports/atomic.port';
 import { DuplicateEntryError, DuplicateExternalIdError, type EntryDocument, type EntryListingRow, type EntryResponseSource } from '../../domain/records/catalog-entry.record';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
+import type { ImageSources } from '@mt/providers';
 import { entryPatchChange, newEntryDocument, patchNeedsCurrent, toEntryResponse } from '../../domain/catalog-entry';
 import type { CatalogListing } from '../../domain/ports/catalog-listing.port';
 import { positionAfter, readPosition, planListing, windowPerSegment, type ListingPlan } from '../../domain/catalog-listing';
@@ -32,6 +33,8 @@ export interface CatalogServiceDeps {
   atomic: AtomicRunner;
   cursors: CursorCodec;
   now?: () => Date;
+  /** The enabled providers' image bases: an entry's `poster` is its `poster_url` under one of them. */
+  images?: ImageSources;
 }
 
 /** The shared catalog of one category: create, read, change (creator only) and search entries. */
@@ -226,7 +229,7 @@ export class CatalogService {
   }
 
   private respond(doc: EntryResponseSource): EntryResponse {
-    return toEntryResponse(this.deps.category, doc);
+    return toEntryResponse(this.deps.category, doc, this.deps.images ?? {});
   }
 
   private async duplicateConflict(key: string, year: number | null, excludeId?: Id) {

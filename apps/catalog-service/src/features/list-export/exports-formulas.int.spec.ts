@@ -96,7 +96,7 @@ describe('CSV export against formula injection', () => {
           description: row.item['description'],
           director: row.item['director'],
           genres: row.item['genres'],
-          notes: row.entry.notes,
+          notes: row.entry?.notes,
         });
     }
     expect(read).toEqual(

@@ -25,7 +25,7 @@ export class ImportJobGoneError extends Error {
   override name = 'ImportJobGoneError';
 }
 
-type OkRow = Extract<ImportRow, { ok: true }>;
+type OkRow = Extract<ImportRow, { ok: true }> & { entry: NonNullable<Extract<ImportRow, { ok: true }>['entry']> };
 interface DryRunState {
   overlay: Map<string, NewListEntryFields>;
   planned: PlannedEntries;
@@ -144,7 +144,8 @@ export class ImportRunner {
     const tally = new BatchTally();
     const ok: OkRow[] = [];
     for (const row of rows) {
-      if (row.ok) ok.push(row);
+      if (row.ok && row.entry) ok.push(row as OkRow);
+      else if (row.ok) tally.fail(row.row, 'a file of plays alone cannot be imported yet');
       else if (row.skipped) tally.add('skipped');
       else tally.fail(row.row, row.message);
     }

@@ -73,7 +73,7 @@ describe.each(['movies', 'tvshows', 'books'] as const)('list import through HTTP
     expect(list.size).toBe(ok.length);
     for (const row of ok) {
       const entry = list.get(row.item.title!);
-      expect(entry).toMatchObject(row.entry);
+      expect(entry).toMatchObject(row.entry!);
       // A created entry carries the row's year and external ids; a matched one (an earlier case made it) keeps its own.
       if (job.counts['matched'] === 0) expect(entry!['item']).toMatchObject({ year: row.item.year, external_ids: expect.objectContaining(row.item.external_ids) });
     }

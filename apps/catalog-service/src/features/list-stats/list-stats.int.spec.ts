@@ -28,6 +28,9 @@ function recompute(entries: StoredEntry[]) {
     score_histogram: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [String(i + 1), entries.filter((e) => e.score === i + 1).length])),
     progress_total: entries.reduce((sum, e) => sum + (e.progress ?? 0), 0),
     completed_by_year: completedByYear,
+    // No plays in these tests: play-stats.int.spec.ts counts them.
+    plays_by_month: {},
+    minutes_watched: 0,
   };
 }
 

@@ -14,5 +14,14 @@ export const ListStatsSchema = z
     completed_by_year: z
       .record(z.string(), count())
       .openapi({ description: 'Completed entries by the year of `finished_at` (completed entries without a finish date are not counted); only years with at least one' }),
+    plays_by_month: z
+      .record(z.string(), count())
+      .openapi({ description: 'Plays by the month (UTC, `YYYY-MM`) of `watched_at`; plays whose time is unknown are in no month; only months with at least one' }),
+    minutes_watched: count().openapi({
+      description: "Runtime × plays: a movie's play by its `runtime_minutes`, an episode's by the episode's own; a play whose runtime is unknown adds 0 (books: always 0)",
+    }),
+    episodes_watched: count()
+      .optional()
+      .openapi({ description: 'tvshows: plays of episodes, rewatches counted (specials included)' }),
   })
-  .openapi('ListStats', { description: 'Exact at the moment it is read (counters kept in the same transaction as every list write)' });
+  .openapi('ListStats', { description: 'Exact at the moment it is read: counters kept in the same transaction as every list write, the play figures grouped from the plays when read' });

@@ -1,4 +1,6 @@
 import { countersOf, toListStats, type ListStats } from '../../domain/list-stats';
+import { toPlayStats, type PlayStats } from '../../domain/play-stats';
+import type { PlayStatsReader } from '../../domain/ports/list-plays-reader.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
 import type { AtomicRunner } from '../../domain/ports/atomic.port';
@@ -9,14 +11,48 @@ import type { AtomicRunner } from '../../domain/ports/atomic.port';
  * 50 000 entries. A list whose owner document predates the counters is counted once, in a transaction that
  * takes the list's next sequence number (so no write of the list interleaves with the count).
  */
-export class ListStatsService {
-  constructor(
-    private readonly owners: ListOwnersStore,
-    private readonly lists: ListStore,
-    private readonly atomic: AtomicRunner,
-  ) {}
+export interface ListStatsDeps {
+  owners: ListOwnersStore;
+  lists: ListStore;
+  atomic: AtomicRunner;
+  plays: PlayStatsReader;
+  /** Plays of the category name episodes: `episodes_watched` is counted. */
+  episodic: boolean;
+}
 
-  async stats(userId: string): Promise<ListStats> {
+/**
+ * The play statistics are grouped from the plays when read (runtimes can change after a play, so minutes are
+ * not kept as counters): one grouping per month and per work or episode played.
+ */
+export class ListStatsService {
+  private readonly owners: ListOwnersStore;
+  private readonly lists: ListStore;
+  private readonly atomic: AtomicRunner;
+  private readonly plays: PlayStatsReader;
+  private readonly episodic: boolean;
+
+  constructor(deps: ListStatsDeps) {
+    this.owners = deps.owners;
+    this.lists = deps.lists;
+    this.atomic = deps.atomic;
+    this.plays = deps.plays;
+    this.episodic = deps.episodic;
+  }
+
+  async stats(userId: string): Promise<ListStats & PlayStats> {
+    const [list, plays] = await Promise.all([this.listStats(userId), this.playStats(userId)]);
+    return { ...list, ...plays };
+  }
+
+  private async playStats(userId: string): Promise<PlayStats> {
+    const tallies = await this.plays.tallies(userId);
+    const works = tallies.byPlayed.filter((tally) => tally.episodeId === null).map((tally) => tally.itemId);
+    const episodes = tallies.byPlayed.flatMap((tally) => (tally.episodeId === null ? [] : [tally.episodeId]));
+    const [workRuntimes, episodeRuntimes] = await Promise.all([this.plays.workRuntimes(works), this.plays.episodeRuntimes(episodes)]);
+    return toPlayStats(tallies, new Map([...workRuntimes, ...episodeRuntimes]), this.episodic);
+  }
+
+  private async listStats(userId: string): Promise<ListStats> {
     const counters = await this.owners.stats(userId);
     if (counters === null) return toListStats({});
     if (counters !== undefined) return toListStats(counters);

@@ -5,19 +5,26 @@ import { externalKeysOf } from '@mt/domain';
 import type { ListItemCascades } from '../list/list-item-cascades';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import { storedExternalIds, toEntryResponse } from '../../domain/catalog-entry';
+import type { ImageSources } from '@mt/providers';
 import type { EntryDocument } from '../../domain/records/catalog-entry.record';
 import { withItemGuards } from '../../domain/ports/item-guards.port';
 import { listedItem } from '../../domain/records/list-entry.record';
 import { TransactionContentionError, type AtomicRunner, type Session } from '../../domain/ports/atomic.port';
 import type { EntryRedirectsStore } from '../../domain/ports/entry-redirects-store.port';
+import { episodeCountFields } from '../../domain/episodes';
+import type { EpisodesStore } from '../../domain/ports/episodes-store.port';
 
 export interface ModerationServiceDeps {
   category: CategoryDefinition;
   entries: CatalogStore;
   lists: ListItemCascades;
   redirects: EntryRedirectsStore;
+  /** Episodic categories: a show's episodes go or move with it. */
+  episodes: EpisodesStore | null;
   atomic: AtomicRunner;
   now?: () => Date;
+  /** The enabled providers' image bases (the survivor's `poster`). */
+  images?: ImageSources;
 }
 
 /**
@@ -39,6 +46,7 @@ export class ModerationService {
       // The entry first: a list addition racing this conflicts on it (see CatalogRepository.claimForList).
       if (!(await this.deps.entries.deleteById(objectId, session))) return null;
       await this.deps.redirects.forgetInto(objectId, session);
+      await this.deps.episodes?.deleteOfShow(objectId, session);
       return this.deps.lists.removeEntriesOfItem(objectId, session);
     });
     if (removed === null) throw this.notFound();
@@ -66,9 +74,21 @@ export class ModerationService {
       await this.deps.lists.moveEntries(fromId, listedItem(target), session);
       const updated = await this.deps.entries.setExternalIds(intoId, ids, externalKeysOf(ids), this.now(), session);
       await this.deps.redirects.record(fromId, intoId, this.now(), session);
-      return updated ?? target;
+      return (await this.mergeEpisodes(fromId, intoId, session)) ?? updated ?? target;
     });
-    return toEntryResponse(this.deps.category, survivor);
+    return toEntryResponse(this.deps.category, survivor, this.deps.images ?? {});
+  }
+
+  /** Episodic categories: `from`'s episodes join the survivor (matched by season and number), whose counts follow. */
+  private async mergeEpisodes(fromId: Id, intoId: Id, session: Session): Promise<EntryDocument | null> {
+    const { episodes, category } = this.deps;
+    if (!episodes || !category.episodic) return null;
+    await episodes.mergeShow(fromId, intoId, session);
+    const merged = await episodes.allOf(intoId, session);
+    // Counts typed by hand on shows without episodes stay as they are.
+    if (!merged.length) return null;
+    const set = episodeCountFields(category.episodic, merged);
+    return this.deps.entries.updateIfCreatedBy(intoId, null, { set, unset: [] }, session);
   }
 
   private combinedExternalIds(from: EntryDocument, into: EntryDocument): Record<string, string> {

@@ -8,6 +8,7 @@ import {
   type CatalogColumn,
 } from '../own-format/csv-columns';
 import { guardFormula } from '../own-format/formula-guard';
+import { OWN_PLAY_FIELDS } from '../own-format/own-plays';
 import type { ExportEntry, ExportOptions } from '../own-format/export-entry';
 import { batched } from './batch';
 
@@ -42,6 +43,26 @@ async function* csvParts(entries: AsyncIterable<ExportEntry>, category: Category
   yield csvLine(csvHeader(category));
   const columns = catalogColumns(category);
   for await (const entry of entries) yield csvLine(recordOf(entry, columns));
+}
+
+/** The columns of the plays CSV (`rows=plays`): the work, then the play's own members. */
+export const PLAYS_CSV_HEADER = ['item_id', 'title', 'year', ...OWN_PLAY_FIELDS] as const;
+
+async function* csvPlayParts(entries: AsyncIterable<ExportEntry>): AsyncGenerator<string> {
+  yield csvLine(PLAYS_CSV_HEADER);
+  for await (const entry of entries) {
+    const work = [entry.item.id, entry.item.title, entry.item.year].map(cellOf);
+    for (const play of entry.plays ?? [])
+      yield csvLine([...work, ...OWN_PLAY_FIELDS.map((field) => cellOf(play[field]))]);
+  }
+}
+
+/**
+ * The plays of `entries` as CSV (`?format=csv&rows=plays`, docs/api.md "Plays"), one row per play, written
+ * like the list's CSV (RFC 4180, formula guard) and streamed the same way.
+ */
+export function csvPlaysExport(entries: AsyncIterable<ExportEntry>): Readable {
+  return Readable.from(batched(csvPlayParts(entries)), { objectMode: false });
 }
 
 /**

@@ -1,5 +1,10 @@
 import { Readable } from 'node:stream';
-import { EXPORT_FORMAT, type ExportEntry, type ExportOptions } from '../own-format/export-entry';
+import {
+  EXPORT_FORMAT,
+  type ExportEntry,
+  type ExportOptions,
+  type ExportPlay,
+} from '../own-format/export-entry';
 import { batched } from './batch';
 
 /** The entry as the export format writes it: the item, then the list fields, and nothing else the caller's object may carry. */
@@ -13,6 +18,17 @@ const exportRecord = (entry: ExportEntry) => ({
   finished_at: entry.finished_at,
   created_at: entry.created_at,
   updated_at: entry.updated_at,
+  plays: (entry.plays ?? []).map(exportPlay),
+});
+
+/** Only the play's own members, in the order of the CSV columns. */
+export const exportPlay = (play: ExportPlay): ExportPlay => ({
+  season: play.season,
+  number: play.number,
+  watched_at: play.watched_at,
+  precision: play.precision,
+  cycle: play.cycle,
+  source: play.source,
 });
 
 async function* jsonParts(

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { parseImport, type Category, type ExportEntry, type ImportItem } from '..';
-import { collect, okRows, streamOf } from '../../test/rows';
-import { csvExport } from './csv-export';
+import { parseImport, type Category, type ExportEntry, type ExportPlay, type ImportItem } from '..';
+import { collect, okRows, playsRows, streamOf } from '../../test/rows';
+import { csvExport, csvPlaysExport } from './csv-export';
 import { jsonExport } from './json-export';
 
 const TIMESTAMPS = { created_at: '2026-01-02T03:04:05.678Z', updated_at: '2026-02-03T04:05:06.789Z' };
@@ -40,6 +40,24 @@ const common = (index: number) => ({
   ...TIMESTAMPS,
 });
 
+/** Plays of every precision, of a work or of episodes (a special included), in two cycles. */
+const playsOf = (episodes: boolean): ExportPlay[] =>
+  (
+    [
+      ['2024-02-29T21:15:00.000Z', 'exact', 1, 'manual'],
+      [null, 'unknown', 1, 'import:trakt'],
+      ['2024-03-01T00:00:00.000Z', 'day', 2, 'scrobble:jellyfin'],
+      ['1999-01-01T00:00:00.000Z', 'release', 2, 'import:letterboxd'],
+    ] as const
+  ).map(([watched_at, precision, cycle, source], index) => ({
+    season: episodes ? index % 2 : null,
+    number: episodes ? index + 1 : null,
+    watched_at,
+    precision,
+    cycle,
+    source,
+  }));
+
 const fullEntry = (index: number): Partial<ExportEntry> => ({
   status: 'completed',
   score: 1 + (index % 10),
@@ -47,6 +65,7 @@ const fullEntry = (index: number): Partial<ExportEntry> => ({
   notes: '  Seen twice,\r\nonce "in 35mm".\n=SUM(A1)\n',
   started_at: '2024-02-28',
   finished_at: '2024-02-29',
+  plays: playsOf(false),
 });
 
 /** Entries of every category with every field set and every field empty, titles with the awkward characters. */
@@ -71,7 +90,9 @@ const ENTRIES: Record<Category, ExportEntry[]> = {
         network: index % 2 === 0 ? null : '@AMC',
         external_ids: index % 2 === 0 ? {} : { imdb: 'tt0903747', tmdb: '1396', tvdb: `8118${index}` },
       },
-      index % 2 === 0 ? { status: 'watching', progress: 3, started_at: '2023-05-01' } : fullEntry(index),
+      index % 2 === 0
+        ? { status: 'watching', progress: 3, started_at: '2023-05-01', plays: playsOf(true) }
+        : fullEntry(index),
     ),
   ),
   books: [0, 1, 2, 3].map((index) =>
@@ -111,6 +132,7 @@ function expectedRow(category: Category, exported: ExportEntry) {
   return {
     item: item as unknown as ImportItem,
     entry: { status, score, progress, notes, started_at, finished_at },
+    plays: exported.plays ?? [],
   };
 }
 
@@ -130,19 +152,33 @@ describe.each(['movies', 'tvshows', 'books'] as const)('export → import round 
     ['csv', 'csv', csvExport],
   ] as const)(
     '%s: parsing the export gives back the same entries, in order, without warnings',
-    async (_format, source, writer) => {
+    async (format, source, writer) => {
       const exported = await bytesOf(
         writer(listOf(ENTRIES[category]), { category, exportedAt: new Date('2026-11-21T16:11:00.000Z') }),
       );
       // 5-byte chunks cut multi-byte characters, quotes and CRLFs apart.
       const rows = await collect(parseImport(streamOf(exported, 5), { source, category }));
       expect(rows.every((row) => row.ok)).toBe(true);
-      expect(okRows(rows).map((row) => ({ item: row.item, entry: row.entry }))).toEqual(
-        ENTRIES[category].map((e) => expectedRow(category, e)),
+      const expected = ENTRIES[category].map((e) => expectedRow(category, e));
+      // The list CSV has no plays: they are exported on their own (rows=plays, below).
+      const played = format === 'json' ? expected : expected.map((row) => ({ ...row, plays: [] }));
+      expect(okRows(rows).map((row) => ({ item: row.item, entry: row.entry, plays: row.plays }))).toEqual(
+        played,
       );
       expect(okRows(rows).flatMap((row) => row.warnings)).toEqual([]);
     },
   );
+});
+
+describe.each(['movies', 'tvshows', 'books'] as const)('plays CSV → import round trip of %s', (category) => {
+  it('gives back every play of every entry, by work, in order', async () => {
+    const exported = await bytesOf(csvPlaysExport(listOf(ENTRIES[category])));
+    const rows = await collect(parseImport(streamOf(exported, 5), { source: 'csv', category }));
+    const played = ENTRIES[category].filter((entry) => (entry.plays ?? []).length > 0);
+    expect(playsRows(rows).map((row) => [row.item.title, row.item.year, row.entry, row.plays])).toEqual(
+      played.map((entry) => [entry.item.title.trim(), entry.item.year, null, entry.plays]),
+    );
+  });
 });
 
 describe('exports', () => {
@@ -175,6 +211,7 @@ describe('exports', () => {
           started_at: exported.started_at,
           finished_at: exported.finished_at,
           ...TIMESTAMPS,
+          plays: exported.plays,
         },
       ],
     });

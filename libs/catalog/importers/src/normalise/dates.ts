@@ -46,3 +46,10 @@ export function optionalDate(
     warnings.push(`${field} '${raw.trim().slice(0, 40)}' is not a date and was dropped`);
   return date ?? null;
 }
+
+/** The ISO date-time (UTC) of a timestamp, or undefined when `raw` is not one (a bare date is not an instant). */
+export function toInstant(raw: string): string | undefined {
+  const text = raw.trim();
+  if (!TIMESTAMP.test(text) || toCalendarDate(text) === undefined) return undefined;
+  return new Date(/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text.replace(' ', 'T')}Z`).toISOString();
+}

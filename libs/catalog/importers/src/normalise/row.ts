@@ -1,7 +1,15 @@
 import { ENTRY_LIMITS, isbn13Of, normaliseIsbn, type FieldRule } from '@mt/domain';
-import { failedRow, type Category, type ImportEntry, type ImportItem, type ImportRow } from '../model';
+import {
+  failedRow,
+  type Category,
+  type ImportEntry,
+  type ImportItem,
+  type ImportPlay,
+  type ImportRow,
+} from '../model';
 import { externalIdsOf, type ExternalIdCandidate } from './external-ids';
 import { itemFieldRules } from './item-fields';
+import { RowPlays } from './plays';
 import { multiLine, singleLine, wholeNumber } from './text';
 
 /** A row's catalog side as a source reads it, before validation. */
@@ -132,17 +140,23 @@ function checkedEntry(entry: ImportEntry, warnings: string[]): ImportEntry {
   return checked;
 }
 
-/** The finished row: item validated by the catalog's field and external-id rules, entry by the list's; `warnings` collected by the source are kept. */
+/**
+ * The finished row: item validated by the catalog's field and external-id rules, entry by the list's, plays
+ * within their limit; `warnings` collected by the source are kept.
+ */
 export function completeRow(
   row: number,
   category: Category,
   raw: RawItem,
-  entry: ImportEntry,
+  entry: ImportEntry | null,
   warnings: string[] = [],
+  plays: RowPlays | readonly ImportPlay[] = [],
 ): ImportRow {
   const item = itemOf(category, raw, warnings);
   if (typeof item === 'string') return failedRow(row, item);
-  return { row, ok: true, item, entry: checkedEntry(entry, warnings), warnings };
+  if (plays instanceof RowPlays && plays.overLimit) return failedRow(row, plays.overLimit);
+  const played = plays instanceof RowPlays ? plays.plays : [...plays];
+  return { row, ok: true, item, entry: entry && checkedEntry(entry, warnings), plays: played, warnings };
 }
 
 /** An entry with every field empty but the status. */

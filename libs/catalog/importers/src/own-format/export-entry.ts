@@ -1,4 +1,4 @@
-import type { Category, ExternalIds, ImportEntry } from '../model';
+import type { Category, ExternalIds, ImportEntry, PlayPrecision } from '../model';
 
 /** The format name and version of this API's JSON export (docs/api.md "Your list in a category"). */
 export const EXPORT_FORMAT = 'media-tracker/list@1';
@@ -20,9 +20,22 @@ export interface ExportItem {
   [field: string]: unknown;
 }
 
-/** One list entry of an export: the full catalog entry and the list fields (docs/api.md "Your list in a category"). */
+/** One play as the exports write it (docs/api.md "Plays"): what a re-import needs to make it again. */
+export interface ExportPlay {
+  season: number | null;
+  number: number | null;
+  /** ISO date-time; null when the precision is `unknown`. */
+  watched_at: string | null;
+  precision: PlayPrecision;
+  cycle: number;
+  source: string;
+}
+
+/** One list entry of an export: the full catalog entry, the list fields and its plays (docs/api.md "Your list in a category"). */
 export interface ExportEntry extends ImportEntry {
   item: ExportItem;
+  /** Oldest first; absent is none. */
+  plays?: readonly ExportPlay[];
   created_at: string;
   updated_at: string;
 }

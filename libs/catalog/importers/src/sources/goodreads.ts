@@ -2,9 +2,10 @@ import { normaliseIsbn, type ListStatus } from '@mt/domain';
 import { unreadableFile } from '../import-file-error';
 import type { ImportRow } from '../model';
 import { optionalDate } from '../normalise/dates';
+import { NO_EPISODE, playTime, RowPlays } from '../normalise/plays';
 import { completeRow, entryWith } from '../normalise/row';
 import { scoreFromStars } from '../normalise/scores';
-import { commaList, multiLine } from '../normalise/text';
+import { commaList, multiLine, wholeNumber } from '../normalise/text';
 import { isCsvRow, openCsvTable, type CsvRow } from '../reading/csv-table';
 import type { ImportInput } from '../reading/byte-chunks';
 import type { ImportSourceParser, ParseContext } from './source';
@@ -50,6 +51,18 @@ const plainText = (html: string): string =>
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'");
 
+/**
+ * Goodreads keeps how many times a book was read (`Read Count`) and one date, the latest `Date Read`: n
+ * readings, the latest on that date and the others' dates unknown. A book on the read shelf was read at
+ * least once, even when an older export says 0.
+ */
+function readingsOf(row: CsvRow, status: ListStatus, context: ParseContext): RowPlays {
+  const plays = new RowPlays(context.limits.maxRowPlays);
+  const count = Math.max(wholeNumber(row.cell('Read Count')) ?? 0, status === 'completed' ? 1 : 0);
+  plays.addCounted(count, NO_EPISODE, playTime(row.cell('Date Read')));
+  return plays;
+}
+
 function rowOf(row: CsvRow, context: ParseContext): ImportRow {
   const warnings: string[] = [];
   const isbn13 = unwrapFormula(row.cell('ISBN13'));
@@ -79,6 +92,7 @@ function rowOf(row: CsvRow, context: ParseContext): ImportRow {
     },
     entry,
     warnings,
+    readingsOf(row, status, context),
   );
 }
 

@@ -68,6 +68,10 @@ describe('letterboxd source', () => {
           started_at: null,
           finished_at: '2023-09-30',
         },
+        plays: [
+          { season: null, number: null, watched_at: '2023-08-31T00:00:00.000Z', precision: 'day', cycle: 1 },
+          { season: null, number: null, watched_at: '2023-09-30T00:00:00.000Z', precision: 'day', cycle: 2 },
+        ],
         warnings: [],
       },
     ]);

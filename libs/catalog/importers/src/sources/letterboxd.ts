@@ -1,6 +1,7 @@
 import { unreadableFile } from '../import-file-error';
-import type { ImportEntry, ImportRow } from '../model';
+import type { ImportEntry, ImportPlay, ImportRow } from '../model';
 import { optionalDate } from '../normalise/dates';
+import { NO_EPISODE, playTime } from '../normalise/plays';
 import { completeRow, entryWith } from '../normalise/row';
 import { scoreFromStars } from '../normalise/scores';
 import { multiLine, singleLine, wholeNumber, workKey } from '../normalise/text';
@@ -55,7 +56,7 @@ function entryOf(file: LetterboxdFile, row: CsvRow, warnings: string[]): ImportE
 
 /** A later viewing without a rating (or review) keeps the one given at an earlier viewing. */
 function keepEarlierRating(winner: ImportRow, earlier: ImportRow): ImportRow {
-  if (!winner.ok || !earlier.ok) return winner;
+  if (!winner.ok || !earlier.ok || !winner.entry || !earlier.entry) return winner;
   return {
     ...winner,
     entry: {
@@ -64,6 +65,31 @@ function keepEarlierRating(winner: ImportRow, earlier: ImportRow): ImportRow {
       notes: winner.entry.notes ?? earlier.entry.notes,
     },
   };
+}
+
+/** Plays whose diary row has the Rewatch flag, until their work's cycles are numbered. */
+const rewatches = new WeakSet<ImportPlay>();
+
+/** One diary row's viewing: a play on its Watched Date (the day it was logged when there is none). */
+function diaryPlay(row: CsvRow): ImportPlay {
+  const play: ImportPlay = { ...NO_EPISODE, ...playTime(row.cell('Watched Date') || row.cell('Date')) };
+  if (row.cell('Rewatch').trim().toLowerCase() === 'yes') rewatches.add(play);
+  return play;
+}
+
+/**
+ * A film's viewings oldest first (unknown dates first), numbered in cycles: the first viewing opens cycle 1
+ * and every later one flagged Rewatch opens the next, as a rewatch does on the list (docs/api.md "Plays").
+ */
+function withCycles(row: ImportRow): ImportRow {
+  if (!row.ok) return row;
+  const ordered = [...row.plays].sort((a, b) => (a.watched_at ?? '').localeCompare(b.watched_at ?? ''));
+  let cycle = 1;
+  const plays = ordered.map((play, index) => {
+    if (index > 0 && rewatches.has(play)) cycle += 1;
+    return { ...play, cycle };
+  });
+  return { ...row, plays };
 }
 
 async function* diaryRows(
@@ -85,6 +111,7 @@ async function* diaryRows(
       { title, year, externalIds: {} },
       entryOf(file, row, warnings),
       warnings,
+      [diaryPlay(row)],
     );
     if (!parsed.ok) {
       yield parsed;
@@ -92,7 +119,7 @@ async function* diaryRows(
     }
     yield {
       key: workKey(singleLine(title) ?? '', wholeNumber(year) ?? null),
-      date: parsed.entry.finished_at,
+      date: parsed.entry?.finished_at ?? null,
       row: parsed,
     };
   }
@@ -103,7 +130,11 @@ async function* parseLetterboxd(input: ImportInput, context: ParseContext): Asyn
   const file = letterboxdFileOf(table, context.fileName);
   if (file === 'diary' || file === 'reviews') {
     // One row per film: a diary repeats a film for every viewing, and the latest viewing wins.
-    yield* latestPerWork(diaryRows(table, context, file), keepEarlierRating);
+    yield* latestPerWork(diaryRows(table, context, file), {
+      maxRowPlays: context.limits.maxRowPlays,
+      merge: keepEarlierRating,
+      finish: withCycles,
+    });
     return;
   }
   for await (const row of table.rows) {

@@ -6,6 +6,7 @@ import { unguardFormula } from '../own-format/formula-guard';
 import { ownEntry } from '../own-format/own-entry';
 import { isCsvRow, openCsvTable, type CsvRow } from '../reading/csv-table';
 import type { ImportInput } from '../reading/byte-chunks';
+import { isPlaysTable, parsePlaysTable } from './media-tracker-plays-csv';
 import type { ImportSourceParser, ParseContext } from './source';
 
 function rowOf(row: CsvRow, context: ParseContext, present: (column: string) => boolean): ImportRow {
@@ -39,8 +40,14 @@ function rowOf(row: CsvRow, context: ParseContext, present: (column: string) => 
 /** This API's CSV export: the columns of `csvHeader(category)`, in any order; unknown columns are ignored. */
 async function* parseMediaTrackerCsv(input: ImportInput, context: ParseContext): AsyncGenerator<ImportRow> {
   const table = await openCsvTable(input, context.limits);
+  if (table.has('title') && isPlaysTable(table)) {
+    yield* parsePlaysTable(table, context);
+    return;
+  }
   if (!table.has('title') || !table.has('status')) {
-    throw unreadableFile('not a media-tracker CSV export: expected at least the columns title and status');
+    throw unreadableFile(
+      'not a media-tracker CSV export: expected at least the columns title and status (a list) or title, watched_at and precision (its plays)',
+    );
   }
   const foreign = foreignColumns(context.category);
   const other = table.columns.find((column) => foreign.has(column.toLowerCase()));

@@ -4,6 +4,8 @@ import { completeRow } from '../normalise/row';
 import { itemFieldRules } from '../normalise/item-fields';
 import { EXPORT_FORMAT } from '../own-format/export-entry';
 import { ownEntry } from '../own-format/own-entry';
+import { ownPlay, type OwnPlayFields } from '../own-format/own-plays';
+import { RowPlays } from '../normalise/plays';
 import { readJsonRows } from '../reading/json-rows';
 import type { ImportInput } from '../reading/byte-chunks';
 import type { ImportSourceParser, ParseContext } from './source';
@@ -12,12 +14,29 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An entry's `plays` (absent in exports made before plays existed: none), or why they fail the row. */
+function playsOf(value: unknown, context: ParseContext): RowPlays | string {
+  const plays = new RowPlays(context.limits.maxRowPlays);
+  if (value === undefined || value === null) return plays;
+  if (!Array.isArray(value)) return 'plays must be an array';
+  for (const [index, element] of value.entries()) {
+    const play = isObject(element)
+      ? ownPlay(element as unknown as OwnPlayFields)
+      : 'a play must be an object';
+    if (typeof play === 'string') return `plays[${index}]: ${play}`;
+    plays.add(play);
+  }
+  return plays;
+}
+
 function rowOf(row: number, element: unknown, context: ParseContext): ImportRow {
   if (!isObject(element) || !isObject(element['item']))
     return failedRow(row, 'an entry must be an object with an item');
   const item = element['item'];
   const entry = ownEntry(element as unknown as Parameters<typeof ownEntry>[0]);
   if (typeof entry === 'string') return failedRow(row, entry);
+  const plays = playsOf(element['plays'], context);
+  if (typeof plays === 'string') return failedRow(row, plays);
   const fields: Record<string, unknown> = {};
   for (const [field] of itemFieldRules(context.category)) if (field in item) fields[field] = item[field];
   const externalIds = isObject(item['external_ids']) ? item['external_ids'] : {};
@@ -32,6 +51,8 @@ function rowOf(row: number, element: unknown, context: ParseContext): ImportRow 
       verbatim: true,
     },
     entry,
+    [],
+    plays,
   );
 }
 

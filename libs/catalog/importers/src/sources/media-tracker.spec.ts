@@ -25,6 +25,7 @@ describe('media-tracker source (our JSON export)', () => {
         started_at: '2024-01-01',
         finished_at: '2024-01-02',
       },
+      plays: [],
       warnings: [],
     });
     expect(okRows(rows)[1]).toMatchObject({
@@ -52,6 +53,7 @@ describe('media-tracker source (our JSON export)', () => {
         started_at: null,
         finished_at: null,
       },
+      plays: [],
       warnings: ["external id 'tvdb' does not exist for movies and was dropped"],
     });
   });
@@ -181,6 +183,7 @@ describe('csv source (our CSV export)', () => {
           started_at: null,
           finished_at: null,
         },
+        plays: [],
         warnings: [],
       },
     ]);

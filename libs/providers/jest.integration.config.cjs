@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../../jest.integration.preset.cjs'),
+  displayName: 'providers',
+  rootDir: __dirname,
+};
