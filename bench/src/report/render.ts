@@ -266,6 +266,10 @@ function sections(results: BenchResults): Section[] {
       `bulk-status of ${bulk.ids} ids (median of ${bulk.runs_ms.length})`,
       `${n0(bulk.median_ms)} ms (min ${n0(bulk.min_ms)}, max ${n0(bulk.max_ms)})`,
     ]);
+  if (results.scrobble) {
+    const s = results.scrobble;
+    other.push([`scrobble webhooks, ${s.rate_per_s}/s for ${s.seconds} s`, `202 p50 ${s.p50_ms} ms, p95 ${s.p95_ms} ms, p99 ${s.p99_ms} ms; ${s.recorded} of ${s.events} recorded, the last ${n0(s.max_record_lag_ms)} ms after its 202; ${s.recorded_twice} twice`]);
+  }
   if (cold) {
     other.push([
       `cold start, fresh databases (median of ${cold.fresh.runs.length})`,

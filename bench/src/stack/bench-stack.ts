@@ -18,10 +18,10 @@ export interface BenchStackOptions {
   profileDir?: string;
   /** Every service in one process (`npm start -- --single-process`). */
   singleProcess?: boolean;
-  /** The catalogs read the catalog databases of the stack of this name (a second build over the same data). */
-  catalogDataOf?: string;
   /** Extra environment of the gateway (the image scenario's image host). */
   gatewayEnv?: NodeJS.ProcessEnv;
+  /** The catalogs read the catalog databases of the stack of this name (a second build over the same data). */
+  catalogDataOf?: string;
 }
 
 export interface BenchStack {

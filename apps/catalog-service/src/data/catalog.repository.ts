@@ -1,13 +1,15 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, type ShardingDeclaration } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
+import { PROGRESS_LENGTH_FIELDS } from '@mt/domain';
 import { DuplicateEntryError, DuplicateExternalIdError, type EntryChange, type EntryDocument, type ItemSummaryRow } from '../domain/records/catalog-entry.record';
 import { anyShard, COUNTER_SHARDS, type CounterDocument } from './catalog-counter';
 import type { CatalogStore } from '../domain/ports/catalog-store.port';
 import type { EntryFilter } from '../domain/catalog-listing';
 
-const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1 } as const;
+// The length of works counted in pages (books): list entries show their progress as a percentage of it.
+const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1, [`own.${PROGRESS_LENGTH_FIELDS.pages}`]: 1 } as const;
 
 const EXTERNAL_IDS_INDEX = 'external_ids_unique';
 
@@ -46,6 +48,16 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
   // Account deletion: the entries a user created.
   { name: 'created_by', key: { created_by: 1 } },
 ];
+
+/**
+ * Unsharded: two unique rules span the whole catalog of a category (same title and year; each external id),
+ * and no shard key can be a prefix of both. Each category is its own database, so categories are placed on
+ * shards of their own (docs/operations.md "Sharding").
+ */
+export const ENTRY_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.entries,
+  unsharded: 'unique title+year and unique external ids span the whole catalog; one database per category spreads categories instead',
+};
 
 export class CatalogRepository implements CatalogStore {
   constructor(private readonly db: CatalogDatabase) {}

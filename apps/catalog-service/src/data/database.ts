@@ -50,5 +50,7 @@ export const COLLECTIONS = {
   episodes: 'episodes',
   /** One document per play (a finished viewing), see PlaysRepository. */
   plays: 'plays',
+  /** Removed plays, for the change feed (expire like the list's tombstones). */
+  playDeletions: 'play_deletions',
   importUploads: 'import_uploads',
 } as const;

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, type ShardingDeclaration } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { ListOwnerDeletedError, type ListOwnersStore } from '../domain/ports/list-owners-store.port';
@@ -21,6 +21,9 @@ export interface ListOwnerDocument {
    */
   stats?: NestedCounters;
 }
+
+/** One document per user, its `_id` the user id: it lives on the shard of the user's list. */
+export const LIST_OWNER_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.listOwners, shardKey: { _id: 1 }, scatterGather: [] };
 
 type NestedCounters = { [key: string]: number | NestedCounters };
 

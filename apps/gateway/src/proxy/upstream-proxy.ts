@@ -1,5 +1,5 @@
 import { errors } from '@mt/errors';
-import type { Logger } from '@mt/logging';
+import { redactPath, type Logger } from '@mt/logging';
 import type { Metrics } from '@mt/metrics';
 import { requestHasBody } from '@mt/http';
 import type { RouteTable } from '@mt/registry-client';
@@ -270,7 +270,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     if (!req.url.startsWith('/')) {
       // Absolute-form request target (`GET http://host/api/...`): forward its origin-form.
       const url = URL.canParse(req.url) ? new URL(req.url) : undefined;
-      if (!url) return next(errors.notFound(`no route for ${req.path}`));
+      if (!url) return next(errors.notFound(`no route for ${redactPath(req.path)}`));
       req.url = `${url.pathname}${url.search}`;
     }
     const attempt: ProxyAttempt = {
