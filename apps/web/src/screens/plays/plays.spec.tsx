@@ -85,6 +85,8 @@ describe("a show's episodes", () => {
     const episodes = await screen.findByRole('region', { name: 'Episodes' });
     expect(await within(episodes).findByText('2 / 6 episodes')).toBeTruthy();
     expect(episodes.textContent).toContain('Next: S1 · E3 “Pilot 3”');
+    // Its episodes are unticked in the checklist; the stepper offers no −1 that would overwrite what plays give.
+    expect(screen.queryByRole('button', { name: /^−1/ })).toBeNull();
     await user.click(within(episodes).getByRole('button', { name: 'Mark season 1 watched' }));
     // Only the season's episodes not played yet: a second play of E1 and E2 would show twice in the diary.
     expect(server.sent('POST', `/api/v1/tvshows/list/${SHOW}/plays`)[0]?.body).toEqual({ watched_at: 'now', episodes: ['e13', 'e14', 'e15'].map((id) => ({ episode_id: id.padEnd(24, '0') })) });
