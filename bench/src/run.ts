@@ -14,7 +14,9 @@ import { renderConsole, renderMarkdown } from './report/render';
 import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
+import { measurePlays } from './scenarios/plays';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureBuildAb } from './scenarios/build-ab';
 import { measureCatalogFloor } from './scenarios/catalog-floor';
 import { measureCatalogScale } from './scenarios/catalog-scale';
 import { measureImportExport } from './scenarios/imports';
@@ -26,6 +28,7 @@ import { measureImageServing } from './scenarios/images';
 import { measureProxyOverhead } from './scenarios/proxy';
 import { measureSearch } from './scenarios/search';
 import { compareSingleProcess } from './scenarios/single-process';
+import { measureScrobble } from './scenarios/scrobble';
 import { openCatalogSeeder } from './seed/catalog-seeder';
 import { seedList } from './seed/list-seeder';
 import { seedUsers } from './seed/users-seeder';
@@ -83,6 +86,10 @@ interface Session {
   jwt: string;
   pat: string;
 }
+
+/** The scrobble scenario's load (issue 38): events per second, for this many seconds. */
+const SCROBBLE_RATE = 50;
+const SCROBBLE_SECONDS = 30;
 
 /** List sizes of the lists scenario (issue 17). */
 const LIST_SIZES = [1000, 10_000, 50_000];
@@ -337,6 +344,21 @@ async function main(): Promise<void> {
           };
         }
       }
+      if (options.scenarios.has('plays')) {
+        log('plays: progress and up-next by number of plays, POST a play against PATCH');
+        const [small, large] = [required(users.all[8], 'a user'), required(users.all[9], 'a user')];
+        results.plays = await measurePlays(
+          gatewayUrl,
+          { mongoUrl: mongo.url, dbName: required(bench.stack.mongoDbNames.catalog['tvshows'], 'tvshows database') },
+          {
+            small: { id: small.id, jwt: (await loginAndCreatePat(gatewayUrl, small.username, small.password)).jwt, shows: 5, episodesPerShow: 10, cycles: 1 },
+            large: { id: large.id, jwt: (await loginAndCreatePat(gatewayUrl, large.username, large.password)).jwt, shows: 50, episodesPerShow: 9, cycles: 10 },
+          },
+          options,
+          createLogger({ service: 'bench-seeder', level: 'warn' }),
+          log,
+        );
+      }
       if (options.scenarios.has('catalog-scale')) {
         log(`deep pages and external id lookup at ${imported} entries`);
         // A movie from the middle of the insertion order: its id is looked up by its IMDb id.
@@ -411,6 +433,17 @@ async function main(): Promise<void> {
         log,
       );
     }
+    if (options.scenarios.has('build-ab') && options.baseline) {
+      log(`catalog page through the gateway: this build against ${options.baseline}, taking turns`);
+      results.build_ab = await measureBuildAb(
+        rootDir,
+        storeUrls,
+        path.resolve(options.baseline),
+        options,
+        log,
+      );
+      log(`  this build ÷ baseline: ${results.build_ab.ratio} (runs ${results.build_ab.ratio_runs.join(', ')})`);
+    }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
       const gatewayMetrics = bench.stack.process('gateway').metricsUrl;
@@ -429,6 +462,15 @@ async function main(): Promise<void> {
         .slice(0, Math.min(500, results.dataset.list_entries))
         .map((doc) => doc._id.toHexString());
       results.bulk_status = await measureBulkStatus(gatewayUrl, session.jwt, ids, options, log);
+    }
+    if (options.scenarios.has('scrobble')) {
+      const events = SCROBBLE_RATE * SCROBBLE_SECONDS;
+      log(`scrobble: ${SCROBBLE_RATE} webhooks/s for ${SCROBBLE_SECONDS} s through the gateway`);
+      const movies = data.docs.slice(0, Math.min(events, Math.max(...options.sizes)));
+      results.scrobble = await measureScrobble(
+        { gatewayUrl, imdbIds: movies.map((doc) => (doc['external_ids'] as { imdb: string }).imdb), itemIds: movies.map((doc) => doc._id.toHexString()), rate: SCROBBLE_RATE, seconds: SCROBBLE_SECONDS },
+        log,
+      );
     }
     if (options.scenarios.has('login')) {
       log(

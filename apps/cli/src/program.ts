@@ -6,11 +6,13 @@ import { registerCompletion } from './commands/completion';
 import { registerExport } from './commands/export';
 import { registerImports } from './commands/imports';
 import { registerList } from './commands/list';
+import { registerPlays } from './commands/plays';
 import { registerStats } from './commands/stats';
 import { registerSync } from './commands/sync';
 import { registerLogin } from './commands/login';
 import { registerModeration } from './commands/moderation';
 import { registerTokens } from './commands/tokens';
+import { registerHooks, registerInbox } from './commands/scrobble';
 import { EXIT } from './exit-codes';
 import { DEFAULT_URL } from './session';
 
@@ -57,9 +59,12 @@ export function buildProgram(ctx: CommandContext): Command {
   registerList(program, ctx);
   registerImports(program, ctx);
   registerExport(program, ctx);
+  registerPlays(program, ctx);
   registerStats(program, ctx);
   registerSync(program, ctx);
   registerTokens(program, ctx);
+  registerHooks(program, ctx);
+  registerInbox(program, ctx);
   registerModeration(program, ctx);
   registerCompletion(program, ctx);
   return program;

@@ -1,9 +1,9 @@
 import { baseEnvShape, envBool, envInt, envList, envUrl, internalSecretShape, loadConfig, redisEnvShape } from '@mt/config';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { imageSources, providersEnvShape, type ImageSources } from '@mt/providers';
 import { z } from 'zod';
 import { MAX_IMAGE_BYTES } from './images/image-limits';
-import { imageSources, type ImageSources } from './images/image-sources';
 
 const upstreamUrl = (defaultUrl: string) =>
   envUrl(['http:', 'https:'])
@@ -85,17 +85,21 @@ export const gatewayConfigSchema = z.object({
    * (tests, an offline stack). Off, such an address is refused whatever the configured host name.
    */
   IMAGE_ALLOW_PRIVATE_HOSTS: envBool(false),
-  // Read by imageSources(); declared here so a malformed one stops the start with the others.
-  TMDB_IMAGE_URL: envUrl(['http:', 'https:']).optional(),
-  OPENLIBRARY_COVERS_URL: envUrl(['http:', 'https:']).optional(),
+  // The metadata providers' settings, validated as the catalogs validate them: they decide which image hosts the
+  // gateway serves (imageSources); named one by one so the deployment checks see every variable.
+  TMDB_API_KEY: providersEnvShape.TMDB_API_KEY,
+  TMDB_READ_TOKEN: providersEnvShape.TMDB_READ_TOKEN,
+  TMDB_IMAGE_URL: providersEnvShape.TMDB_IMAGE_URL,
+  OPENLIBRARY_ENABLED: providersEnvShape.OPENLIBRARY_ENABLED,
+  OPENLIBRARY_COVERS_URL: providersEnvShape.OPENLIBRARY_COVERS_URL,
 });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema> & {
-  /** The image hosts `/api/v1/images/<provider>/…` may fetch from: derived, the provider credentials stay out of the config. */
-  IMAGE_SOURCES: ImageSources;
+  /** The image hosts `/api/v1/images/<provider>/…` may fetch from, derived from the provider settings. */
+  imageHosts: ImageSources;
 };
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => ({
-  ...loadConfig(gatewayConfigSchema, env),
-  IMAGE_SOURCES: imageSources(env),
-});
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const config = loadConfig(gatewayConfigSchema, env);
+  return { ...config, imageHosts: imageSources(env) };
+}

@@ -1,6 +1,9 @@
+import type { PlaysResults } from '../scenarios/plays';
 import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
+import type { BuildAbResults } from '../scenarios/build-ab';
+import type { ScrobbleResults } from '../scenarios/scrobble';
 import type { CatalogFloorResults } from '../scenarios/catalog-floor';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
 import type { ImportsResults } from '../scenarios/imports';
@@ -47,12 +50,15 @@ export interface BenchResults {
   auth?: AuthResults;
   /** Issue 42: the catalog service's CPU per request beside its floor (same libraries, same statements). */
   catalog_floor?: CatalogFloorResults;
+  /** Issue 42: the catalog page through the gateway, this build against another one, taking turns. */
+  build_ab?: BuildAbResults;
   search?: {
     by_size: SearchAtSize[];
     growth: { prefix_p95: number; sorted_p95: number; from: number; to: number };
   };
   login?: LoginResults;
   bulk_status?: BulkResults;
+  scrobble?: ScrobbleResults;
   /** Issue 17: list routes at three list sizes (one user's list each, measured taking turns). */
   lists?: ListsResults;
   /** Issue 16: deep pages by offset and cursor, external id lookup vs title search (largest catalog). */
@@ -60,6 +66,8 @@ export interface BenchResults {
   /** Issue 18: a 10 000-row Letterboxd import and the export of that list. */
   imports?: ImportsResults;
   cold_start?: ColdStartResults;
+  /** Issue 37: progress and up-next of many shows and plays against few, POST a play against PATCH. */
+  plays?: PlaysResults;
   /** Issue 41: the stack in one process beside one process per service, same data, measured in turn. */
   single_process?: SingleProcessResults;
   /** Issue 39: a poster served from the gateway's image cache beside nginx serving the same file. */

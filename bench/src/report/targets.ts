@@ -100,6 +100,11 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       );
   }
 
+  if (results.build_ab) {
+    const ab = results.build_ab;
+    targets.push(check('build_ab_catalog_page', 'Catalog page through the gateway, this build ÷ the baseline build', '≥ 1.5×', `${ab.ratio.toFixed(2)}×`, ab.ratio >= 1.5));
+  }
+
   if (auth) {
     targets.push(
       check(
@@ -164,6 +169,22 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       ),
     );
   else targets.push(skip('bulk_status', 'Bulk-status of 500 ids', '≤ 150 ms', 'not measured'));
+
+  const plays = results.plays;
+  if (plays) {
+    const of = `${plays.large.shows} shows / ${plays.large.plays} plays vs ${plays.small.shows} / ${plays.small.plays}`;
+    targets.push(check('plays_progress_growth', `progress p95 growth (${of})`, '≤ 1.5×', `${plays.growth_p95.progress}×`, plays.growth_p95.progress <= 1.5));
+    targets.push(check('plays_up_next_growth', `up-next p95 growth (${of})`, '≤ 1.5×', `${plays.growth_p95.up_next}×`, plays.growth_p95.up_next <= 1.5));
+    targets.push(check('plays_post_vs_patch', 'POST a play p95 ÷ PATCH of the entry p95', '≤ 2×', `${plays.play_vs_patch_p95}×`, plays.play_vs_patch_p95 <= 2));
+  } else targets.push(skip('plays', 'progress, up-next and POST a play', '≤ 1.5× / ≤ 2×', 'not measured'));
+
+  const scrobble = results.scrobble;
+  if (scrobble) {
+    targets.push(check('scrobble_accept_p95', `Scrobble webhook 202, p95 at ${scrobble.rate_per_s}/s`, '≤ 100 ms', ms(scrobble.p95_ms), scrobble.p95_ms <= 100 && scrobble.refused === 0));
+    targets.push(
+      check('scrobble_recorded', `Every scrobbled play recorded, none twice (${scrobble.events} events)`, '≤ 5 s after its 202', `${scrobble.recorded} recorded, last after ${ms(scrobble.max_record_lag_ms)}, ${scrobble.recorded_twice} twice`, scrobble.recorded === scrobble.events && scrobble.max_record_lag_ms <= 5000 && scrobble.recorded_twice === 0),
+    );
+  } else targets.push(skip('scrobble_accept_p95', 'Scrobble webhook 202, p95 at 50/s', '≤ 100 ms', 'not measured'));
 
   const scale = results.catalog_scale;
   if (scale) {

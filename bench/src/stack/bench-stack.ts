@@ -20,6 +20,8 @@ export interface BenchStackOptions {
   singleProcess?: boolean;
   /** Extra environment of the gateway (the image scenario's image host). */
   gatewayEnv?: NodeJS.ProcessEnv;
+  /** The catalogs read the catalog databases of the stack of this name (a second build over the same data). */
+  catalogDataOf?: string;
 }
 
 export interface BenchStack {
@@ -66,7 +68,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     mongoUrl: options.mongoUrl,
     redisUrl: options.redisUrl,
     redisKeyPrefix: benchRedisPrefix(options.name),
-    mongoDbNames: { auth: databases.auth, catalog: databases.catalog },
+    mongoDbNames: { auth: databases.auth, catalog: benchDatabases(options.catalogDataOf ?? options.name).catalog },
     logLevel: 'warn',
     env: {
       RATE_LIMIT_PER_MINUTE: '10000000',

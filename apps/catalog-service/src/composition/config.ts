@@ -53,8 +53,15 @@ const catalogEnvSchema = z
     STORE_PROFILE: z.enum(['auto', ...STORE_PROFILES]).default('auto'),
     /** Import uploads this instance reads and validates at once (a further one is a 503 with Retry-After). */
     IMPORT_UPLOADS_AT_ONCE: envInt(DEFAULT_IMPORT_UPLOADS_AT_ONCE, 1, 64),
-    /** TMDB (with a key or read token) and Open Library (unless turned off), and where they are (docs/operations.md "Metadata providers"). */
-    ...providersEnvShape,
+    // TMDB (with a key or read token) and Open Library (unless turned off), and where they are (docs/operations.md
+    // "Metadata providers"); named one by one so the deployment checks see every variable.
+    TMDB_API_KEY: providersEnvShape.TMDB_API_KEY,
+    TMDB_READ_TOKEN: providersEnvShape.TMDB_READ_TOKEN,
+    TMDB_API_URL: providersEnvShape.TMDB_API_URL,
+    TMDB_IMAGE_URL: providersEnvShape.TMDB_IMAGE_URL,
+    OPENLIBRARY_ENABLED: providersEnvShape.OPENLIBRARY_ENABLED,
+    OPENLIBRARY_URL: providersEnvShape.OPENLIBRARY_URL,
+    OPENLIBRARY_COVERS_URL: providersEnvShape.OPENLIBRARY_COVERS_URL,
   })
   .superRefine((env, ctx) => {
     if (env.PORT === 0 && env.ADVERTISED_URL === undefined) {

@@ -81,9 +81,26 @@ export class EpisodesRepository implements EpisodesStore {
     return (await this.episodes.find({ _id: { $in: [...ids] } }, { session }).toArray()).map(toEpisode);
   }
 
+  async atPlaces(places: ReadonlyArray<{ showId: Id; season: number; number: number }>): Promise<Episode[]> {
+    if (!places.length) return [];
+    const docs = await this.episodes.find({ $or: places.map((place) => ({ show_id: place.showId, season: place.season, number: place.number })) }).toArray();
+    return docs.map(toEpisode);
+  }
+
   async find(showId: Id, season: number, number: number, session?: Session): Promise<Episode | null> {
     const doc = await this.episodes.findOne({ show_id: showId, season, number }, { session });
     return doc && toEpisode(doc);
+  }
+
+  async airedCounts(showIds: readonly Id[], today: string): Promise<Map<string, number>> {
+    if (!showIds.length) return new Map();
+    const rows = await this.episodes
+      .aggregate<{ _id: mongo.ObjectId; aired: number }>([
+        { $match: { show_id: { $in: [...showIds] }, season: { $gt: 0 }, air_date: { $ne: null, $lte: today } } },
+        { $group: { _id: '$show_id', aired: { $sum: 1 } } },
+      ])
+      .toArray();
+    return new Map(rows.map((row) => [row._id.toHexString(), row.aired]));
   }
 
   async findByExternalKey(key: string): Promise<Episode | null> {

@@ -7,7 +7,7 @@ import { MAX_HISTORY_PER_ENTRY, newestFirst, type HistoryEvent } from '../domain
 import type { ListSort, NewListEntryFields } from '../domain/list-entry';
 
 /** The fields of a list entry that copy its catalog entry. */
-export const itemCopy = (item: ListedItem) => ({ item_title_key: item.titleKey, item_title: item.title, item_year: item.year });
+export const itemCopy = (item: ListedItem) => ({ item_title_key: item.titleKey, item_title: item.title, item_year: item.year, item_pages: item.pages });
 
 /** Prepends one write's events (oldest first) to a stored history, dropping the oldest beyond the cap. */
 export function pushHistory(events: readonly HistoryEvent[]) {
@@ -42,6 +42,8 @@ export const LIST_ENTRY_INDEXES: mongo.IndexDescription[] = [
   { name: 'user_created', key: { user_id: 1, created_at: 1, item_id: 1 } },
   { name: 'user_title', key: { user_id: 1, item_title_key: 1, item_id: 1 } },
   { name: 'user_score', key: { user_id: 1, score_missing: 1, score: 1, item_id: 1 } },
+  // Up next: the user's watching shows, most recently played first.
+  { name: 'user_up_next', key: { user_id: 1, status: 1, last_played_at: -1, item_id: -1 } },
   // Renaming an item updates its entries in every list.
   { name: 'item', key: { item_id: 1 } },
   // The change feed: the user's entries after a position, in commit order (ties of one write by item id).

@@ -1,9 +1,9 @@
-import { errors } from '@mt/errors';
+import { AppError, errors } from '@mt/errors';
 import { readFile } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import { downloadImage, type DownloadLimits } from './image-download';
 import type { CachedImage, ImageCache } from './image-cache';
-import type { ImageSources } from './image-sources';
+import type { ImageSources } from '@mt/providers';
 
 export interface ServedImage {
   image: CachedImage;
@@ -39,7 +39,8 @@ export function createImageService(deps: {
   const download = (key: string, url: URL): Promise<CachedImage> => {
     const pending = downloads.get(key);
     if (pending) return pending;
-    if (downloads.size >= maxDownloads) throw errors.serviceUnavailable('too many images are being fetched; retry shortly');
+    if (downloads.size >= maxDownloads)
+      throw new AppError('service_unavailable', 'too many images are being fetched at once; retry shortly', { headers: { 'Retry-After': '1' } });
     const started = (async () => {
       const temporary = await cache.temporaryFile();
       const downloaded = await downloadImage(url, temporary, limits);

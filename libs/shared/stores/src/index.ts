@@ -10,3 +10,4 @@ export * from './keyed-mutex';
 export * from './index-order';
 export * from './redis-slots';
 export * from './sharding';
+export * from './user-events.consumer';

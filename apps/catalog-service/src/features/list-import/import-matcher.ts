@@ -18,6 +18,14 @@ const NO_TITLE = 'no catalog entry has these external ids, and the row has no ti
 
 const titleYearKey = (key: string, year: number | null) => JSON.stringify([key, year]);
 
+/** Entry fields from a metadata provider for a row's external ids (features/providers), or null. */
+export interface RowMetadata {
+  fieldsFor(externalIds: Readonly<Record<string, string>>): Promise<Record<string, unknown> | null>;
+}
+
+/** Provider reads of one batch at once: a batch of unknown works never bursts a provider's rate limit. */
+const PROVIDER_READS_AT_ONCE = 4;
+
 /**
  * Entries the import creates that later rows must find: within one batch, and across a dry run's batches
  * (a dry run creates nothing, so the store cannot tell them).
@@ -41,6 +49,8 @@ export class ImportMatcher {
   constructor(
     private readonly category: CategoryDefinition,
     private readonly catalog: CatalogStore,
+    /** Configured providers: a row to create that carries a provider id is created with its metadata. */
+    private readonly metadata?: RowMetadata,
   ) {}
 
   async match(items: readonly ImportItem[], userId: string, canCreate: boolean, now: Date, planned = new PlannedEntries()): Promise<RowMatch[]> {
@@ -55,7 +65,7 @@ export class ImportMatcher {
     const titled = new Map<string, Id>(planned.byTitleYear);
     for (const entry of byTitle) titled.set(titleYearKey(entry.title_key, entry.year), entry._id);
 
-    return items.map((item, index): RowMatch => {
+    const matches = items.map((item, index): RowMatch => {
       const found = keysOf(item)
         .map((key) => external.get(key))
         .find(Boolean);
@@ -73,12 +83,36 @@ export class ImportMatcher {
       for (const pair of created.doc.external_keys ?? []) external.set(pair, created.doc._id);
       return created;
     });
+    if (this.metadata) await this.withProviderMetadata(items, matches, this.metadata, userId, now, planned);
+    return matches;
+  }
+
+  /** Rebuilds each entry to create whose row has a provider id from the provider's metadata (same id, so later rows still find it). */
+  private async withProviderMetadata(items: readonly ImportItem[], matches: RowMatch[], metadata: RowMetadata, userId: string, now: Date, planned: PlannedEntries): Promise<void> {
+    const pending = matches.flatMap((match, index) => (match.kind === 'create' ? [index] : []));
+    for (let start = 0; start < pending.length; start += PROVIDER_READS_AT_ONCE) {
+      await Promise.all(
+        pending.slice(start, start + PROVIDER_READS_AT_ONCE).map(async (index) => {
+          const item = items[index];
+          const current = matches[index] as Extract<RowMatch, { kind: 'create' }>;
+          const fields = item ? await metadata.fieldsFor(item.external_ids as Record<string, string>) : null;
+          if (!item || !fields) return;
+          const rebuilt = this.newEntry({ ...item, ...fields, external_ids: { ...(fields['external_ids'] as object), ...item.external_ids } } as ImportItem, userId, now);
+          if (rebuilt.kind !== 'create') return;
+          rebuilt.doc._id = current.doc._id;
+          matches[index] = rebuilt;
+          planned.add(rebuilt.doc);
+        }),
+      );
+    }
   }
 
   private newEntry(item: ImportItem, userId: string, now: Date): RowMatch {
     const input: Record<string, unknown> = { title: item.title, year: item.year };
     if (item.description !== undefined) input['description'] = item.description;
     if (item.genres !== undefined) input['genres'] = item.genres;
+    const provided = item as { poster_url?: unknown };
+    if (typeof provided.poster_url === 'string') input['poster_url'] = provided.poster_url;
     const fields = item as unknown as Record<string, unknown>;
     for (const name of Object.keys(this.category.fields)) if (fields[name] !== undefined) input[name] = fields[name];
     const keys = externalIdKeys(this.category);

@@ -56,9 +56,10 @@ export class ProviderImportService {
     if (!caller.moderator && current.created_by !== caller.userId) throw errors.forbidden('only the user who created this entry (or a moderator) may refresh it');
     const externalIds = storedExternalIds(this.deps.category, current);
     const source = this.deps.providers.ids().find((provider) => externalIds[provider] !== undefined);
-    if (!source) throw errors.conflict(`this entry has no id of a configured provider (${this.deps.providers.ids().join(', ') || 'none'})`);
-    const chosen = this.deps.providers.chooseFor(source, externalIds[source]!);
-    const { work, seasons } = await this.deps.providers.read(chosen, externalIds[source]!, { fresh: true });
+    const providerId = source === undefined ? undefined : externalIds[source];
+    if (!source || !providerId) throw errors.conflict(`this entry has no id of a configured provider (${this.deps.providers.ids().join(', ') || 'none'})`);
+    const chosen = this.deps.providers.chooseFor(source, providerId);
+    const { work, seasons } = await this.deps.providers.read(chosen, providerId, { fresh: true });
     const patch = this.storable(refreshEntryFields(this.deps.category, work, { own: current.own, external_ids: externalIds }), 'patch');
     if (Object.keys(patch).length) await this.deps.catalog.update(id, patch, caller.userId ?? '', true);
     await this.writeSeasons(id, seasons);

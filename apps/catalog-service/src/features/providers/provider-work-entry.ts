@@ -10,8 +10,9 @@ export function workEntryFields(category: CategoryDefinition, work: ProviderWork
     const value = work.fields[name];
     if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0)) own[name] = value;
   }
-  const settable = settableExternalIdKeys(externalIdKeys(category));
-  const externalIds = Object.fromEntries(Object.entries(work.external_ids).filter(([key, value]) => settable.includes(key) && externalIdKeys(category)[key]!.pattern.test(value)));
+  const keys = externalIdKeys(category);
+  const settable = settableExternalIdKeys(keys);
+  const externalIds = Object.fromEntries(Object.entries(work.external_ids).filter(([key, value]) => settable.includes(key) && keys[key]?.pattern.test(value)));
   return {
     title: work.title,
     year: work.year,
