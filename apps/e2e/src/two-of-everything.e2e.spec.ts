@@ -18,12 +18,13 @@ const FAST_EXPIRY = {
   'registry-service': { INSTANCE_TTL_MS: '3000', SWEEP_INTERVAL_MS: '500' },
   'catalog-service': { REGISTRY_HEARTBEAT_MS: '1000' },
   'auth-service': { REGISTRY_HEARTBEAT_MS: '1000' },
+  'scrobble-service': { REGISTRY_HEARTBEAT_MS: '1000' },
 };
 const PASSWORD = 'correct horse battery';
 /** Retries of one request: a dead gateway's claim of the key lapses within its lease (10 s). */
 const ATTEMPTS = 40;
 /** One instance of each kind, SIGKILLed in this order (the first of each; the second keeps serving). */
-const VICTIMS = ['gateway', 'auth-service', 'registry-service', ...CATEGORIES.map((category) => `catalog-${category}`)];
+const VICTIMS = ['gateway', 'auth-service', 'registry-service', 'scrobble-service', ...CATEGORIES.map((category) => `catalog-${category}`)];
 
 interface Answer {
   status: number;

@@ -98,10 +98,10 @@ export interface Stack {
   /** Another catalog instance of `category` (scaling tests); resolves once it is spawned (call its waitReady). */
   startCatalogInstance(category: string, options?: { port?: number; env?: NodeJS.ProcessEnv }): Promise<ServiceProcess>;
   /**
-   * Another instance of the gateway, the auth service or the registry (`<app>-2`…) on free ports, with the
+   * Another instance of the gateway, the auth, scrobble or registry service (`<app>-2`…) on free ports, with the
    * stack's stores and secret; `env` names what it talks to (e.g. REGISTRY_URL of another registry).
    */
-  startInstance(app: 'gateway' | 'auth-service' | 'registry-service', options?: { env?: NodeJS.ProcessEnv }): Promise<ServiceProcess>;
+  startInstance(app: 'gateway' | 'auth-service' | 'registry-service' | 'scrobble-service', options?: { env?: NodeJS.ProcessEnv }): Promise<ServiceProcess>;
   /** SIGTERM every process (front to back), SIGKILL stragglers after 10 s, then stop the stores it started. */
   stop(): Promise<void>;
 }
@@ -352,8 +352,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async startInstance(app, instanceOptions = {}) {
       const port = await freePort();
       const count = processes.filter((service) => service.app === app).length + 1;
+      const advertised = { ADVERTISED_URL: `http://127.0.0.1:${port}` };
       const own: NodeJS.ProcessEnv =
-        app === 'auth-service' ? { MONGO_DB_NAME: mongoDbNames.auth, ADVERTISED_URL: `http://127.0.0.1:${port}`, ...authMallocEnv(commonEnv) } : {};
+        app === 'auth-service'
+          ? { MONGO_DB_NAME: mongoDbNames.auth, ...advertised, ...authMallocEnv(commonEnv) }
+          : app === 'scrobble-service'
+            ? { MONGO_DB_NAME: mongoDbNames.scrobble, ...advertised }
+            : {};
       const instance = launch(`${app}-${count}`, app, port, ownEnv(app, { ...own, ...instanceOptions.env }), await freePort());
       if (!instance) throw new Error(`${app}-${count}: not started`);
       return instance;
