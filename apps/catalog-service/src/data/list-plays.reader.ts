@@ -1,4 +1,3 @@
-import type { ShardingDeclaration } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import type { Id } from '../domain/ids';
@@ -34,13 +33,6 @@ interface StoredPlay {
 }
 
 const ORDER = { cycle: 1, watched_at: 1, created_at: 1, _id: 1 } as const;
-
-/** A user's plays, by owner like the list they belong to: statistics and exports read one user's plays. */
-export const PLAY_SHARDING: ShardingDeclaration = {
-  collection: COLLECTIONS.plays,
-  shardKey: { user_id: 1, item_id: 1 },
-  scatterGather: ["a catalog entry merged or removed: its plays in every user's list (by `item_id`)"],
-};
 
 /**
  * What the list's features read of the `plays` collection, on its user index. Statistics: two groupings of

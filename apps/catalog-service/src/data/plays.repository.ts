@@ -1,3 +1,4 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
@@ -24,6 +25,19 @@ export const PLAY_DELETION_INDEXES: mongo.IndexDescription[] = [
   { name: 'user_seq', key: { user_id: 1, seq: 1, item_id: 1, play_id: 1 } },
   { name: 'ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
 ];
+
+/**
+ * A user's plays, by owner like the list they belong to (every index and the per-user event uniqueness start
+ * with the user, so the key is the user alone).
+ */
+export const PLAY_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.plays,
+  shardKey: { user_id: 1 },
+  scatterGather: ["a catalog entry merged or removed: its plays in every user's list (index `item`)"],
+};
+
+/** Removed plays for the change feed, by owner like the plays. */
+export const PLAY_DELETION_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.playDeletions, shardKey: { user_id: 1 }, scatterGather: [] };
 
 const NEWEST_FIRST = { watched_at: -1, created_at: -1, _id: -1 } as const;
 const FEED_ORDER = { seq: 1, item_id: 1, _id: 1 } as const;

@@ -14,6 +14,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { ApiClient, ConformanceError } from './api-client';
 import { recordConformance } from './conformance-report';
+import { startSecondInstances, TWO_OF_EVERYTHING } from './two-of-everything';
 import { OpenApiConformance, type OpenApiDocument } from './openapi-conformance';
 
 export const CATEGORIES = ['books', 'movies', 'tvshows'] as const;
@@ -51,6 +52,8 @@ export interface EventuallyOptions {
 export interface TestStack {
   readonly stack: Stack;
   readonly gatewayUrl: string;
+  /** Every gateway: one, or two with MT_TWO_OF_EVERYTHING=1 (then `api` asks them in turn). */
+  readonly gatewayUrls: readonly string[];
   /** Talks to the gateway; every response is checked against the published OpenAPI document. */
   readonly api: ApiClient;
   readonly conformance: OpenApiConformance;
@@ -163,6 +166,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       { timeoutMs: 30_000 },
     );
     conformance = new OpenApiConformance(document);
+    if (TWO_OF_EVERYTHING) await startSecondInstances(stack, CATEGORIES);
   } catch (error) {
     await stack.stop().catch(() => undefined);
     await cleanUp();
@@ -170,10 +174,12 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
   }
 
   let mongoClient: mongoose.Connection | undefined;
-  const api = new ApiClient(gatewayUrl, conformance);
+  const gatewayUrls = stack.processes.filter((service) => service.app === 'gateway').map((service) => service.url);
+  const api = new ApiClient(gatewayUrl, conformance, gatewayUrls.filter((url) => url !== gatewayUrl));
   return {
     stack,
     gatewayUrl,
+    gatewayUrls,
     api,
     conformance,
     logs,

@@ -2,6 +2,7 @@ import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { EventAction, EventStatus, StoredEvent } from '../domain/ports';
 import type { ScrobbleEvent, Server } from '../domain/scrobble-event';
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, objectIdOf, type ScrobbleDatabase } from './database';
 
 interface EventDocument {
@@ -38,6 +39,13 @@ const toEvent = (doc: EventDocument): StoredEvent => ({
   status: doc.status,
   receivedAt: doc.received_at,
 });
+
+/** Events by hook: a delivery is unique per hook, and a hook's events are read together. */
+export const EVENT_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.events,
+  shardKey: { hook_id: 1 },
+  scatterGather: ['the sweep of pending events (index `status_received`)', "an account's deletion (by `user_id`)"],
+};
 
 export class EventsRepository {
   constructor(private readonly db: ScrobbleDatabase) {}

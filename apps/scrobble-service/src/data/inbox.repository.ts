@@ -2,6 +2,7 @@ import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { InboxEntry, ScrobbleCategory } from '../domain/ports';
 import type { MediaIds, Server } from '../domain/scrobble-event';
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, objectIdOf, type ScrobbleDatabase } from './database';
 
 interface InboxDocument {
@@ -42,6 +43,13 @@ const toEntry = (doc: InboxDocument): InboxEntry => ({
   count: doc.count,
   eventIds: doc.event_ids,
 });
+
+/** The inbox by hook: one entry per (hook, media). */
+export const INBOX_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.inbox,
+  shardKey: { hook_id: 1 },
+  scatterGather: ["a user's inbox across their hooks (index `user_last_seen`)", "an account's deletion"],
+};
 
 export class InboxRepository {
   constructor(private readonly db: ScrobbleDatabase) {}

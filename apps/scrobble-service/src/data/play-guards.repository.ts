@@ -1,4 +1,5 @@
 import { isDuplicateKeyError, retryTransient } from '@mt/stores';
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, type ScrobbleDatabase } from './database';
 
 interface PlayGuardDocument {
@@ -13,6 +14,9 @@ interface PlayGuardDocument {
  * duplicate. The claim is one conditional upsert on a unique key, so two deliveries racing each other
  * cannot both count.
  */
+/** Guards by hook: one per (hook, media). */
+export const PLAY_GUARD_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.playGuards, shardKey: { hook_id: 1 }, scatterGather: ["an account's deletion (by `user_id`)"] };
+
 export class PlayGuardsRepository {
   constructor(private readonly db: ScrobbleDatabase) {}
 
