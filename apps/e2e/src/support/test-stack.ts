@@ -84,6 +84,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     : [undefined, undefined];
   const redisKeyPrefix = testRedisPrefix(`e2e-${options.name}`);
   const authDb = testDbName(`e2e_${options.name}_auth`);
+  const scrobbleDb = testDbName(`e2e_${options.name}_scrobble`);
   const catalogDbs: Record<string, string> = Object.fromEntries(
     CATEGORIES.map((category) => [category, testDbName(`e2e_${options.name}_${category}`)]),
   );
@@ -108,12 +109,14 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       auth: authDb,
       // A category a suite starts later (a test-only one) gets its database here, dropped with the rest.
       catalog: (category) => (catalogDbs[category] ??= testDbName(`e2e_${options.name}_${category}`)),
+      scrobble: scrobbleDb,
     },
     // Debug: the services log their request lines at debug (the gateway's access log is at INFO), and
     // the suites follow a request id into the service that served it.
     logLevel: 'debug',
     // A generated signing key per stack, kept out of the checkout's default key directory.
-    env: { JWT_KEY_DIR: keyDir, ...options.env },
+    // No provider on the internet: a suite that wants one points it at the replay server in `env`.
+    env: { JWT_KEY_DIR: keyDir, OPENLIBRARY_ENABLED: 'false', ...options.env },
     appEnv: options.appEnv,
     onLog: (line) => {
       logs.push(line);
@@ -127,7 +130,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
   const cleanUp = async () => {
     await closeProxies();
     await deleteRedisPrefix(redisKeyPrefix).catch(() => undefined);
-    const databases = [authDb, ...Object.values(catalogDbs)];
+    const databases = [authDb, scrobbleDb, ...Object.values(catalogDbs)];
     await Promise.all(databases.map((db) => dropTestDatabase(db).catch(() => undefined)));
     rmSync(keyDir, { recursive: true, force: true });
   };

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { EventAction, EventStatus, StoredEvent } from '../domain/ports';
 import type { ScrobbleEvent, Server } from '../domain/scrobble-event';
@@ -69,7 +69,7 @@ export class EventsRepository {
       received_at: input.receivedAt,
     };
     try {
-      await this.events.insertOne(doc);
+      await retryTransient(() => this.events.insertOne(doc));
       return toEvent(doc);
     } catch (error) {
       if (isDuplicateKeyError(error)) return null;

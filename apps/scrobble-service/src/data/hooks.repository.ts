@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Hook } from '../domain/ports';
 import type { Server } from '../domain/scrobble-event';
@@ -64,7 +64,8 @@ export class HooksRepository {
         last_event_at: null,
       };
       try {
-        await this.hooks.insertOne(doc);
+        // Concurrent inserts under one user's unique slots may also meet as a write conflict: tried again.
+        await retryTransient(() => this.hooks.insertOne(doc));
         return toHook(doc);
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;

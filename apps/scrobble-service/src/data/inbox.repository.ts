@@ -1,3 +1,4 @@
+import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { InboxEntry, ScrobbleCategory } from '../domain/ports';
 import type { MediaIds, Server } from '../domain/scrobble-event';
@@ -59,6 +60,16 @@ export class InboxRepository {
     input: Omit<InboxEntry, 'id' | 'firstSeenAt' | 'lastSeenAt' | 'count' | 'eventIds'> & { userId: string; mediaKey: string; eventId: string },
     now: Date,
   ): Promise<void> {
+    try {
+      await retryTransient(() => this.upsertEntry(input, now));
+    } catch (error) {
+      // Two first plays racing: both upserts inserted, one lost on the unique key; now it updates.
+      if (!isDuplicateKeyError(error)) throw error;
+      await retryTransient(() => this.upsertEntry(input, now));
+    }
+  }
+
+  private async upsertEntry(input: Parameters<InboxRepository['add']>[0], now: Date): Promise<void> {
     await this.inbox.updateOne(
       { hook_id: input.hookId, media_key: input.mediaKey },
       {

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { COLLECTIONS, type ScrobbleDatabase } from './database';
 
 interface PlayGuardDocument {
@@ -28,10 +28,12 @@ export class PlayGuardsRepository {
   /** True when this play counts (no play of the same media through the hook within `windowMs`). */
   async claim(input: { hookId: string; userId: string; mediaKey: string }, now: Date, windowMs: number): Promise<boolean> {
     try {
-      await this.guards.updateOne(
-        { hook_id: input.hookId, media_key: input.mediaKey, last_play_at: { $lte: new Date(now.getTime() - windowMs) } },
-        { $set: { last_play_at: now }, $setOnInsert: { user_id: input.userId } },
-        { upsert: true },
+      await retryTransient(() =>
+        this.guards.updateOne(
+          { hook_id: input.hookId, media_key: input.mediaKey, last_play_at: { $lte: new Date(now.getTime() - windowMs) } },
+          { $set: { last_play_at: now }, $setOnInsert: { user_id: input.userId } },
+          { upsert: true },
+        ),
       );
       return true;
     } catch (error) {
