@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { ProviderReplay } from '@mt/testing';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { checkScreen, closeOpenPages, launchBrowser, openPage } from './support/browser';
 import { startWebStack, type WebStack } from './support/web-stack';
 import { expectText, until, visible } from './support/wait';
@@ -29,6 +31,14 @@ async function newPerson(page: Page) {
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await visible(page.getByRole('heading', { level: 1, name: 'Home' }));
   return username;
+}
+
+/** `MT_README_SCREENSHOTS=1`: the README's pictures of these screens, from the desktop run. */
+async function readmeShot(page: Page, width: number, name: string) {
+  if (process.env['MT_README_SCREENSHOTS'] !== '1' || width !== 1280) return;
+  const dir = path.join(__dirname, '..', '..', '..', 'docs', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
 
 /**
@@ -84,6 +94,7 @@ describe.each([390, 1280])('at %i px wide', (width) => {
     await found.getByRole('button', { name: `Add ${title} to my list` }).click();
     await visible(found.getByText('Added to your list'));
     await checkScreen(w, 'provider-added');
+    await readmeShot(page, width, 'provider-search');
 
     // Its page: the poster, the checklist, "0 / n episodes" and the first episode next.
     await found.getByRole('link', { name: title }).click();
@@ -103,6 +114,8 @@ describe.each([390, 1280])('at %i px wide', (width) => {
     await visible(episodes.getByText('Next: S2 · E1', { exact: false }));
     await until(async () => expect(await page.getByLabel('Status', { exact: true }).inputValue()).toBe('watching'));
     await checkScreen(w, 'entry-season-marked');
+    await episodes.scrollIntoViewIfNeeded();
+    await readmeShot(page, width, 'episodes');
 
     // Every aired episode: completed; "Watch again" starts a new cycle from the first episode.
     await episodes.getByRole('button', { name: 'Mark all aired watched' }).click();
@@ -134,6 +147,7 @@ describe.each([390, 1280])('at %i px wide', (width) => {
     await visible(page.getByRole('heading', { level: 1, name: 'Diary' }));
     await until(async () => expect(await page.locator('.diary__play').count()).toBe(aired + 1));
     await checkScreen(w, 'diary');
+    await readmeShot(page, width, 'diary');
     // The same screens on the narrowest phone: nothing wider than the window.
     await page.setViewportSize({ width: 360, height: 800 });
     await checkScreen(w, 'diary-360');
@@ -193,6 +207,7 @@ describe.each([390, 1280])('at %i px wide', (width) => {
     });
     await visible(page.getByRole('region', { name: 'Not matched yet' }).getByRole('button', { name: /^Dismiss Nowhere/ }));
     await checkScreen(w, 'connection-inbox');
+    await readmeShot(page, width, 'connections');
     await page.setViewportSize({ width: 360, height: 800 });
     await checkScreen(w, 'connection-360');
     expect(w.errors).toEqual([]);
