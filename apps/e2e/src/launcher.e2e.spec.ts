@@ -19,6 +19,7 @@ const EXPECTED_PROCESSES = [
   'catalog-tvshows',
   'gateway',
   'registry-service',
+  'scrobble-service',
 ];
 const INTERNAL_SECRET_HEADER = 'x-mt-internal-secret';
 
@@ -150,7 +151,7 @@ describe('npm start (the stack launcher CLI)', () => {
       launched = launch();
     });
 
-    it('brings all six processes up with every /readyz 200 within 20 s', async () => {
+    it('brings all seven processes up with every /readyz 200 within 20 s', async () => {
       const deadline = Date.now() + 20_000 - launched.elapsed();
       status = await readStatus(launched.statusFile, deadline);
       expect(status.processes.map((p) => p.name).sort()).toEqual(EXPECTED_PROCESSES);

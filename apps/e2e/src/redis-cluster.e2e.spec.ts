@@ -77,14 +77,17 @@ describeOnCluster('a stack on a Redis Cluster while its masters fail over (skipp
 
     // Every master hands over once: each slot's master changes while the writes go on.
     const ports = cluster!.nodes.map((node) => node.port);
-    for (let round = 0; round < 3; round++) {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      failingOver = true;
-      await failOverOneMaster(ports);
-      failingOver = false;
+    try {
+      for (let round = 0; round < 3; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        failingOver = true;
+        await failOverOneMaster(ports);
+        failingOver = false;
+      }
+    } finally {
+      writing = false;
+      await writer;
     }
-    writing = false;
-    await writer;
 
     expect(failures).toEqual([]);
     expect(retried.length).toBeLessThanOrEqual(acknowledged.length);

@@ -22,7 +22,7 @@ import { upstreamHealth } from './health/upstream-health';
 import { imagesFromConfig } from './images';
 import { createBodyBudget } from './idempotency/body-budget';
 import { createIdempotencyRepository } from './idempotency/idempotency.repository';
-import { idempotencyMiddleware } from './idempotency/idempotency.middleware';
+import { IDEMPOTENCY_CLAIM_LEASE_MS, idempotencyMiddleware } from './idempotency/idempotency.middleware';
 import type { UpstreamAgents } from './proxy/agents';
 import { createUpstreamProxy } from './proxy/upstream-proxy';
 import { createRateLimitRepository } from './rate-limit/rate-limit.repository';
@@ -127,8 +127,7 @@ export function createApp(deps: GatewayDeps): Express {
           maxBytes: config.IDEMPOTENCY_MAX_BYTES,
         }),
         bodies: createBodyBudget(config.IDEMPOTENCY_BUFFER_BYTES, metrics),
-        // A claim outlives any request it covers (upstream deadline plus a margin for the response).
-        inFlightTtlMs: config.PROXY_TIMEOUT_MS + 60_000,
+        inFlightTtlMs: IDEMPOTENCY_CLAIM_LEASE_MS,
         logger,
       }),
       // The gateway's own endpoints: only requests routed to them walk their router.

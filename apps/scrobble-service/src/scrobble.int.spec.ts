@@ -13,6 +13,7 @@ interface Play {
 
 const SERVERS: ServerName[] = ['jellyfin', 'plex', 'emby', 'generic'];
 const RATE_LIMIT = 40;
+const RACE_TRIALS = Number(process.env['RACE_TRIALS'] ?? 3);
 
 let env: ScrobbleStack;
 let gw: string;
@@ -273,6 +274,34 @@ describe('account deletion', () => {
     await eventually(async () => (await api<unknown[]>('GET', '/api/v1/scrobble/unmatched', token)).body[0]);
     expect((await call(gw, 'DELETE', '/api/v1/auth/me', { token, body: { password: 'correct horse battery staple' } })).status).toBe(200);
     await eventually(async () => ((await sendEvent(gw, hook.url, 'generic', moviePayload('generic', { kind: 'pause', title: 'x', year: 2000, ids: {} }))).status === 401 ? true : undefined));
+  });
+});
+
+describe('racing requests', () => {
+  it(`gives 25 concurrent hook creations exactly 20 hooks (${RACE_TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < RACE_TRIALS; trial++) {
+      const token = await newUser(gw, 'race');
+      const answers = await Promise.all(Array.from({ length: 25 }, (_, index) => api<{ url?: string }>('POST', '/api/v1/scrobble/hooks', token, { server: 'generic', name: `h${index}` })));
+      for (const answer of answers) if (answer.body.url) secrets.push(answer.body.url.split('/').pop() as string);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(20).fill(201), ...Array(5).fill(409)]);
+      expect((await api<unknown[]>('GET', '/api/v1/scrobble/hooks', token)).body).toHaveLength(20);
+    }
+  });
+
+  it(`records one play for a delivery repeated concurrently, and for concurrent plays of one movie (${RACE_TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < RACE_TRIALS; trial++) {
+      const token = await newUser(gw, 'race');
+      const hook = await createHook(token, { server: 'generic', name: 'x' });
+      const same = moviePayload('generic', { kind: 'played', title: 'The Matrix', year: 1999, ids: { imdb: 'tt0133093' }, eventId: 'one-delivery' });
+      const repeated = await Promise.all(Array.from({ length: 8 }, () => sendEvent(gw, hook.url, 'generic', same)));
+      expect(repeated.map((answer) => answer.body['outcome']).sort()).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'queued']);
+      const distinct = await Promise.all(Array.from({ length: 8 }, (_, index) => sendEvent(gw, hook.url, 'generic', moviePayload('generic', { kind: 'played', title: 'Heat', year: 1995, ids: { tmdb: '949' }, eventId: `d${index}` }))));
+      expect(distinct.filter((answer) => answer.body['outcome'] === 'queued')).toHaveLength(1);
+      await waitForPlays(token, 'movies', items['matrix']!, 1);
+      await waitForPlays(token, 'movies', items['heat']!, 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect([(await playsOf(token, 'movies', items['matrix']!)).length, (await playsOf(token, 'movies', items['heat']!)).length]).toEqual([1, 1]);
+    }
   });
 });
 

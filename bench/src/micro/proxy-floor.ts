@@ -84,7 +84,10 @@ export async function startProxy(name: ProxyName, upstream: string, script = pro
   try {
     const deadline = Date.now() + 30_000;
     while ((await client.send(`${url}${STUB_ROUTES.public}`, { timeoutMs: 1000 }).catch(() => undefined))?.status !== 200) {
-      if (Date.now() > deadline) throw new Error(`${name} did not start within 30 s (on a loaded machine, loading the modules alone takes seconds)`);
+      if (Date.now() > deadline) {
+        child.kill('SIGTERM');
+        throw new Error(`${name} did not start within 30 s (on a loaded machine, loading the modules alone takes seconds)`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {

@@ -61,7 +61,10 @@ async function startFloor(settings: { mongoUrl: string; dbName: string; secret: 
   try {
     const deadline = Date.now() + 30_000;
     while ((await client.send(`${url}${ROUTE_1}`, { timeoutMs: 2000 }).catch(() => undefined))?.status !== 200) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error('the catalog floor did not start');
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill('SIGTERM');
+        throw new Error('the catalog floor did not start');
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {

@@ -6,7 +6,7 @@ import { benchDatabases, benchRedisPrefix } from './bench-stack';
 /** The databases a benchmark stack named `name` uses (and only those: never anyone else's). */
 export function benchDatabaseNames(name: string): string[] {
   const databases = benchDatabases(name);
-  return [databases.auth, ...DEFAULT_CATEGORIES.map((category) => databases.catalog(category))];
+  return [databases.auth, databases.scrobble, ...DEFAULT_CATEGORIES.map((category) => databases.catalog(category))];
 }
 
 /** Drops the stack's databases and deletes its Redis keys (SCAN of its own prefix; never FLUSHDB). */

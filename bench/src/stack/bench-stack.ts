@@ -35,6 +35,7 @@ export interface BenchStack {
 export const benchDatabases = (name: string) => ({
   auth: `${name}_auth`,
   catalog: (category: string) => `${name}_catalog_${category}`,
+  scrobble: `${name}_scrobble`,
 });
 
 export const benchRedisPrefix = (name: string) => `${name}:`;
@@ -68,7 +69,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     mongoUrl: options.mongoUrl,
     redisUrl: options.redisUrl,
     redisKeyPrefix: benchRedisPrefix(options.name),
-    mongoDbNames: { auth: databases.auth, catalog: benchDatabases(options.catalogDataOf ?? options.name).catalog },
+    mongoDbNames: { auth: databases.auth, catalog: benchDatabases(options.catalogDataOf ?? options.name).catalog, scrobble: databases.scrobble },
     logLevel: 'warn',
     env: {
       RATE_LIMIT_PER_MINUTE: '10000000',

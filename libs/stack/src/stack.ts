@@ -97,6 +97,11 @@ export interface Stack {
   waitReady(timeoutMs?: number): Promise<void>;
   /** Another catalog instance of `category` (scaling tests); resolves once it is spawned (call its waitReady). */
   startCatalogInstance(category: string, options?: { port?: number; env?: NodeJS.ProcessEnv }): Promise<ServiceProcess>;
+  /**
+   * Another instance of the gateway, the auth, scrobble or registry service (`<app>-2`…) on free ports, with the
+   * stack's stores and secret; `env` names what it talks to (e.g. REGISTRY_URL of another registry).
+   */
+  startInstance(app: 'gateway' | 'auth-service' | 'registry-service' | 'scrobble-service', options?: { env?: NodeJS.ProcessEnv }): Promise<ServiceProcess>;
   /** SIGTERM every process (front to back), SIGKILL stragglers after 10 s, then stop the stores it started. */
   stop(): Promise<void>;
 }
@@ -343,6 +348,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const problems = results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as Error).message] : []));
       if (problems.length) throw new Error(`the stack is not ready:\n  - ${problems.join('\n  - ')}`);
       if (stack.gatewayUrl && options.waitForRoutes !== false) await waitUntilRouted(stack.gatewayUrl, routedNames(), deadline);
+    },
+    async startInstance(app, instanceOptions = {}) {
+      const port = await freePort();
+      const count = processes.filter((service) => service.app === app).length + 1;
+      const advertised = { ADVERTISED_URL: `http://127.0.0.1:${port}` };
+      const own: NodeJS.ProcessEnv =
+        app === 'auth-service'
+          ? { MONGO_DB_NAME: mongoDbNames.auth, ...advertised, ...authMallocEnv(commonEnv) }
+          : app === 'scrobble-service'
+            ? { MONGO_DB_NAME: mongoDbNames.scrobble, ...advertised }
+            : {};
+      const instance = launch(`${app}-${count}`, app, port, ownEnv(app, { ...own, ...instanceOptions.env }), await freePort());
+      if (!instance) throw new Error(`${app}-${count}: not started`);
+      return instance;
     },
     async startCatalogInstance(category, instanceOptions = {}) {
       const port = instanceOptions.port ?? (await freePort());

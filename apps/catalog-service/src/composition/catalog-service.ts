@@ -1,4 +1,4 @@
-import { redisKeys } from '@mt/contracts';
+import { redisKeys, USER_DELETED } from '@mt/contracts';
 import { registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
 import { defineService } from '@mt/runtime';
 import { closeRedis, createRedis, retryUntilDone, UserEventsConsumer } from '@mt/stores';
@@ -46,6 +46,7 @@ export const catalogService = defineService({
         blocking: true,
       }),
       stream: redisKeys(config.REDIS_KEY_PREFIX).userEvents(),
+      deletedEventType: USER_DELETED,
       group: `catalog-${category.id}`,
       consumer: config.INSTANCE_ID,
       eraseUser: (userId) => module.userDeletion.eraseUser(userId),

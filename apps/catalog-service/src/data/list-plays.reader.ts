@@ -1,4 +1,4 @@
-import type { ShardingDeclaration } from '@mt/stores';
+import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import type { Id } from '../domain/ids';
 import type { PlayedTally, PlayTallies, Runtimes } from '../domain/play-stats';
@@ -33,13 +33,6 @@ interface StoredPlay {
 }
 
 const ORDER = { cycle: 1, watched_at: 1, created_at: 1, _id: 1 } as const;
-
-/** A user's plays, by owner like the list they belong to: statistics and exports read one user's plays. */
-export const PLAY_SHARDING: ShardingDeclaration = {
-  collection: COLLECTIONS.plays,
-  shardKey: { user_id: 1, item_id: 1 },
-  scatterGather: ["a catalog entry merged or removed: its plays in every user's list (by `item_id`)"],
-};
 
 /**
  * What the list's features read of the `plays` collection, on its user index. Statistics: two groupings of
@@ -86,12 +79,12 @@ export class ListPlaysReader implements PlayStatsReader, ExportPlaysReader {
     return runtimesOf(docs.map((doc) => ({ _id: doc._id, runtime: doc.own?.[field] })));
   }
 
-  async ofItems(userId: string, itemIds: readonly Id[]): Promise<Map<string, ExportedPlay[]>> {
+  async ofItems(userId: string, itemIds: readonly Id[], session?: Session): Promise<Map<string, ExportedPlay[]>> {
     const byItem = new Map<string, ExportedPlay[]>();
     if (itemIds.length === 0) return byItem;
     const plays = this.db
       .collection<StoredPlay>(COLLECTIONS.plays)
-      .find({ user_id: userId, item_id: { $in: [...itemIds] } } as never, { projection: { _id: 0, item_id: 1, season: 1, number: 1, watched_at: 1, precision: 1, cycle: 1, source: 1 } })
+      .find({ user_id: userId, item_id: { $in: [...itemIds] } } as never, { projection: { _id: 0, item_id: 1, season: 1, number: 1, watched_at: 1, precision: 1, cycle: 1, source: 1 }, session })
       .sort(ORDER);
     for await (const play of plays) {
       const key = play.item_id.toHexString();

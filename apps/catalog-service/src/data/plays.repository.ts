@@ -1,5 +1,5 @@
-import { mongo } from 'mongoose';
 import type { ShardingDeclaration } from '@mt/stores';
+import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { feedFilter, type FeedResume } from '../domain/feed-position';
@@ -8,10 +8,8 @@ import type { PlayDeletionDocument, PlayDocument } from '../domain/records/play.
 import type { PlayPosition, PlaysScope, PlaysStore } from '../domain/ports/plays-store.port';
 
 export const PLAY_INDEXES: mongo.IndexDescription[] = [
-  // One event per user and item: 20 identical scrobbles racing give one set of plays. The shard key (user, item)
-  // leads, as a unique index on a sharded collection must; the write looks the event up by user first (below).
-  { name: 'user_item_event_unique', key: { user_id: 1, item_id: 1, source_event_id: 1, event_part: 1 }, unique: true, partialFilterExpression: { source_event_id: { $exists: true } } },
-  { name: 'user_event', key: { user_id: 1, source_event_id: 1 }, partialFilterExpression: { source_event_id: { $exists: true } } },
+  // One event per user: 20 identical scrobbles racing give one set of plays.
+  { name: 'user_event_unique', key: { user_id: 1, source_event_id: 1, event_part: 1 }, unique: true, partialFilterExpression: { source_event_id: { $exists: true } } },
   // One item's plays newest first (its page, its cycle, its latest play): the user and the item lead.
   { name: 'user_item_watched', key: { user_id: 1, item_id: 1, watched_at: -1, created_at: -1, _id: -1 } },
   { name: 'user_item_cycle', key: { user_id: 1, item_id: 1, cycle: 1 } },
@@ -23,13 +21,23 @@ export const PLAY_INDEXES: mongo.IndexDescription[] = [
   { name: 'item', key: { item_id: 1 } },
 ];
 
-/** Removals of plays, by owner: the feed reads one user's in order of `seq` (index user_seq). */
-export const PLAY_DELETION_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.playDeletions, shardKey: { user_id: 1 }, scatterGather: [] };
-
 export const PLAY_DELETION_INDEXES: mongo.IndexDescription[] = [
   { name: 'user_seq', key: { user_id: 1, seq: 1, item_id: 1, play_id: 1 } },
   { name: 'ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
 ];
+
+/**
+ * A user's plays, by owner like the list they belong to (every index and the per-user event uniqueness start
+ * with the user, so the key is the user alone).
+ */
+export const PLAY_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.plays,
+  shardKey: { user_id: 1 },
+  scatterGather: ["a catalog entry merged or removed: its plays in every user's list (index `item`)"],
+};
+
+/** Removed plays for the change feed, by owner like the plays. */
+export const PLAY_DELETION_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.playDeletions, shardKey: { user_id: 1 }, scatterGather: [] };
 
 const NEWEST_FIRST = { watched_at: -1, created_at: -1, _id: -1 } as const;
 const FEED_ORDER = { seq: 1, item_id: 1, _id: 1 } as const;

@@ -9,8 +9,7 @@ import { LEGACY_HISTORY_SHARDING } from './legacy-history.repository';
 import { LIST_CHANGE_SHARDING } from './list-changes.repository';
 import { LIST_ENTRY_SHARDING } from './list-entry.document';
 import { LIST_OWNER_SHARDING } from './list-owners.repository';
-import { PLAY_SHARDING } from './list-plays.reader';
-import { PLAY_DELETION_SHARDING } from './plays.repository';
+import { PLAY_DELETION_SHARDING, PLAY_SHARDING } from './plays.repository';
 
 /**
  * Every collection's sharding declaration (each lives beside its collection's indexes), gathered for the test

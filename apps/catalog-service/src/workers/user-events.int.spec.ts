@@ -43,6 +43,7 @@ describe('user.deleted consumer', () => {
     const consumer = new UserEventsConsumer({
       redis: createRedis({ url: options.redisUrl ?? testRedisUrl(), logger: silentLogger(), name, blocking: true }),
       stream,
+      deletedEventType: USER_DELETED,
       group,
       consumer: name,
       eraseUser: options.eraseUser ?? ((userId) => h.module.userDeletion.eraseUser(userId)),

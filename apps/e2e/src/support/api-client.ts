@@ -33,10 +33,20 @@ export class ConformanceError extends Error {
  * The type parameter only tells the compiler what the caller expects; the document checks the real shape.
  */
 export class ApiClient {
+  private turn = 0;
+
+  /** `alsoAt`: other gateways of the same stack, asked in turn with `baseUrl` (a round-robin front). */
   constructor(
     readonly baseUrl: string,
     private readonly conformance: OpenApiConformance,
+    private readonly alsoAt: readonly string[] = [],
   ) {}
+
+  /** The gateway the next request goes to. */
+  nextBaseUrl(): string {
+    const urls = [this.baseUrl, ...this.alsoAt];
+    return urls[this.turn++ % urls.length] ?? this.baseUrl;
+  }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -49,7 +59,7 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = options.contentType ?? 'application/json';
     }
-    const response = await fetch(`${this.baseUrl}${path}`, {
+    const response = await fetch(`${this.nextBaseUrl()}${path}`, {
       method,
       headers,
       body,

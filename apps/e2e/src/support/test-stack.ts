@@ -14,6 +14,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { ApiClient, ConformanceError } from './api-client';
 import { recordConformance } from './conformance-report';
+import { startSecondInstances, TWO_OF_EVERYTHING } from './two-of-everything';
 import { OpenApiConformance, type OpenApiDocument } from './openapi-conformance';
 
 export const CATEGORIES = ['books', 'movies', 'tvshows'] as const;
@@ -51,6 +52,8 @@ export interface EventuallyOptions {
 export interface TestStack {
   readonly stack: Stack;
   readonly gatewayUrl: string;
+  /** Every gateway: one, or two with MT_TWO_OF_EVERYTHING=1 (then `api` asks them in turn). */
+  readonly gatewayUrls: readonly string[];
   /** Talks to the gateway; every response is checked against the published OpenAPI document. */
   readonly api: ApiClient;
   readonly conformance: OpenApiConformance;
@@ -84,6 +87,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     : [undefined, undefined];
   const redisKeyPrefix = testRedisPrefix(`e2e-${options.name}`);
   const authDb = testDbName(`e2e_${options.name}_auth`);
+  const scrobbleDb = testDbName(`e2e_${options.name}_scrobble`);
   const catalogDbs: Record<string, string> = Object.fromEntries(
     CATEGORIES.map((category) => [category, testDbName(`e2e_${options.name}_${category}`)]),
   );
@@ -108,12 +112,14 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       auth: authDb,
       // A category a suite starts later (a test-only one) gets its database here, dropped with the rest.
       catalog: (category) => (catalogDbs[category] ??= testDbName(`e2e_${options.name}_${category}`)),
+      scrobble: scrobbleDb,
     },
     // Debug: the services log their request lines at debug (the gateway's access log is at INFO), and
     // the suites follow a request id into the service that served it.
     logLevel: 'debug',
     // A generated signing key per stack, kept out of the checkout's default key directory.
-    env: { JWT_KEY_DIR: keyDir, ...options.env },
+    // No provider on the internet: a suite that wants one points it at the replay server in `env`.
+    env: { JWT_KEY_DIR: keyDir, OPENLIBRARY_ENABLED: 'false', ...options.env },
     appEnv: options.appEnv,
     onLog: (line) => {
       logs.push(line);
@@ -127,7 +133,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
   const cleanUp = async () => {
     await closeProxies();
     await deleteRedisPrefix(redisKeyPrefix).catch(() => undefined);
-    const databases = [authDb, ...Object.values(catalogDbs)];
+    const databases = [authDb, scrobbleDb, ...Object.values(catalogDbs)];
     await Promise.all(databases.map((db) => dropTestDatabase(db).catch(() => undefined)));
     rmSync(keyDir, { recursive: true, force: true });
   };
@@ -160,6 +166,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       { timeoutMs: 30_000 },
     );
     conformance = new OpenApiConformance(document);
+    if (TWO_OF_EVERYTHING) await startSecondInstances(stack, CATEGORIES);
   } catch (error) {
     await stack.stop().catch(() => undefined);
     await cleanUp();
@@ -167,10 +174,12 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
   }
 
   let mongoClient: mongoose.Connection | undefined;
-  const api = new ApiClient(gatewayUrl, conformance);
+  const gatewayUrls = stack.processes.filter((service) => service.app === 'gateway').map((service) => service.url);
+  const api = new ApiClient(gatewayUrl, conformance, gatewayUrls.filter((url) => url !== gatewayUrl));
   return {
     stack,
     gatewayUrl,
+    gatewayUrls,
     api,
     conformance,
     logs,

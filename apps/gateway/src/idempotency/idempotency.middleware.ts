@@ -14,6 +14,8 @@ import { captureResponse, type CapturedResponse } from './response-capture';
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 /** Responses larger than this are not kept (every POST of this API answers far less). */
 export const MAX_STORED_RESPONSE_BYTES = 64 * 1024;
+/** The lease of an in-flight claim (renewed while its request runs): a dead gateway's claims lapse within it. */
+export const IDEMPOTENCY_CLAIM_LEASE_MS = 10_000;
 /** The header on a replayed response. */
 export const REPLAY_HEADER = 'Idempotent-Replayed';
 
@@ -21,7 +23,10 @@ export interface IdempotencyOptions {
   repository: IdempotencyRepository;
   /** The body bytes all `Idempotency-Key` requests of this process may hold at once while they run. */
   bodies: BodyBudget;
-  /** How long a claim lasts if its gateway dies mid-request (then the key is free again). */
+  /**
+   * A claim's lease: renewed every third of it while its request runs, so a claim whose gateway died
+   * mid-request lapses within one lease (then the key is free again) however long requests may take.
+   */
   inFlightTtlMs: number;
   logger: Logger;
 }
@@ -95,13 +100,19 @@ export function idempotencyMiddleware(options: IdempotencyOptions): RequestHandl
     }
 
     gatewayState(res).body = body;
+    const renewal = setInterval(() => {
+      repository.renew(subject, key, owner, inFlightTtlMs).catch((error: unknown) => logger.warn({ reason: (error as Error).message }, 'idempotency claim not renewed'));
+    }, inFlightTtlMs / 3);
+    renewal.unref();
+    res.once('close', () => clearInterval(renewal));
     void captureResponse(res, MAX_STORED_RESPONSE_BYTES).then(async (response) => {
+      clearInterval(renewal);
       try {
         if (worthKeeping(response))
           await repository.complete(subject, key, owner, fingerprint, response, IDEMPOTENCY_TTL_MS);
         else await repository.release(subject, key, owner);
       } catch (error) {
-        // The claim then lapses after inFlightTtlMs; until then the key answers 409.
+        // The claim then lapses within one lease; until then the key answers 409.
         logger.warn({ reason: (error as Error).message }, 'idempotency outcome not recorded');
       }
     });

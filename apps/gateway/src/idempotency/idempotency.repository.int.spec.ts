@@ -22,4 +22,15 @@ describe('idempotency repository', () => {
     expect(await repository.claim('user:1', 'key-1', 'owner-a', 'print', 60_000)).toBeUndefined();
     expect(await repository.claim('user:1', 'key-1', 'owner-b', 'print', 60_000)).toEqual({ state: 'in_flight', fingerprint: 'print' });
   });
+
+  it('renews a claim for its owner only, and lets it lapse when no one renews it', async () => {
+    const repository = createIdempotencyRepository(redis, prefix, { maxAnswers: 10, maxBytes: 65_536 });
+    expect(await repository.claim('user:2', 'key-2', 'owner-a', 'print', 300)).toBeUndefined();
+    expect(await repository.renew('user:2', 'key-2', 'owner-b', 60_000)).toBe(false);
+    expect(await repository.renew('user:2', 'key-2', 'owner-a', 1_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await repository.claim('user:2', 'key-2', 'owner-b', 'print', 300)).toEqual({ state: 'in_flight', fingerprint: 'print' });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await repository.claim('user:2', 'key-2', 'owner-b', 'print', 300)).toBeUndefined();
+  });
 });

@@ -66,6 +66,11 @@ redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('SET', KEYS[3], math.max(total, 0), 'PX', ttl)
 return 1`;
 
+/** Extends our claim by ARGV[2] ms, only if it is still ours; 1 when it was. */
+const RENEW_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
 /** Gives the key up (outcome unknown or not kept), only if the claim is still ours. */
 const RELEASE_SCRIPT = `
 if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -97,6 +102,8 @@ export interface IdempotencyRepository {
     response: CapturedResponse,
     ttlMs: number,
   ): Promise<boolean>;
+  /** Extends a claim still held by `owner` by `ttlMs`; false when it is no longer ours. */
+  renew(subject: string, key: string, owner: string, ttlMs: number): Promise<boolean>;
   release(subject: string, key: string, owner: string): Promise<void>;
 }
 
@@ -159,6 +166,9 @@ export function createIdempotencyRepository(redis: Redis, prefix: string, bounds
         String(RECORD_OVERHEAD_BYTES),
       );
       return Number(done) === 1;
+    },
+    async renew(subject, key, owner, ttlMs) {
+      return Number(await redis.eval(RENEW_SCRIPT, 1, keyName(subject, key), owner, String(ttlMs))) === 1;
     },
     async release(subject, key, owner) {
       await redis.eval(RELEASE_SCRIPT, 1, keyName(subject, key), owner);

@@ -43,6 +43,7 @@ export function registerImagesOperation(registry: OpenAPIRegistry): void {
         HEADERS,
       ),
       304: successResponse(304, { description: 'Not modified: If-None-Match named the ETag', headers: CACHE_HEADERS }, HEADERS),
+      400: errorResponse(400, HEADERS, 'A query parameter: an image path takes none'),
       404: errorResponse(404, HEADERS, 'Unknown or unconfigured provider, a path that is not an image path, or no such image at the provider'),
       405: errorResponse(405, HEADERS),
       408: errorResponse(408, HEADERS),

@@ -1,5 +1,7 @@
 import { errors } from '@mt/errors';
+import { parseQuery } from '@mt/validation';
 import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
 import { IMAGES_PREFIX, parseImagePath } from './image-path';
 import type { ImageService } from './image.service';
 
@@ -14,6 +16,8 @@ const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export const IMAGE_CONTENT_SECURITY_POLICY = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
 
 const ALLOWED_METHODS = ['GET', 'HEAD'];
+/** An image path takes no parameters: like every operation, an unknown one is a 400 (and no cache key). */
+const NO_QUERY = z.strictObject({});
 
 const notModified = (req: Request, etag: string) =>
   (req.headers['if-none-match'] ?? '')
@@ -30,6 +34,11 @@ export function imagesRoute(service: ImageService): RequestHandler {
     if (!req.path.startsWith(IMAGES_PREFIX)) return next();
     res.locals['routeTemplate'] = ROUTE_TEMPLATE;
     if (!ALLOWED_METHODS.includes(req.method)) return next(errors.methodNotAllowed(ALLOWED_METHODS));
+    try {
+      parseQuery(NO_QUERY, req);
+    } catch (error) {
+      return next(error);
+    }
     const target = parseImagePath(req.path);
     if (!target) return next(errors.notFound(`no image at ${req.path}`));
     service.image(target.provider, target.path).then(({ image, body }) => {

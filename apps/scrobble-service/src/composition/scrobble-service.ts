@@ -1,4 +1,4 @@
-import { redisKeys } from '@mt/contracts';
+import { redisKeys, USER_DELETED } from '@mt/contracts';
 import { createRouteTable, registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
 import { defineService } from '@mt/runtime';
 import { closeRedis, createRedis, retryUntilDone, UserEventsConsumer } from '@mt/stores';
@@ -36,6 +36,7 @@ export const scrobbleService = defineService({
     const consumer = new UserEventsConsumer({
       redis: createRedis({ url: config.REDIS_URL, logger, name: `${SERVICE}-events`, blocking: true }),
       stream: redisKeys(config.REDIS_KEY_PREFIX).userEvents(),
+      deletedEventType: USER_DELETED,
       group: 'scrobble',
       consumer: config.INSTANCE_ID,
       eraseUser: (userId) => module.accountDeletion.eraseUser(userId),

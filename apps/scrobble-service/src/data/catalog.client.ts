@@ -1,19 +1,9 @@
+import { INTERNAL_PATHS } from '@mt/contracts';
 import { titleKey } from '@mt/domain';
 import { INTERNAL_SECRET_HEADER, signIdentity, type Identity } from '@mt/identity';
 import type { RouteTable } from '@mt/registry-client';
 import { randomUUID } from 'node:crypto';
-import type { CatalogMatch, CatalogPort, ScrobbleCategory } from '../domain/ports';
-
-/** The catalog's internal endpoints this service calls (docs/architecture.md "Scrobbling"). */
-export const CATALOG_INTERNAL_PATHS = {
-  listPlays: (category: string, itemId: string) => `/internal/${encodeURIComponent(category)}/list/${encodeURIComponent(itemId)}/plays`,
-  episodeLookup: (category: string) => `/internal/${encodeURIComponent(category)}/episodes/lookup`,
-} as const;
-
-/** A failure worth retrying later (no live instance, a 5xx, a timeout): the queue retries the job. */
-export class CatalogUnavailable extends Error {
-  override readonly name = 'CatalogUnavailable';
-}
+import { CatalogRefused, CatalogUnavailable, type CatalogMatch, type CatalogPort, type ScrobbleCategory } from '../domain/ports';
 
 const REQUEST_TIMEOUT_MS = 5000;
 /** Candidates read per title search: an exact folded title is among the first hits when it exists. */
@@ -55,8 +45,7 @@ export class CatalogClient implements CatalogPort {
       throw new CatalogUnavailable(`${category} answered ${response.status}`);
     }
     const body = await response.json().catch(() => null);
-    // A 4xx other than "not found" is a request of ours the catalog refuses: retrying would not help, but hiding it would.
-    if (response.status >= 400 && response.status !== 404) throw new Error(`${category} refused ${init.method ?? 'GET'} ${path.split('?')[0]}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (response.status >= 400 && response.status !== 404) throw new CatalogRefused(`${category} refused ${init.method ?? 'GET'} ${path.split('?')[0]}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
     return { status: response.status, body };
   }
 
@@ -83,14 +72,14 @@ export class CatalogClient implements CatalogPort {
 
   async findEpisode(query: { externalId: string } | { showId: string; season: number; number: number }): Promise<{ itemId: string; episodeId: string } | null> {
     const params = 'externalId' in query ? new URLSearchParams({ external_id: query.externalId }) : new URLSearchParams({ show_id: query.showId, season: String(query.season), number: String(query.number) });
-    const { status, body } = await this.call('tvshows', `${CATALOG_INTERNAL_PATHS.episodeLookup('tvshows')}?${params}`, { internal: true });
+    const { status, body } = await this.call('tvshows', `${INTERNAL_PATHS.episodeLookup('tvshows')}?${params}`, { internal: true });
     if (status !== 200) return null;
     const found = body as { item_id: string; episode: { id: string } };
     return { itemId: found.item_id, episodeId: found.episode.id };
   }
 
   async recordPlay(userId: string, match: CatalogMatch, play: { watchedAt: Date; sourceEventId: string; source: string }) {
-    const { status, body } = await this.call(match.category, CATALOG_INTERNAL_PATHS.listPlays(match.category, match.itemId), {
+    const { status, body } = await this.call(match.category, INTERNAL_PATHS.listPlays(match.category, match.itemId), {
       method: 'POST',
       internal: true,
       identity: this.ownerIdentity(userId),
@@ -102,7 +91,7 @@ export class CatalogClient implements CatalogPort {
   }
 
   async startWatching(userId: string, match: CatalogMatch, source: string): Promise<true | null> {
-    const { status } = await this.call(match.category, CATALOG_INTERNAL_PATHS.listPlays(match.category, match.itemId), {
+    const { status } = await this.call(match.category, INTERNAL_PATHS.listPlays(match.category, match.itemId), {
       method: 'POST',
       internal: true,
       identity: this.ownerIdentity(userId),

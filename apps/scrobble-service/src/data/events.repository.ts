@@ -1,7 +1,8 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { EventAction, EventStatus, StoredEvent } from '../domain/ports';
 import type { ScrobbleEvent, Server } from '../domain/scrobble-event';
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, objectIdOf, type ScrobbleDatabase } from './database';
 
 interface EventDocument {
@@ -39,6 +40,13 @@ const toEvent = (doc: EventDocument): StoredEvent => ({
   receivedAt: doc.received_at,
 });
 
+/** Events by hook: a delivery is unique per hook, and a hook's events are read together. */
+export const EVENT_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.events,
+  shardKey: { hook_id: 1 },
+  scatterGather: ['the sweep of pending events (index `status_received`)', "an account's deletion (by `user_id`)"],
+};
+
 export class EventsRepository {
   constructor(private readonly db: ScrobbleDatabase) {}
 
@@ -69,7 +77,7 @@ export class EventsRepository {
       received_at: input.receivedAt,
     };
     try {
-      await this.events.insertOne(doc);
+      await retryTransient(() => this.events.insertOne(doc));
       return toEvent(doc);
     } catch (error) {
       if (isDuplicateKeyError(error)) return null;

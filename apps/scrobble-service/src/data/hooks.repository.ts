@@ -1,7 +1,8 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Hook } from '../domain/ports';
 import type { Server } from '../domain/scrobble-event';
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, objectIdOf, type ScrobbleDatabase } from './database';
 
 interface HookDocument {
@@ -32,6 +33,9 @@ const toHook = (doc: HookDocument): Hook => ({
 
 /** Every slot of the user is taken: the limit is reached. */
 export class HookLimitReached extends Error {}
+
+/** Unsharded: a hook is unique by its secret's hash (every delivery finds it so) and by slot per user. */
+export const HOOK_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.hooks, unsharded: 'unique by secret hash and by slot per user: no shard key starts both; a few per user' };
 
 export class HooksRepository {
   constructor(private readonly db: ScrobbleDatabase) {}
@@ -64,7 +68,8 @@ export class HooksRepository {
         last_event_at: null,
       };
       try {
-        await this.hooks.insertOne(doc);
+        // Concurrent inserts under one user's unique slots may also meet as a write conflict: tried again.
+        await retryTransient(() => this.hooks.insertOne(doc));
         return toHook(doc);
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;

@@ -1,6 +1,8 @@
+import { isDuplicateKeyError, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { InboxEntry, ScrobbleCategory } from '../domain/ports';
 import type { MediaIds, Server } from '../domain/scrobble-event';
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, objectIdOf, type ScrobbleDatabase } from './database';
 
 interface InboxDocument {
@@ -42,6 +44,13 @@ const toEntry = (doc: InboxDocument): InboxEntry => ({
   eventIds: doc.event_ids,
 });
 
+/** The inbox by hook: one entry per (hook, media). */
+export const INBOX_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.inbox,
+  shardKey: { hook_id: 1 },
+  scatterGather: ["a user's inbox across their hooks (index `user_last_seen`)", "an account's deletion"],
+};
+
 export class InboxRepository {
   constructor(private readonly db: ScrobbleDatabase) {}
 
@@ -59,6 +68,16 @@ export class InboxRepository {
     input: Omit<InboxEntry, 'id' | 'firstSeenAt' | 'lastSeenAt' | 'count' | 'eventIds'> & { userId: string; mediaKey: string; eventId: string },
     now: Date,
   ): Promise<void> {
+    try {
+      await retryTransient(() => this.upsertEntry(input, now));
+    } catch (error) {
+      // Two first plays racing: both upserts inserted, one lost on the unique key; now it updates.
+      if (!isDuplicateKeyError(error)) throw error;
+      await retryTransient(() => this.upsertEntry(input, now));
+    }
+  }
+
+  private async upsertEntry(input: Parameters<InboxRepository['add']>[0], now: Date): Promise<void> {
     await this.inbox.updateOne(
       { hook_id: input.hookId, media_key: input.mediaKey },
       {

@@ -1,4 +1,5 @@
 import type { ScrobbleCategory } from '../domain/ports';
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, type ScrobbleDatabase } from './database';
 
 interface MappingDocument {
@@ -11,6 +12,9 @@ interface MappingDocument {
 }
 
 /** What the owner chose when resolving an inbox entry, remembered for that hook's later events. */
+/** Mappings by hook: one per (hook, subject). */
+export const MAPPING_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.mappings, shardKey: { hook_id: 1 }, scatterGather: ["an account's deletion (by `user_id`)"] };
+
 export class MappingsRepository {
   constructor(private readonly db: ScrobbleDatabase) {}
 

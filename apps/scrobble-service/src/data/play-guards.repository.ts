@@ -1,4 +1,5 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, retryTransient } from '@mt/stores';
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, type ScrobbleDatabase } from './database';
 
 interface PlayGuardDocument {
@@ -13,6 +14,9 @@ interface PlayGuardDocument {
  * duplicate. The claim is one conditional upsert on a unique key, so two deliveries racing each other
  * cannot both count.
  */
+/** Guards by hook: one per (hook, media). */
+export const PLAY_GUARD_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.playGuards, shardKey: { hook_id: 1 }, scatterGather: ["an account's deletion (by `user_id`)"] };
+
 export class PlayGuardsRepository {
   constructor(private readonly db: ScrobbleDatabase) {}
 
@@ -28,10 +32,12 @@ export class PlayGuardsRepository {
   /** True when this play counts (no play of the same media through the hook within `windowMs`). */
   async claim(input: { hookId: string; userId: string; mediaKey: string }, now: Date, windowMs: number): Promise<boolean> {
     try {
-      await this.guards.updateOne(
-        { hook_id: input.hookId, media_key: input.mediaKey, last_play_at: { $lte: new Date(now.getTime() - windowMs) } },
-        { $set: { last_play_at: now }, $setOnInsert: { user_id: input.userId } },
-        { upsert: true },
+      await retryTransient(() =>
+        this.guards.updateOne(
+          { hook_id: input.hookId, media_key: input.mediaKey, last_play_at: { $lte: new Date(now.getTime() - windowMs) } },
+          { $set: { last_play_at: now }, $setOnInsert: { user_id: input.userId } },
+          { upsert: true },
+        ),
       );
       return true;
     } catch (error) {

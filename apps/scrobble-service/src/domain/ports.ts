@@ -56,6 +56,16 @@ export interface InboxEntry {
   eventIds: string[];
 }
 
+/** A failure worth retrying later (no live instance, a 5xx, a timeout): the queue retries the job. */
+export class CatalogUnavailable extends Error {
+  override readonly name = 'CatalogUnavailable';
+}
+
+/** The catalog refused a request of ours for good (a 4xx other than 404): retrying would not help. */
+export class CatalogRefused extends Error {
+  override readonly name = 'CatalogRefused';
+}
+
 /** The catalog's answers the matcher and the recorder need (through its instances' HTTP API). */
 export interface CatalogPort {
   findByExternalId(category: ScrobbleCategory, key: string, value: string): Promise<string | null>;

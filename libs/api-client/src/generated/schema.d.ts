@@ -2928,6 +2928,8 @@ export interface components {
             year: number | null;
             overview: string | null;
             poster_url: string | null;
+            /** @description This API's path of the poster (`GET /api/v1/images/<provider>/<path>`), served from its own origin; null when there is none */
+            poster: string | null;
             /** @description At least the provider's own id (`tmdb`, `openlibrary`) */
             external_ids: {
                 [key: string]: string;
@@ -3607,6 +3609,8 @@ export interface components {
             year: number | null;
             overview: string | null;
             poster_url: string | null;
+            /** @description This API's path of the poster (`GET /api/v1/images/<provider>/<path>`), served from its own origin; null when there is none */
+            poster: string | null;
             /** @description At least the provider's own id (`tmdb`, `openlibrary`) */
             external_ids: {
                 [key: string]: string;
@@ -3951,6 +3955,8 @@ export interface components {
             year: number | null;
             overview: string | null;
             poster_url: string | null;
+            /** @description This API's path of the poster (`GET /api/v1/images/<provider>/<path>`), served from its own origin; null when there is none */
+            poster: string | null;
             /** @description At least the provider's own id (`tmdb`, `openlibrary`) */
             external_ids: {
                 [key: string]: string;

@@ -42,6 +42,13 @@ describe('requestContextMiddleware', () => {
     expect(lines[1]).toMatchObject({ level: 'info', method: 'GET', path: '/work', status: 200, duration_ms: expect.any(Number) });
   });
 
+  it("logs a scrobble hook's request without the secret in its path", async () => {
+    const { app, lines } = buildApp();
+    await request(app).post('/api/v1/scrobble/plex/aVeryS3cretHookValue_xyz0123456789?x=1').expect(404);
+    expect(lines[0]).toMatchObject({ path: '/api/v1/scrobble/plex/[redacted]' });
+    expect(JSON.stringify(lines)).not.toContain('aVeryS3cretHookValue');
+  });
+
   it('logs probe requests at debug level only', async () => {
     const { app, lines } = buildApp();
     await request(app).get('/livez').expect(200);

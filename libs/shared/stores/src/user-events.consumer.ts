@@ -1,4 +1,3 @@
-import { USER_DELETED } from '@mt/contracts';
 import type { Logger } from 'pino';
 import type { Metrics } from '@mt/metrics';
 import { backoffDelay, sleep } from './backoff';
@@ -8,6 +7,8 @@ export interface UserEventsConsumerOptions {
   /** A connection of its own (`createRedis({ blocking: true })`): XREADGROUP BLOCK holds it. */
   redis: Redis;
   stream: string;
+  /** The `type` of the entries to apply (`USER_DELETED` of @mt/contracts, which this library may not import); others are acknowledged and skipped. */
+  deletedEventType: string;
   /** One group per consuming service (`catalog-<category>`, `scrobble`): each group sees every event once. */
   group: string;
   /** Unique per process (the instance id). */
@@ -174,7 +175,7 @@ export class UserEventsConsumer {
     const { redis, stream, group, logger, metrics } = this.options;
     const type = fields['type'] ?? 'unknown';
     const userId = fields['user_id'];
-    if (type !== USER_DELETED || !userId || !USER_ID.test(userId)) {
+    if (type !== this.options.deletedEventType || !userId || !USER_ID.test(userId)) {
       // Not ours, trimmed away, or malformed: retrying cannot help, so acknowledge and count it.
       logger.warn({ event_id: id, type }, 'user events: ignoring an event this service does not handle');
       await redis.xack(stream, group, id);

@@ -1,5 +1,5 @@
 import { errors } from '@mt/errors';
-import type { CatalogMatch, InboxEntry } from '../../domain/ports';
+import { CatalogRefused, CatalogUnavailable, type CatalogMatch, type InboxEntry, type StoredEvent } from '../../domain/ports';
 import type { EventStore, InboxStore, MappingStore } from '../../domain/store-ports';
 import type { EventProcessor } from '../processing/event-processor';
 
@@ -19,7 +19,7 @@ export class InboxService {
    * retried after a failure records nothing twice.
    */
   async resolve(userId: string, entryId: string, itemId: string): Promise<{ recorded: number }> {
-    const { inbox, events, mappings, processor } = this.deps;
+    const { inbox, events, mappings } = this.deps;
     const entry = await inbox.get(userId, entryId);
     if (!entry) throw errors.notFound('inbox entry not found');
     const episode = entry.season !== null && entry.number !== null ? { season: entry.season, number: entry.number } : null;
@@ -28,12 +28,23 @@ export class InboxService {
     let recorded = 0;
     for (const event of await events.getMany(userId, entry.eventIds)) {
       if (event.status === 'recorded') continue;
-      if (!(await processor.apply(event, match))) throw errors.notFound(`${entry.category === 'movies' ? 'movie' : 'show or episode'} not found in the catalog`);
+      if (!(await this.record(event, match))) throw errors.notFound(`${entry.category === 'movies' ? 'movie' : 'show or episode'} not found in the catalog`);
       recorded++;
     }
     await mappings.remember({ hookId: entry.hookId, userId, subjectKey: entry.subjectKey, category: entry.category, itemId });
     await inbox.removeResolved(entry);
     return { recorded };
+  }
+
+  /** One waiting play; the catalog's failures as the contract's errors. */
+  private async record(event: StoredEvent, match: CatalogMatch): Promise<boolean> {
+    try {
+      return await this.deps.processor.apply(event, match);
+    } catch (error) {
+      if (error instanceof CatalogUnavailable) throw errors.serviceUnavailable('the catalog is unavailable: try again shortly');
+      if (error instanceof CatalogRefused) throw errors.conflict('the catalog refused this play');
+      throw error;
+    }
   }
 
   async dismiss(userId: string, entryId: string): Promise<void> {

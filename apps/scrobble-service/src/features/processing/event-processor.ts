@@ -1,5 +1,5 @@
 import type { Logger } from '@mt/logging';
-import type { CatalogMatch, CatalogPort, StoredEvent } from '../../domain/ports';
+import { CatalogRefused, type CatalogMatch, type CatalogPort, type StoredEvent } from '../../domain/ports';
 import type { EventStore, HookStore, InboxStore } from '../../domain/store-ports';
 import type { Matcher } from './matcher';
 
@@ -19,8 +19,14 @@ export class EventProcessor {
     if (!event || event.status !== 'pending') return;
     // A hook deleted since: its owner no longer wants its events.
     if (!(await hooks.get(event.hookId))) return events.finish(event.id, 'gone');
-    const match = await this.deps.matcher.match(event);
-    if (match && (await this.apply(event, match))) return;
+    try {
+      const match = await this.deps.matcher.match(event);
+      if (match && (await this.apply(event, match))) return;
+    } catch (error) {
+      // Refused for good: the owner sees the play in the inbox rather than the queue retrying it forever.
+      if (!(error instanceof CatalogRefused)) throw error;
+      this.deps.logger.warn({ event_id: event.id, reason: error.message }, 'the catalog refused a scrobbled event; parked in the inbox');
+    }
     await this.park(event);
   }
 

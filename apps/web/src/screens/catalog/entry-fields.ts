@@ -1,7 +1,7 @@
 import type { CatalogEntry } from '@mt/api-client';
 
-/** Fields every entry has, shown in their own places (title, year...) or not at all (ids, bookkeeping). */
-const SHARED = new Set(['id', 'title', 'year', 'description', 'genres', 'created_by', 'created_at', 'updated_at', 'external_ids']);
+/** Fields every entry has, shown in their own places (title, year, the picture...) or not at all (ids, bookkeeping). */
+const SHARED = new Set(['id', 'title', 'year', 'description', 'genres', 'created_by', 'created_at', 'updated_at', 'external_ids', 'poster_url', 'poster']);
 
 /** `runtime_minutes` → "Runtime minutes", `isbn` → "ISBN". */
 export function humanise(field: string): string {

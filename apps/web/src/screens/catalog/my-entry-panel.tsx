@@ -91,16 +91,17 @@ export function MyEntryPanel(props: { category: Category; entry: ListEntry; prog
             <output className="stepper__value" aria-live="polite">
               {progressText(category, entry.progress, props.progressTotal) ?? 'None yet'}
             </output>
-            <button
-              type="button"
-              className="button button--small"
-              disabled={quick.pending || progress === 0}
-              hidden={episodic}
-
-              onClick={() => void quick.submit({ progress: progress - 1 }, `Progress of “${title}”: ${progress - 1}.`)}
-            >
-              −1<span className="visually-hidden"> ({progressLabel(category)})</span>
-            </button>
+            {/* A show's episodes are unticked in its checklist: −1 would only overwrite the progress its plays give. */}
+            {!episodic && (
+              <button
+                type="button"
+                className="button button--small"
+                disabled={quick.pending || progress === 0}
+                onClick={() => void quick.submit({ progress: progress - 1 }, `Progress of “${title}”: ${progress - 1}.`)}
+              >
+                −1<span className="visually-hidden"> ({progressLabel(category)})</span>
+              </button>
+            )}
             <button type="button" className="button button--small button--primary" disabled={quick.pending || step.pending} onClick={() => void step.submit()}>
               +1<span className="visually-hidden"> ({progressLabel(category)})</span>
             </button>
