@@ -2995,6 +2995,8 @@ export interface components {
             finished_at: string | null;
             /** @description How many times the entry went from `completed` back to `watching` (a rewatch, or a reread in books); kept when it leaves `watching` again */
             repeat_count: number;
+            /** @description Read-only; books whose `pages` is known: `progress` as a percentage of `pages` (one decimal, at most 100; null without progress). Absent otherwise */
+            progress_percent?: number | null;
             /** @description The viewing cycle new plays belong to: 1, plus one per rewatch started with POST …/rewatch */
             cycle: number;
             /**
@@ -4029,7 +4031,19 @@ export interface components {
                     title: string;
                     year: number | null;
                 };
-                next_episode: components["schemas"]["NextEpisode"];
+                /** @description The first regular episode (by season, then number) without a play in the current cycle */
+                next_episode: {
+                    /** @example 65f1c0ffee0000000000abcd */
+                    id: string;
+                    season: number;
+                    number: number;
+                    title: string | null;
+                    /**
+                     * Format: date
+                     * @example 2026-11-21
+                     */
+                    air_date: string | null;
+                };
                 completed: number;
                 aired: number;
                 /**
@@ -4042,26 +4056,25 @@ export interface components {
             /** @description Cursor of the next page (pass it as `cursor`); null on the last page. Also given on offset pages. */
             next_cursor: string | null;
         };
-        /** @description The first regular episode (by season, then number) without a play in the current cycle */
-        NextEpisode: {
-            /** @example 65f1c0ffee0000000000abcd */
-            id: string;
-            season: number;
-            number: number;
-            title: string | null;
-            /**
-             * Format: date
-             * @example 2026-11-21
-             */
-            air_date: string | null;
-        };
         ShowProgress: {
             cycle: number;
             /** @description Aired episodes of the regular seasons (`air_date` ≤ today) */
             aired: number;
             /** @description Distinct regular episodes played in the current cycle */
             completed: number;
-            next_episode: components["schemas"]["NextEpisode"] & unknown;
+            /** @description The first regular episode (by season, then number) without a play in the current cycle */
+            next_episode: {
+                /** @example 65f1c0ffee0000000000abcd */
+                id: string;
+                season: number;
+                number: number;
+                title: string | null;
+                /**
+                 * Format: date
+                 * @example 2026-11-21
+                 */
+                air_date: string | null;
+            } | null;
             /**
              * Format: date-time
              * @description The latest known `watched_at` of the show's plays (any cycle)
@@ -5354,6 +5367,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A query parameter: an image path takes none */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Unknown or unconfigured provider, a path that is not an image path, or no such image at the provider */
             404: {
