@@ -39,4 +39,7 @@ export interface CategoryPaths {
   '/api/v1/{category}/list/imports': GenericPathItem<'/list/imports'>;
   '/api/v1/{category}/list/imports/{id}': GenericPathItem<'/list/imports/{id}'>;
   '/api/v1/{category}/list/{item_id}/history': GenericPathItem<'/list/{item_id}/history'>;
+  '/api/v1/{category}/providers/search': GenericPathItem<'/providers/search'>;
+  '/api/v1/{category}/providers/import': GenericPathItem<'/providers/import'>;
+  '/api/v1/{category}/{id}/refresh': GenericPathItem<'/{id}/refresh'>;
 }
