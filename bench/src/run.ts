@@ -38,6 +38,8 @@ import {
   type BenchStack,
 } from './stack/bench-stack';
 import { round } from './stats';
+import { startProviderReplay, type ProviderReplay } from '@mt/testing';
+import { measureProviderSearch } from './scenarios/providers';
 import { required } from './required';
 
 const t0 = performance.now();
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
   stores.push(mongo, redis);
   const storeUrls = { mongoUrl: mongo.url, redisUrl: redis.url };
   let bench: BenchStack | undefined;
+  let replay: ProviderReplay | undefined;
   try {
     const results: BenchResults = {
       meta: {
@@ -207,10 +210,14 @@ async function main(): Promise<void> {
       `generated ${largest} movies in ${seconds(phase)} s; search prefix '${choice.prefix}' matches ${JSON.stringify(choice.matches)}`,
     );
 
+    // The providers scenario points the catalogs at the local replay server; the allowance of provider searches
+    // per user is lifted like the gateway's rate limit, or the measurement would meet it after 30 requests.
+    replay = options.scenarios.has('providers') ? await startProviderReplay() : undefined;
     log('starting the stack');
     phase = performance.now();
     bench = await startBenchStack({
       ...storeUrls,
+      env: replay ? { ...replay.env, PROVIDER_SEARCHES_PER_MINUTE: '10000000' } : undefined,
       name: options.name,
       rootDir,
       profileApps: options.profileApps,
@@ -361,6 +368,11 @@ async function main(): Promise<void> {
           sorted_p95: round(last.sorted.p95 / first.sorted.p95, 2),
         },
       };
+    }
+
+    if (options.scenarios.has('providers') && replay) {
+      results.providers = await measureProviderSearch(gatewayUrl, session.jwt, choice.prefix, replay, options, log);
+      log(`  provider p95 ${results.providers.provider.p95} ms, catalog p95 ${results.providers.catalog.p95} ms, upstream calls while measured: ${results.providers.upstream_calls_while_measured}`);
     }
 
     if (options.scenarios.has('proxy')) {
@@ -514,6 +526,7 @@ async function main(): Promise<void> {
       log(`${results.log_problems.count} warning/error lines from the services (sample in the JSON file)`);
   } finally {
     if (bench) await bench.stop().catch(() => undefined);
+    await replay?.close();
     if (!options.keepData)
       await dropBenchData(storeUrls, options.name).catch((error: Error) =>
         log(`clean-up failed: ${error.message}`),

@@ -1,3 +1,4 @@
+import type { ProviderSearchResults } from '../scenarios/providers';
 import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
@@ -46,6 +47,8 @@ export interface BenchResults {
   auth?: AuthResults;
   /** Issue 42: the catalog service's CPU per request beside its floor (same libraries, same statements). */
   catalog_floor?: CatalogFloorResults;
+  /** Issue 39: provider search (warm cache) beside the catalog's prefix search, same run. */
+  providers?: ProviderSearchResults;
   search?: {
     by_size: SearchAtSize[];
     growth: { prefix_p95: number; sorted_p95: number; from: number; to: number };
