@@ -1,9 +1,10 @@
-# The four services' images, one target each; the build context is the repository root:
+# The services' images, one target each; the build context is the repository root:
 #   docker build --target gateway -t media-tracker/gateway .
-#   (targets: gateway, auth-service, registry-service, catalog-service; docker-compose.yml builds all four;
+#   (targets: gateway, auth-service, registry-service, catalog-service, scrobble-service; docker-compose.yml
+#   builds all five;
 #   and all-in-one: every service in one process, for a small host — docs/operations.md)
 # One file, so what every image shares (dependencies, toolchain, user, health check, signal, command) is
-# written once and its layers are built once for all four.
+# written once and its layers are built once for all of them.
 # Debian (glibc) rather than Alpine: argon2 ships prebuilt glibc binaries, so no compiler is needed.
 
 # Production dependencies only: the bundles keep every npm package external.
@@ -38,12 +39,17 @@ FROM build AS catalog-service-build
 COPY apps/catalog-service ./apps/catalog-service
 RUN node tools/build/build-app.mjs apps/catalog-service
 
-# The host imports the four apps' definitions: their sources come along, bundled into one main.js.
+FROM build AS scrobble-service-build
+COPY apps/scrobble-service ./apps/scrobble-service
+RUN node tools/build/build-app.mjs apps/scrobble-service
+
+# The host imports the apps' definitions: their sources come along, bundled into one main.js.
 FROM build AS all-in-one-build
 COPY apps/gateway ./apps/gateway
 COPY apps/auth-service ./apps/auth-service
 COPY apps/registry-service ./apps/registry-service
 COPY apps/catalog-service ./apps/catalog-service
+COPY apps/scrobble-service ./apps/scrobble-service
 COPY apps/all-in-one ./apps/all-in-one
 RUN node tools/build/build-app.mjs apps/all-in-one
 
@@ -92,6 +98,11 @@ FROM runtime AS registry-service
 COPY --from=registry-service-build /src/dist/apps/registry-service/ ./
 ENV PORT=3002
 EXPOSE 3002
+
+FROM runtime AS scrobble-service
+COPY --from=scrobble-service-build /src/dist/apps/scrobble-service/ ./
+ENV PORT=3020
+EXPOSE 3020
 
 # Every service in one process (apps/all-in-one/README.md): only the gateway's port is published; the others
 # listen on the container's loopback.

@@ -8,7 +8,7 @@ const ROOT = import.meta.dirname;
 
 /**
  * Module boundaries. `type:*` says what a project is, `scope:*` whose it is:
- * - an app or lib of one service (scope:gateway, auth, catalog, registry) uses only its own scope and shared libs;
+ * - an app or lib of one service (scope:gateway, auth, catalog, registry, scrobble) uses only its own scope and shared libs;
  * - the clients (scope:cli, scope:web) reach the API only through the generated client (scope:client);
  * - end-to-end suites (scope:e2e) may use anything but an app's internals (apps are never imported);
  * - type:launcher is libs/stack, what `npm start` runs: it starts processes, so only the suites and tools use it.
@@ -32,6 +32,7 @@ const SCOPES = {
   'scope:auth': ['scope:auth', 'scope:shared'],
   'scope:catalog': ['scope:catalog', 'scope:shared'],
   'scope:registry': ['scope:registry', 'scope:shared'],
+  'scope:scrobble': ['scope:scrobble', 'scope:shared'],
   'scope:client': ['scope:client', 'scope:shared'],
   'scope:cli': ['scope:cli', 'scope:client', 'scope:shared'],
   'scope:web': ['scope:web', 'scope:client', 'scope:shared'],

@@ -1,6 +1,6 @@
 import { APPS, type AppName } from '@mt/stack';
 
-export const SCENARIOS = ['proxy', 'auth', 'search', 'login', 'bulk', 'lists', 'catalog-scale', 'imports', 'coldstart', 'single-process', 'catalog-floor', 'providers'] as const;
+export const SCENARIOS = ['proxy', 'auth', 'search', 'login', 'bulk', 'lists', 'catalog-scale', 'imports', 'coldstart', 'single-process', 'catalog-floor', 'build-ab', 'images', 'scrobble', 'providers'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -28,6 +28,8 @@ export interface BenchOptions {
   keepData: boolean;
   /** Name of the stack's databases and Redis prefix. */
   name: string;
+  /** `build-ab`: the directory of the build to compare with (`nx.json` and `dist/apps/…`). */
+  baseline?: string;
 }
 
 const list = (value: string | undefined) =>
@@ -73,6 +75,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     if (!(SCENARIOS as readonly string[]).includes(scenario))
       throw new Error(`unknown scenario '${scenario}' (have: ${SCENARIOS.join(', ')})`);
   }
+  if (only.includes('build-ab') && !get('baseline', 'BENCH_BASELINE'))
+    throw new Error('build-ab needs --baseline=<dir> (a built checkout of the other commit)');
   const profileApps = list(get('profile', 'BENCH_CPU_PROF'));
   for (const app of profileApps) {
     if (!(APPS as readonly string[]).includes(app))
@@ -103,5 +107,6 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     profileApps: profileApps as AppName[],
     keepData: ['1', 'true'].includes(get('keep-data', 'BENCH_KEEP_DATA') ?? ''),
     name: benchName(get('name', 'BENCH_NAME')),
+    baseline: get('baseline', 'BENCH_BASELINE') || undefined,
   };
 }

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@mt/logging';
 import { APPS, appEntry, findWorkspaceRoot, provideMongo, provideRedis, type ProvidedStore } from '@mt/stack';
@@ -15,6 +15,7 @@ import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
 import { measureBulkStatus } from './scenarios/bulk';
+import { measureBuildAb } from './scenarios/build-ab';
 import { measureCatalogFloor } from './scenarios/catalog-floor';
 import { measureCatalogScale } from './scenarios/catalog-scale';
 import { measureImportExport } from './scenarios/imports';
@@ -22,13 +23,16 @@ import { compareListWithCatalog, listGrowth, measureListsBySize } from './scenar
 import { coldStartOnce, measureColdStarts } from './scenarios/coldstart';
 import { measureLoginStorm } from './scenarios/login';
 import { measureGatewayHotPath } from './scenarios/hot-path';
+import { measureImageServing } from './scenarios/images';
 import { measureProxyOverhead } from './scenarios/proxy';
 import { measureSearch } from './scenarios/search';
 import { compareSingleProcess } from './scenarios/single-process';
+import { measureScrobble } from './scenarios/scrobble';
 import { openCatalogSeeder } from './seed/catalog-seeder';
 import { seedList } from './seed/list-seeder';
 import { seedUsers } from './seed/users-seeder';
 import { benchDatabaseNames, dropBenchData } from './stack/bench-data';
+import { imageOriginEnv, startImageOrigin, type ImageOrigin } from './stack/image-origin';
 import {
   memoryBreakdown,
   stackRss,
@@ -38,7 +42,7 @@ import {
   type BenchStack,
 } from './stack/bench-stack';
 import { round } from './stats';
-import { startProviderReplay, type ProviderReplay } from '@mt/testing';
+import { startProviderReplay, type ProviderReplay } from '@mt/provider-replay';
 import { measureProviderSearch } from './scenarios/providers';
 import { required } from './required';
 
@@ -83,6 +87,10 @@ interface Session {
   jwt: string;
   pat: string;
 }
+
+/** The scrobble scenario's load (issue 38): events per second, for this many seconds. */
+const SCROBBLE_RATE = 50;
+const SCROBBLE_SECONDS = 30;
 
 /** List sizes of the lists scenario (issue 17). */
 const LIST_SIZES = [1000, 10_000, 50_000];
@@ -144,6 +152,8 @@ async function main(): Promise<void> {
   const storeUrls = { mongoUrl: mongo.url, redisUrl: redis.url };
   let bench: BenchStack | undefined;
   let replay: ProviderReplay | undefined;
+  let imageOrigin: ImageOrigin | undefined;
+  let imageCacheDir: string | undefined;
   try {
     const results: BenchResults = {
       meta: {
@@ -213,6 +223,11 @@ async function main(): Promise<void> {
     // The providers scenario points the catalogs at the local replay server; the allowance of provider searches
     // per user is lifted like the gateway's rate limit, or the measurement would meet it after 30 requests.
     replay = options.scenarios.has('providers') ? await startProviderReplay() : undefined;
+    if (options.scenarios.has('images')) {
+      // The gateway learns its image hosts at start-up.
+      imageOrigin = await startImageOrigin();
+      imageCacheDir = mkdtempSync(path.join(tmpdir(), 'mt-bench-image-cache-'));
+    }
     log('starting the stack');
     phase = performance.now();
     bench = await startBenchStack({
@@ -222,6 +237,7 @@ async function main(): Promise<void> {
       rootDir,
       profileApps: options.profileApps,
       profileDir,
+      gatewayEnv: imageOrigin && imageCacheDir ? imageOriginEnv(imageOrigin, imageCacheDir) : undefined,
     });
     await waitAllReady(bench.stack, phase, 90_000);
     await waitForCategories(bench.gatewayUrl, 3);
@@ -413,6 +429,17 @@ async function main(): Promise<void> {
         log,
       );
     }
+    if (options.scenarios.has('build-ab') && options.baseline) {
+      log(`catalog page through the gateway: this build against ${options.baseline}, taking turns`);
+      results.build_ab = await measureBuildAb(
+        rootDir,
+        storeUrls,
+        path.resolve(options.baseline),
+        options,
+        log,
+      );
+      log(`  this build ÷ baseline: ${results.build_ab.ratio} (runs ${results.build_ab.ratio_runs.join(', ')})`);
+    }
     if (options.scenarios.has('auth')) {
       log(`authentication cost (list of ${results.dataset.list_entries} entries)`);
       const gatewayMetrics = bench.stack.process('gateway').metricsUrl;
@@ -432,6 +459,15 @@ async function main(): Promise<void> {
         .map((doc) => doc._id.toHexString());
       results.bulk_status = await measureBulkStatus(gatewayUrl, session.jwt, ids, options, log);
     }
+    if (options.scenarios.has('scrobble')) {
+      const events = SCROBBLE_RATE * SCROBBLE_SECONDS;
+      log(`scrobble: ${SCROBBLE_RATE} webhooks/s for ${SCROBBLE_SECONDS} s through the gateway`);
+      const movies = data.docs.slice(0, Math.min(events, Math.max(...options.sizes)));
+      results.scrobble = await measureScrobble(
+        { gatewayUrl, imdbIds: movies.map((doc) => (doc['external_ids'] as { imdb: string }).imdb), itemIds: movies.map((doc) => doc._id.toHexString()), rate: SCROBBLE_RATE, seconds: SCROBBLE_SECONDS },
+        log,
+      );
+    }
     if (options.scenarios.has('login')) {
       log(
         `login storm (${options.loginConcurrency} concurrent, ${options.loginDurationS} s × ${options.repeats})`,
@@ -439,6 +475,16 @@ async function main(): Promise<void> {
       results.login = await measureLoginStorm(
         { gateway: gatewayUrl, auth: auth.url },
         users.all.slice(0, 200),
+        options,
+        log,
+      );
+    }
+    if (imageOrigin) {
+      log('images: a poster from the gateway\'s image cache beside nginx serving the same file');
+      results.images = await measureImageServing(
+        { gateway: gatewayUrl },
+        imageOrigin,
+        { gateway: bench.stack.process('gateway').pid, bench: process.pid },
         options,
         log,
       );
@@ -527,6 +573,8 @@ async function main(): Promise<void> {
   } finally {
     if (bench) await bench.stop().catch(() => undefined);
     await replay?.close();
+    await imageOrigin?.stop();
+    if (imageCacheDir) rmSync(imageCacheDir, { recursive: true, force: true });
     if (!options.keepData)
       await dropBenchData(storeUrls, options.name).catch((error: Error) =>
         log(`clean-up failed: ${error.message}`),

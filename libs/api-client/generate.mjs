@@ -106,7 +106,7 @@ async function dropStores(dbPrefix, redisPrefix) {
     const { default: mongoose } = await import('mongoose');
     const connection = await mongoose.createConnection(process.env.MONGO_URL, { serverSelectionTimeoutMS: 3000 }).asPromise();
     try {
-      for (const name of ['auth', ...SHIPPED_CATEGORIES.map((category) => `catalog_${category}`)]) {
+      for (const name of ['auth', 'scrobble', ...SHIPPED_CATEGORIES.map((category) => `catalog_${category}`)]) {
         await connection.useDb(`${dbPrefix}${name}`).dropDatabase();
       }
     } finally {

@@ -20,7 +20,7 @@ describe('planFrom', () => {
 
   it('runs the whole stack from the environment alone: only the gateway on PORT and HOST, the rest on the loopback', () => {
     const plan = planFrom({ PORT: '9000', HOST: '0.0.0.0', CATEGORIES: 'books,movies', MONGO_DB_NAME: 'x' });
-    expect(plan.map((service) => service.name)).toEqual(['registry-service', 'auth-service', 'catalog-books', 'catalog-movies', 'gateway']);
+    expect(plan.map((service) => service.name)).toEqual(['registry-service', 'auth-service', 'catalog-books', 'catalog-movies', 'scrobble-service', 'gateway']);
     const env = (name: string) => plan.find((service) => service.name === name)?.env ?? {};
     expect(env('gateway')).toMatchObject({ PORT: '9000', HOST: '0.0.0.0', METRICS_PORT: '9464', AUTH_URL: 'http://127.0.0.1:3001' });
     expect(env('catalog-books')).toMatchObject({ PORT: '3013', HOST: '127.0.0.1', CATEGORY: 'books', REGISTRY_URL: 'http://127.0.0.1:3002' });

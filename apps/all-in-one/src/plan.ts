@@ -1,7 +1,7 @@
 /** The variable a launcher puts the plan in (JSON: an array of `{ name, app, env }`, in start-up order). */
 export const SERVICES_PLAN_VARIABLE = 'MT_SERVICES';
 
-export const HOSTED_APPS = ['registry-service', 'auth-service', 'catalog-service', 'gateway'] as const;
+export const HOSTED_APPS = ['registry-service', 'auth-service', 'catalog-service', 'scrobble-service', 'gateway'] as const;
 export type HostedApp = (typeof HOSTED_APPS)[number];
 
 export interface PlannedService {
@@ -17,7 +17,7 @@ const OWN_VARIABLES = ['PORT', 'HOST', 'METRICS_PORT', 'CATEGORY', 'ADVERTISED_U
 
 const DEFAULT_CATEGORIES = 'movies,tvshows,books';
 /** Ports of the service map (README.md): every service but the gateway listens on the loopback only. */
-const INTERNAL_PORTS = { 'auth-service': 3001, 'registry-service': 3002 } as const;
+const INTERNAL_PORTS = { 'auth-service': 3001, 'registry-service': 3002, 'scrobble-service': 3020 } as const;
 const CATALOG_PORTS: Record<string, number> = { movies: 3011, tvshows: 3012, books: 3013 };
 const METRICS_PORTS_FROM = 9464;
 
@@ -79,6 +79,7 @@ function defaultPlan(env: NodeJS.ProcessEnv): PlannedService[] {
       app: 'catalog-service',
       env: { ...loopback(CATALOG_PORTS[category] ?? 0), ...links, CATEGORY: category },
     })),
+    { name: 'scrobble-service', app: 'scrobble-service', env: { ...loopback(INTERNAL_PORTS['scrobble-service']), ...links } },
     {
       name: 'gateway',
       app: 'gateway',

@@ -11,6 +11,7 @@ import { registerSync } from './commands/sync';
 import { registerLogin } from './commands/login';
 import { registerModeration } from './commands/moderation';
 import { registerTokens } from './commands/tokens';
+import { registerHooks, registerInbox } from './commands/scrobble';
 import { EXIT } from './exit-codes';
 import { DEFAULT_URL } from './session';
 
@@ -60,6 +61,8 @@ export function buildProgram(ctx: CommandContext): Command {
   registerStats(program, ctx);
   registerSync(program, ctx);
   registerTokens(program, ctx);
+  registerHooks(program, ctx);
+  registerInbox(program, ctx);
   registerModeration(program, ctx);
   registerCompletion(program, ctx);
   return program;

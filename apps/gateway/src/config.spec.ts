@@ -47,4 +47,33 @@ describe('gateway configuration', () => {
     const problems = (error as ConfigError).problems.join('\n');
     for (const name of ['INTERNAL_SECRET', 'AUTH_URL', 'CORS_ORIGINS', 'PROXY_TIMEOUT_MS']) expect(problems).toContain(name);
   });
+
+  it('serves Open Library covers only by default, from a bounded cache, never from private addresses', () => {
+    const config = loadGatewayConfig({ INTERNAL_SECRET: SECRET });
+    expect(config.imageHosts).toEqual({ openlibrary: 'https://covers.openlibrary.org' });
+    expect(config).toMatchObject({
+      IMAGE_CACHE_MAX_BYTES: 256 * 1024 * 1024,
+      IMAGE_MEMORY_CACHE_BYTES: 32 * 1024 * 1024,
+      IMAGE_FETCH_TIMEOUT_MS: 5000,
+      IMAGE_ALLOW_PRIVATE_HOSTS: false,
+    });
+  });
+
+  it('adds TMDB images once TMDB has a credential, from its configured host', () => {
+    const config = loadGatewayConfig({ INTERNAL_SECRET: SECRET, TMDB_READ_TOKEN: 't', TMDB_IMAGE_URL: 'http://127.0.0.1:9000/t/p/' });
+    expect(config.imageHosts).toEqual({ tmdb: 'http://127.0.0.1:9000/t/p', openlibrary: 'https://covers.openlibrary.org' });
+  });
+
+  it('refuses image hosts that are not http(s) URLs and a cache smaller than the largest image', () => {
+    const bad = { INTERNAL_SECRET: SECRET, TMDB_IMAGE_URL: 'file:///etc', OPENLIBRARY_COVERS_URL: 'covers', IMAGE_CACHE_MAX_BYTES: '1024' };
+    const problems = (() => {
+      try {
+        loadGatewayConfig(bad);
+        return '';
+      } catch (error) {
+        return (error as ConfigError).problems.join('\n');
+      }
+    })();
+    for (const name of ['TMDB_IMAGE_URL', 'OPENLIBRARY_COVERS_URL', 'IMAGE_CACHE_MAX_BYTES']) expect(problems).toContain(name);
+  });
 });

@@ -76,6 +76,8 @@ export const gatewayConfigSchema = z.object({
   IMAGE_CACHE_DIR: z.string().min(1).default(path.join(tmpdir(), 'media-tracker', 'image-cache')),
   /** The image cache's bound on disk (least recently used evicted first); at least the largest image served. */
   IMAGE_CACHE_MAX_BYTES: envInt(256 * 1024 * 1024, MAX_IMAGE_BYTES, 1024 * 1024 * 1024 * 1024),
+  /** The most requested images' bytes also kept in memory (least recently used evicted first); 0 serves every image from disk. */
+  IMAGE_MEMORY_CACHE_BYTES: envInt(32 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024),
   /** The deadline of one image download from a provider's image host (headers, body and redirects). */
   IMAGE_FETCH_TIMEOUT_MS: envInt(5_000, 100, 60_000),
   /**
@@ -83,17 +85,20 @@ export const gatewayConfigSchema = z.object({
    * (tests, an offline stack). Off, such an address is refused whatever the configured host name.
    */
   IMAGE_ALLOW_PRIVATE_HOSTS: envBool(false),
-  // Read by imageSources(); declared here so a malformed one stops the start with the others.
+  // The metadata providers' settings, as the catalogs read them: they decide which image hosts the gateway serves (imageSources).
+  TMDB_API_KEY: z.string().optional(),
+  TMDB_READ_TOKEN: z.string().optional(),
   TMDB_IMAGE_URL: envUrl(['http:', 'https:']).optional(),
+  OPENLIBRARY_ENABLED: z.string().optional(),
   OPENLIBRARY_COVERS_URL: envUrl(['http:', 'https:']).optional(),
 });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema> & {
-  /** The image hosts `/api/v1/images/<provider>/…` may fetch from: derived, the provider credentials stay out of the config. */
-  IMAGE_SOURCES: ImageSources;
+  /** The image hosts `/api/v1/images/<provider>/…` may fetch from, derived from the provider settings. */
+  imageHosts: ImageSources;
 };
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => ({
-  ...loadConfig(gatewayConfigSchema, env),
-  IMAGE_SOURCES: imageSources(env),
-});
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const config = loadConfig(gatewayConfigSchema, env);
+  return { ...config, imageHosts: imageSources(env) };
+}

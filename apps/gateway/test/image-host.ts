@@ -23,7 +23,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 /**
  * A provider image host on 127.0.0.1: fixed images, plus paths that misbehave (a page that is not an
  * image, one that lies about its type, oversized ones with and without Content-Length, redirects, a slow
- * one). `redirectTarget` is where `/t/p/w500/away.png` redirects (another origin).
+ * one, and any path under `/t/p/slow/`). `redirectTarget` is where `/t/p/w500/away.png` redirects (another origin).
  */
 export async function startImageHost(options: { redirectTarget?: string; slowMs?: number } = {}): Promise<ImageHost> {
   const seen: string[] = [];
@@ -68,7 +68,7 @@ export async function startImageHost(options: { redirectTarget?: string; slowMs?
     seen.push(req.url ?? '');
     const image = images.get(path);
     if (image) return void res.writeHead(200, { 'content-type': image.type, 'content-length': image.body.length }).end(image.body);
-    const handler = special.get(path);
+    const handler = special.get(path) ?? (path.startsWith('/t/p/slow/') ? special.get('/t/p/w500/slow.png') : undefined);
     if (handler) return handler(req, res);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('no such image');
   };

@@ -98,7 +98,7 @@ describe.each([360, 390, 1280])('the home at %i px wide', (width) => {
     await planned.getByRole('link', { name: `${word} Saga` }).click();
     await visible(page.getByRole('heading', { level: 1, name: `${word} Saga (2010)` }));
     await page.getByRole('button', { name: /^\+1/ }).click();
-    await expectText(page.locator('.stepper__value'), '1 of 10 episodes');
+    await expectText(page.locator('.stepper__value'), '1 / 10 episodes');
     await until(async () => expect(await page.getByLabel('Status', { exact: true }).inputValue()).toBe('watching'));
     await visible(page.getByRole('status').getByRole('button', { name: 'Undo' }));
     await checkScreen(w, 'entry-progress');
@@ -109,7 +109,7 @@ describe.each([360, 390, 1280])('the home at %i px wide', (width) => {
     await page.getByRole('link', { name: 'Media Tracker' }).click();
     const upNext = page.getByRole('region', { name: 'Up next' });
     await visible(upNext.getByRole('link', { name: `${word} Saga` }));
-    await visible(upNext.getByText('1 of 10 episodes'));
+    await visible(upNext.getByText('1 / 10 episodes'));
     await checkScreen(w, 'home-updated');
     expect(w.errors).toEqual([]);
     await w.close();

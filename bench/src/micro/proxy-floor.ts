@@ -82,9 +82,9 @@ export async function startProxy(name: ProxyName, upstream: string, script = pro
   const url = `http://127.0.0.1:${port}`;
   const client = new HttpClient(1);
   try {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while ((await client.send(`${url}${STUB_ROUTES.public}`, { timeoutMs: 1000 }).catch(() => undefined))?.status !== 200) {
-      if (Date.now() > deadline) throw new Error(`${name} did not start within 10 s`);
+      if (Date.now() > deadline) throw new Error(`${name} did not start within 30 s (on a loaded machine, loading the modules alone takes seconds)`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {

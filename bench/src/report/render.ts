@@ -129,8 +129,22 @@ function sections(results: BenchResults): Section[] {
       notes: [
         'floor: bench/src/stack/catalog-floor.ts — express with the app prototypes, the mongoose connection\'s native collections, the request id in AsyncLocalStorage, the signed identity checked, the same statements, projections, sort orders and JSON; no validation library, error payloads, logging, metrics or layers',
         'CPU µs/req: each process\'s user + system CPU from /proc over its own runs ÷ its 2xx answers, median (per run in brackets); the two take turns run by run',
-        `net of idle: less each process's idle rate measured just before (service ${floor.idle_cpu_ms_per_s.service} ms/s, floor ${floor.idle_cpu_ms_per_s.floor} ms/s: timers, heartbeats, the event consumer)`,
+        `net of idle: less each process's idle rate, the lower of a reading before and one after the runs (service ${floor.idle_cpu_ms_per_s.service} ms/s, floor ${floor.idle_cpu_ms_per_s.floor} ms/s: timers, heartbeats, the event consumer)`,
       ],
+    });
+  }
+  if (results.build_ab) {
+    const ab = results.build_ab;
+    out.push({
+      title: `Two builds taking turns (issue 42) — ${ab.route} through each one's gateway`,
+      header: ['build', 'req/s', 'p50 ms (load)', 'p99 ms (load)', 'gateway CPU µs/req', 'catalog CPU µs/req', 'database µs/req'],
+      rows: (['baseline', 'this_build'] as const).map((name) => {
+        const t = ab.throughput[name];
+        const cpu = t.cpu_us_per_request ?? {};
+        const prefix = name === 'baseline' ? 'baseline_' : '';
+        return [name === 'baseline' ? `baseline (${ab.baseline})` : 'this build', n0(t.rps), n2(t.p50), n2(t.p99), n0(cpu[`${prefix}gateway`]), n0(cpu[`${prefix}catalog`]), n0(cpu['database'])];
+      }),
+      notes: [`this build ÷ baseline throughput ${ab.ratio.toFixed(2)}× (per pair of runs: ${ab.ratio_runs.map((r) => r.toFixed(2)).join(', ')})`],
     });
   }
   if (auth) {
@@ -252,6 +266,10 @@ function sections(results: BenchResults): Section[] {
       `bulk-status of ${bulk.ids} ids (median of ${bulk.runs_ms.length})`,
       `${n0(bulk.median_ms)} ms (min ${n0(bulk.min_ms)}, max ${n0(bulk.max_ms)})`,
     ]);
+  if (results.scrobble) {
+    const s = results.scrobble;
+    other.push([`scrobble webhooks, ${s.rate_per_s}/s for ${s.seconds} s`, `202 p50 ${s.p50_ms} ms, p95 ${s.p95_ms} ms, p99 ${s.p99_ms} ms; ${s.recorded} of ${s.events} recorded, the last ${n0(s.max_record_lag_ms)} ms after its 202; ${s.recorded_twice} twice`]);
+  }
   if (cold) {
     other.push([
       `cold start, fresh databases (median of ${cold.fresh.runs.length})`,
@@ -284,6 +302,22 @@ function sections(results: BenchResults): Section[] {
         `single ÷ apart: catalog page ${pct(single.ratio.catalog)}, list page ${pct(single.ratio.list)}`,
         `RSS of every process the launcher started, stores excluded; beside them MongoDB ${store(single.stores_rss_mb.mongo)}, Redis ${store(single.stores_rss_mb.redis)}`,
         `apart, by process (idle MB): ${Object.entries(single.multi.idle_rss_mb.by_process).map(([name, mb]) => `${name} ${n0(mb)}`).join(', ')}`,
+      ],
+    });
+  }
+  const images = results.images;
+  if (images) {
+    out.push({
+      title: `Images (issue 39) — a ${n0(images.bytes / 1024)} KiB poster from the gateway's image cache (GET ${images.route}) beside nginx serving the same file`,
+      header: ['server', 'req/s', 'p50 ms (load)', 'p99 ms (load)', 'p50 ms (1 at a time)', 'p99 ms (1 at a time)'],
+      rows: Object.entries(images.throughput).map(([name, t]) => {
+        const unloaded = required(images.unloaded_latency[name], `latency of ${name}`);
+        return [name, n0(t.rps), n2(t.p50), n2(t.p99), n2(unloaded.p50), n2(unloaded.p99)];
+      }),
+      notes: [
+        `gateway ÷ nginx throughput ${pct(images.ratios.gateway_vs_nginx)}; the image host was asked ${images.origin_requests} time(s) in all`,
+        'version' in images.nginx ? `nginx: ${images.nginx.version} (sendfile)` : images.nginx.skipped,
+        ...cpuNotes(images.throughput),
       ],
     });
   }

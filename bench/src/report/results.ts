@@ -2,10 +2,13 @@ import type { ProviderSearchResults } from '../scenarios/providers';
 import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
+import type { BuildAbResults } from '../scenarios/build-ab';
+import type { ScrobbleResults } from '../scenarios/scrobble';
 import type { CatalogFloorResults } from '../scenarios/catalog-floor';
 import type { CatalogScaleResults } from '../scenarios/catalog-scale';
 import type { ImportsResults } from '../scenarios/imports';
 import type { HotPathResults } from '../scenarios/hot-path';
+import type { ImageResults } from '../scenarios/images';
 import type { ColdStartResults } from '../scenarios/coldstart';
 import type { ListsResults } from '../scenarios/lists';
 import type { LoginResults } from '../scenarios/login';
@@ -49,12 +52,15 @@ export interface BenchResults {
   catalog_floor?: CatalogFloorResults;
   /** Issue 39: provider search (warm cache) beside the catalog's prefix search, same run. */
   providers?: ProviderSearchResults;
+  /** Issue 42: the catalog page through the gateway, this build against another one, taking turns. */
+  build_ab?: BuildAbResults;
   search?: {
     by_size: SearchAtSize[];
     growth: { prefix_p95: number; sorted_p95: number; from: number; to: number };
   };
   login?: LoginResults;
   bulk_status?: BulkResults;
+  scrobble?: ScrobbleResults;
   /** Issue 17: list routes at three list sizes (one user's list each, measured taking turns). */
   lists?: ListsResults;
   /** Issue 16: deep pages by offset and cursor, external id lookup vs title search (largest catalog). */
@@ -64,6 +70,8 @@ export interface BenchResults {
   cold_start?: ColdStartResults;
   /** Issue 41: the stack in one process beside one process per service, same data, measured in turn. */
   single_process?: SingleProcessResults;
+  /** Issue 39: a poster served from the gateway's image cache beside nginx serving the same file. */
+  images?: ImageResults;
   rss_mb: {
     idle_before_seeding?: Record<string, number>;
     /** 20 s after the load (see after_load_series). */

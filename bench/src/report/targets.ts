@@ -113,6 +113,10 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       ),
     );
   } else targets.push(skip('provider_search_p95', 'Provider search p95 (warm cache) vs catalog search p95, same run', '≤ catalog', 'not measured'));
+  if (results.build_ab) {
+    const ab = results.build_ab;
+    targets.push(check('build_ab_catalog_page', 'Catalog page through the gateway, this build ÷ the baseline build', '≥ 1.5×', `${ab.ratio.toFixed(2)}×`, ab.ratio >= 1.5));
+  }
 
   if (auth) {
     targets.push(
@@ -178,6 +182,14 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       ),
     );
   else targets.push(skip('bulk_status', 'Bulk-status of 500 ids', '≤ 150 ms', 'not measured'));
+
+  const scrobble = results.scrobble;
+  if (scrobble) {
+    targets.push(check('scrobble_accept_p95', `Scrobble webhook 202, p95 at ${scrobble.rate_per_s}/s`, '≤ 100 ms', ms(scrobble.p95_ms), scrobble.p95_ms <= 100 && scrobble.refused === 0));
+    targets.push(
+      check('scrobble_recorded', `Every scrobbled play recorded, none twice (${scrobble.events} events)`, '≤ 5 s after its 202', `${scrobble.recorded} recorded, last after ${ms(scrobble.max_record_lag_ms)}, ${scrobble.recorded_twice} twice`, scrobble.recorded === scrobble.events && scrobble.max_record_lag_ms <= 5000 && scrobble.recorded_twice === 0),
+    );
+  } else targets.push(skip('scrobble_accept_p95', 'Scrobble webhook 202, p95 at 50/s', '≤ 100 ms', 'not measured'));
 
   const scale = results.catalog_scale;
   if (scale) {
@@ -264,6 +276,12 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       check('single_process_list_rps', 'Single process: list page throughput, share of one process per service', '≥ 70 %', pct(single.ratio.list), single.ratio.list >= 0.7),
     );
   } else targets.push(skip('single_process', 'Single process: memory and throughput beside one process per service', '≤ 200 MB idle, ≥ 70 %', 'not measured'));
+
+  const images = results.images;
+  const imageTarget = ['image_throughput', 'Image from the gateway cache vs nginx serving the file', '≥ 80 %'] as const;
+  if (images?.ratios.gateway_vs_nginx !== undefined)
+    targets.push(check(...imageTarget, pct(images.ratios.gateway_vs_nginx), images.ratios.gateway_vs_nginx >= 0.8));
+  else targets.push(skip(...imageTarget, images ? 'nginx absent' : 'not measured'));
 
   for (const [key, label] of [
     ['idle_before_seeding', 'before seeding'],

@@ -34,7 +34,7 @@ export interface CatalogFloorResults {
       net: { service_cpu_us: number; floor_cpu_us: number; ratio: number };
     }
   >;
-  /** CPU each process used while idle just before the runs, ms per s. */
+  /** CPU each process used while idle, ms per s: the lower of a reading before the runs and one after them. */
   idle_cpu_ms_per_s: { service: number; floor: number };
   list_entries: number;
 }
@@ -51,9 +51,11 @@ const REQUEST_ID = 'bench-catalog-floor';
 async function startFloor(settings: { mongoUrl: string; dbName: string; secret: string; sorting: boolean; profileDir?: string }): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const script = path.join(path.dirname(required(process.argv[1], 'the bench script')), 'stack', 'catalog-floor.js');
-  const args = [...(settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`, '--cpu-prof-name=catalog-floor.cpuprofile'] : []), script, `--port=${port}`, `--mongo=${settings.mongoUrl}`, `--db=${settings.dbName}`, `--secret=${settings.secret}`];
+  // Profiled as the services are (same preload, same sampling interval), so the two profiles compare.
+  const preload = path.join(path.dirname(script), '..', '..', '..', 'bench', 'tools', 'cpu-profile-preload.cjs');
+  const args = [...(settings.profileDir ? ['--require', preload] : []), script, `--port=${port}`, `--mongo=${settings.mongoUrl}`, `--db=${settings.dbName}`, `--secret=${settings.secret}`];
   if (settings.sorting) args.push('--sorting');
-  const child = spawn(process.execPath, args, { stdio: 'inherit' });
+  const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...(settings.profileDir ? { CPU_PROFILE_DIR: settings.profileDir } : {}) } });
   const url = `http://127.0.0.1:${port}`;
   const client = new HttpClient(1);
   try {
@@ -117,15 +119,14 @@ export async function measureCatalogFloor(
       },
     };
     const watch = { service: [target.catalogPid], floor: [required(floor.child.pid, 'floor pid')], database: databasePids };
-    const idleMeter = cpuMeter({ service: watch.service, floor: watch.floor });
-    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const idleMs = idleMeter.stop();
-    const idle = { service: round(((idleMs['service'] ?? 0) * 1000) / IDLE_MS, 1), floor: round(((idleMs['floor'] ?? 0) * 1000) / IDLE_MS, 1) };
-    log(`  idle CPU just before (ms per s): service ${idle.service}, floor ${idle.floor}`);
-    // Per request net of the idle rate, median of the runs.
-    const net = (stats: ThroughputStats, name: 'service' | 'floor') =>
-      round(median(stats.runs.map((run) => (((run.cpu_ms?.[name] ?? 0) - idle[name] * options.durationS) * 1000) / Math.max(1, run.ok))), 0);
-    const results = {} as CatalogFloorResults['requests'];
+    const idleRate = async () => {
+      const meter = cpuMeter({ service: watch.service, floor: watch.floor });
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      const used = meter.stop();
+      return { service: round(((used['service'] ?? 0) * 1000) / IDLE_MS, 1), floor: round(((used['floor'] ?? 0) * 1000) / IDLE_MS, 1) };
+    };
+    const before = await idleRate();
+    const measured: Array<[FloorRequest, ThroughputStats, ThroughputStats]> = [];
     for (const [name, load] of Object.entries(requests) as Array<[FloorRequest, Variant['load']]>) {
       log(`  ${FLOOR_REQUESTS[name]}: service and floor taking turns, ${options.connections} connections, ${options.durationS} s × ${options.repeats}`);
       const at = (base: string): Variant['load'] => Object.defineProperty({ ...load, url: `${base}${load.url}` }, 'headers', { get: () => load.headers, enumerable: true });
@@ -140,8 +141,18 @@ export async function measureCatalogFloor(
         log,
         watch,
       );
-      const service = required(throughput['service'], 'service');
-      const floorStats = required(throughput['floor'], 'floor');
+      measured.push([name, required(throughput['service'], 'service'), required(throughput['floor'], 'floor')]);
+    }
+    // Idle again once the load is over: a one-off burst (compilation after the first requests, a collection)
+    // inflates one of the two readings; the lower is the background the process always has.
+    const after = await idleRate();
+    const idle = { service: Math.min(before.service, after.service), floor: Math.min(before.floor, after.floor) };
+    log(`  idle CPU before / after the runs (ms per s): service ${before.service} / ${after.service}, floor ${before.floor} / ${after.floor}`);
+    // Per request net of the idle rate, median of the runs.
+    const net = (stats: ThroughputStats, name: 'service' | 'floor') =>
+      round(median(stats.runs.map((run) => (((run.cpu_ms?.[name] ?? 0) - idle[name] * options.durationS) * 1000) / Math.max(1, run.ok))), 0);
+    const results = {} as CatalogFloorResults['requests'];
+    for (const [name, service, floorStats] of measured) {
       const serviceCpu = required(service.cpu_us_per_request?.['service'], 'service CPU');
       const floorCpu = required(floorStats.cpu_us_per_request?.['floor'], 'floor CPU');
       const serviceNet = net(service, 'service');

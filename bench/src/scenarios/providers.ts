@@ -1,4 +1,4 @@
-import type { ProviderReplay } from '@mt/testing';
+import type { ProviderReplay } from '@mt/provider-replay';
 import { HttpClient } from '../load/http-client';
 import type { BenchOptions } from '../options';
 import { required } from '../required';

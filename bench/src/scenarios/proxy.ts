@@ -1,6 +1,6 @@
 import { childPids, stackWatch } from '../load/cpu';
 import type { BenchOptions } from '../options';
-import { ensureNginx, startNginx, type Nginx } from '../stack/nginx';
+import { comparisonNginx, startNginx, type NginxInfo } from '../stack/nginx';
 import { round } from '../stats';
 import {
   compareLatency,
@@ -15,7 +15,7 @@ export const ROUTE_1 = '/api/v1/movies?limit=20';
 
 export interface ProxyResults {
   route: string;
-  nginx: { version: string } | { skipped: string };
+  nginx: NginxInfo;
   throughput: Record<string, ThroughputStats>;
   unloaded_latency: Record<string, UnloadedLatencyStats>;
   /** gateway ÷ nginx and gateway ÷ direct throughput (medians). */
@@ -35,21 +35,7 @@ export async function measureProxyOverhead(
   options: BenchOptions,
   log: (text: string) => void,
 ): Promise<ProxyResults> {
-  const found = ensureNginx(log);
-  let nginx: Nginx | undefined;
-  let nginxInfo: ProxyResults['nginx'];
-  if ('missing' in found) {
-    nginxInfo = { skipped: `${found.missing}: the nginx row is skipped` };
-    log(`  ${nginxInfo.skipped}`);
-  } else {
-    try {
-      nginx = await startNginx(found.binary, urls.catalogPort, ROUTE_1);
-      nginxInfo = { version: nginx.version };
-    } catch (error) {
-      nginxInfo = { skipped: `nginx did not start: ${(error as Error).message}` };
-      log(`  ${nginxInfo.skipped}`);
-    }
-  }
+  const { nginx, info: nginxInfo } = await comparisonNginx(log, (binary) => startNginx(binary, urls.catalogPort, ROUTE_1));
   try {
     const variants: Variant[] = [
       { name: 'direct', load: { url: `${urls.catalog}${ROUTE_1}` } },

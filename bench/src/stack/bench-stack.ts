@@ -20,6 +20,10 @@ export interface BenchStackOptions {
   singleProcess?: boolean;
   /** More variables for every service (the metadata providers' replay server). */
   env?: Record<string, string>;
+  /** Extra environment of the gateway (the image scenario's image host). */
+  gatewayEnv?: NodeJS.ProcessEnv;
+  /** The catalogs read the catalog databases of the stack of this name (a second build over the same data). */
+  catalogDataOf?: string;
 }
 
 export interface BenchStack {
@@ -66,7 +70,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     mongoUrl: options.mongoUrl,
     redisUrl: options.redisUrl,
     redisKeyPrefix: benchRedisPrefix(options.name),
-    mongoDbNames: { auth: databases.auth, catalog: databases.catalog },
+    mongoDbNames: { auth: databases.auth, catalog: benchDatabases(options.catalogDataOf ?? options.name).catalog },
     logLevel: 'warn',
     env: {
       RATE_LIMIT_PER_MINUTE: '10000000',
@@ -74,7 +78,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       ...options.env,
     },
     appEnv: {
-      gateway: profileEnv('gateway'),
+      gateway: { ...profileEnv('gateway'), ...options.gatewayEnv },
       'auth-service': profileEnv('auth-service'),
       'registry-service': profileEnv('registry-service'),
       'catalog-service': profileEnv('catalog-service'),

@@ -40,12 +40,70 @@ export function ensureNginx(log: (text: string) => void): { binary: string } | {
   return { missing: `nginx absent and apt-get install -y nginx failed (${why || `exit ${install.status}`})` };
 }
 
+/** nginx's version, or why the comparison has no nginx row. */
+export type NginxInfo = { version: string } | { skipped: string };
+
 /**
- * A plain reverse proxy in front of one upstream, as an operator would put in front of a Node service:
- * one worker (the gateway is one Node process too), no access log (the services run at LOG_LEVEL=warn in
- * the benchmark), HTTP/1.1 to the upstream with a keep-alive pool. Everything lives in a temporary prefix.
+ * nginx for a comparison row, installed first when absent: `start` launches it from the binary. Never
+ * throws: without nginx the row is skipped, with the reason (logged too).
  */
-function nginxConfig(prefix: string, listenPort: number, upstreamPort: number): string {
+export async function comparisonNginx(
+  log: (text: string) => void,
+  start: (binary: string) => Promise<Nginx>,
+): Promise<{ nginx?: Nginx; info: NginxInfo }> {
+  const found = ensureNginx(log);
+  const skipped = (reason: string) => {
+    log(`  ${reason}`);
+    return { info: { skipped: reason } };
+  };
+  if ('missing' in found) return skipped(`${found.missing}: the nginx row is skipped`);
+  try {
+    const nginx = await start(found.binary);
+    return { nginx, info: { version: nginx.version } };
+  } catch (error) {
+    return skipped(`nginx did not start: ${(error as Error).message}`);
+  }
+}
+
+/** What the nginx of a comparison does: proxy to an upstream, or serve a directory's files. */
+type NginxSite = { upstreamPort: number } | { root: string };
+
+function siteConfig(listenPort: number, site: NginxSite): string {
+  if ('root' in site)
+    return `
+  sendfile on;
+  tcp_nopush on;
+  server {
+    listen 127.0.0.1:${listenPort};
+    location / {
+      root ${site.root};
+      add_header Cache-Control "public, max-age=31536000, immutable";
+    }
+  }`;
+  return `
+  upstream catalog {
+    server 127.0.0.1:${site.upstreamPort};
+    keepalive 64;
+    keepalive_requests 100000;
+  }
+  server {
+    listen 127.0.0.1:${listenPort};
+    location / {
+      proxy_pass http://catalog;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    }
+  }`;
+}
+
+/**
+ * nginx as an operator would put it in front of a Node service, or serving static files: one worker (the
+ * gateway is one Node process too), no access log (the services run at LOG_LEVEL=warn in the benchmark),
+ * HTTP/1.1 to an upstream with a keep-alive pool, sendfile for files. Everything lives in a temporary prefix.
+ */
+function nginxConfig(prefix: string, listenPort: number, site: NginxSite): string {
   const runsAsRoot = process.getuid?.() === 0;
   return `
 ${runsAsRoot ? 'user root;' : ''}
@@ -62,34 +120,28 @@ http {
   fastcgi_temp_path ${prefix}/fastcgi;
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
-  keepalive_requests 100000;
-  upstream catalog {
-    server 127.0.0.1:${upstreamPort};
-    keepalive 64;
-    keepalive_requests 100000;
-  }
-  server {
-    listen 127.0.0.1:${listenPort};
-    location / {
-      proxy_pass http://catalog;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-    }
-  }
+  keepalive_requests 100000;${siteConfig(listenPort, site)}
 }
 `;
 }
 
 /** Starts nginx in front of `upstreamPort`; resolves once it answers GET `probePath` with 200. */
-export async function startNginx(binary: string, upstreamPort: number, probePath: string): Promise<Nginx> {
+export function startNginx(binary: string, upstreamPort: number, probePath: string): Promise<Nginx> {
+  return launchNginx(binary, { upstreamPort }, probePath);
+}
+
+/** Starts nginx serving the files under `root`; resolves once it answers GET `probePath` with 200. */
+export function startStaticNginx(binary: string, root: string, probePath: string): Promise<Nginx> {
+  return launchNginx(binary, { root }, probePath);
+}
+
+async function launchNginx(binary: string, site: NginxSite, probePath: string): Promise<Nginx> {
   const prefix = mkdtempSync(path.join(tmpdir(), 'mt-bench-nginx-'));
   for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs'])
     mkdirSync(path.join(prefix, dir));
   const port = await freePort();
   const configFile = path.join(prefix, 'nginx.conf');
-  writeFileSync(configFile, nginxConfig(prefix, port, upstreamPort));
+  writeFileSync(configFile, nginxConfig(prefix, port, site));
   const versionOutput = await new Promise<string>((resolve) => {
     const probe = spawn(binary, ['-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';

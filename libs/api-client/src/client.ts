@@ -34,6 +34,11 @@ import type {
   RegisterRequest,
   TokenMetadata,
   AssignableRole,
+  CreatedScrobbleHook,
+  CreateScrobbleHookRequest,
+  ResolveScrobbleInboxResult,
+  ScrobbleHook,
+  ScrobbleInboxEntry,
   User,
 } from './types';
 
@@ -82,6 +87,13 @@ export interface ApiClient {
   listTokens(): Promise<TokenMetadata[]>;
   createToken(body: CreateTokenRequest): Promise<CreatedToken>;
   revokeToken(id: string): Promise<Message>;
+  listScrobbleHooks(): Promise<ScrobbleHook[]>;
+  /** The hook, with its `url` holding the secret: shown only in this answer. */
+  createScrobbleHook(body: CreateScrobbleHookRequest): Promise<CreatedScrobbleHook>;
+  deleteScrobbleHook(id: string): Promise<Message>;
+  listScrobbleInbox(): Promise<ScrobbleInboxEntry[]>;
+  resolveScrobbleInbox(id: string, itemId: string): Promise<ResolveScrobbleInboxResult>;
+  dismissScrobbleInbox(id: string): Promise<Message>;
 
   searchEntries(category: string, query?: SearchQuery): Promise<Page<CatalogEntry>>;
   getEntry(category: string, id: string): Promise<CatalogEntry>;
@@ -194,6 +206,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     listTokens: () => unwrap(http.GET('/api/v1/auth/tokens')),
     createToken: (body) => unwrap(http.POST('/api/v1/auth/tokens', { body })),
     revokeToken: (id) => unwrap(http.DELETE('/api/v1/auth/tokens/{id}', { params: { path: { id } } })),
+    listScrobbleHooks: () => unwrap(http.GET('/api/v1/scrobble/hooks')),
+    createScrobbleHook: (body) => unwrap(http.POST('/api/v1/scrobble/hooks', { body })),
+    deleteScrobbleHook: (id) => unwrap(http.DELETE('/api/v1/scrobble/hooks/{id}', { params: { path: { id } } })),
+    listScrobbleInbox: () => unwrap(http.GET('/api/v1/scrobble/unmatched')),
+    resolveScrobbleInbox: (id, itemId) => unwrap(http.POST('/api/v1/scrobble/unmatched/{id}/resolve', { params: { path: { id } }, body: { item_id: itemId } })),
+    dismissScrobbleInbox: (id) => unwrap(http.DELETE('/api/v1/scrobble/unmatched/{id}', { params: { path: { id } } })),
 
     searchEntries: (name, query = {}) =>
       unwrap<Page<CatalogEntry>>(categoryHttp.GET('/api/v1/{category}', { params: { path: category(name), query } })),

@@ -16,6 +16,12 @@ export type TokenMetadata = Schemas['TokenMetadata'];
 export type CreateTokenRequest = Schemas['CreateTokenRequest'];
 export type CreatedToken = Schemas['CreatedToken'];
 export type Message = Schemas['Message'];
+/** Scrobbling (docs/api.md "Scrobbling from media servers"). */
+export type ScrobbleHook = Schemas['ScrobbleHook'];
+export type CreatedScrobbleHook = Schemas['CreatedScrobbleHook'];
+export type CreateScrobbleHookRequest = Schemas['CreateScrobbleHookRequest'];
+export type ScrobbleInboxEntry = Schemas['ScrobbleInboxEntry'];
+export type ResolveScrobbleInboxResult = Schemas['ResolveScrobbleInboxResult'];
 export type Category = Schemas['Category'];
 /** Every category at once (docs/api.md "Your home and one search"). */
 export type Home = Schemas['Home'];

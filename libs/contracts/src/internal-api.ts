@@ -17,6 +17,13 @@ export const INTERNAL_PATHS = {
   registryHeartbeat: (instanceId: string) => `/internal/instances/${encodeURIComponent(instanceId)}/heartbeat`,
   /** registry-service: the live route table (internal secret). */
   registryRoutes: '/internal/routes',
+  /**
+   * catalog-service: POST plays of an item for the signed identity (internal secret and a signed identity;
+   * body: the public POST plays body with `source: "scrobble:<server>"`, optional `start_only: true`).
+   */
+  listPlays: (category: string, itemId: string) => `/internal/${category}/list/${encodeURIComponent(itemId)}/plays`,
+  /** catalog-service: GET an episode by `external_id=tvdb:123` (or imdb:, tmdb:) or `show_id`, `season`, `number` (internal secret). */
+  episodeLookup: (category: string) => `/internal/${category}/episodes/lookup`,
 } as const;
 
 export const IntrospectionRequestSchema = z.strictObject({ token: z.string().max(200) });

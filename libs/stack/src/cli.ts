@@ -11,19 +11,20 @@ import { APPS, type AppName } from './workspace';
 
 const USAGE = `Usage: node dist/libs/stack/cli.js [options]
 
-Starts gateway, auth-service, registry-service and one catalog-service per category from dist/
+Starts gateway, auth-service, registry-service, scrobble-service and one catalog-service per category from dist/
 (build them with: npm run build). Stores: MONGO_URL / REDIS_URL when set, else a local mongod /
 redis-server on a free port, else mongodb-memory-server for MongoDB. INTERNAL_SECRET: the
 environment's (at least 32 characters), else a random one, kept in a file only you can read.
 
 Options:
   --port <n>            gateway port (default 8080, or a free port if 8080 is taken; 0 = a free port)
-  --free-ports          run the other services on free ports instead of 3001, 3002, 3011-3013, and
-                        their metrics ports on free ports instead of 9464-9469
+  --free-ports          run the other services on free ports instead of 3001, 3002, 3011-3013, 3020,
+                        and their metrics ports on free ports instead of 9464-9470
   --host <address>      bind address of every service (default 127.0.0.1)
   --categories <list>   catalog categories (default movies,tvshows,books)
-  --apps <list>         start only these apps (default gateway,auth-service,registry-service,catalog-service)
-  --db-prefix <p>       MongoDB database names <p>auth and <p>catalog_<category> (isolated stacks)
+  --apps <list>         start only these apps (default gateway,auth-service,registry-service,catalog-service,
+                        scrobble-service)
+  --db-prefix <p>       MongoDB database names <p>auth, <p>catalog_<category> and <p>scrobble (isolated stacks)
   --redis-prefix <p>    REDIS_KEY_PREFIX of every service (isolated stacks)
   --ready-timeout <ms>  how long to wait for every /readyz to answer 200 (default 60000)
   --status-file <path>  write the processes (name, url, metrics url, pid) as JSON once they are
@@ -78,7 +79,7 @@ function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs | 'help' {
     categories: list(values.categories),
     apps: apps as AppName[] | undefined,
     redisKeyPrefix: values['redis-prefix'],
-    mongoDbNames: dbPrefix ? { auth: `${dbPrefix}auth`, catalog: (category) => `${dbPrefix}catalog_${category}` } : undefined,
+    mongoDbNames: dbPrefix ? { auth: `${dbPrefix}auth`, catalog: (category) => `${dbPrefix}catalog_${category}`, scrobble: `${dbPrefix}scrobble` } : undefined,
     singleProcess: values['single-process'] || env['MT_SINGLE_PROCESS'] === '1',
     onLog: values['json-logs'] ? (line) => process.stdout.write(`[${line.process}] ${line.text}\n`) : undefined,
   };
@@ -170,7 +171,7 @@ function printSummary(stack: Stack, attach: AttachHint | undefined): void {
       ? '  Processes (API port, then the metrics port: /metrics and the detailed /health):'
       : `  Services, all in one process (pid ${hostPid}; API port, then the metrics port: /metrics and the detailed /health):`,
   );
-  const order: AppName[] = ['gateway', 'auth-service', 'registry-service', 'catalog-service'];
+  const order: AppName[] = ['gateway', 'auth-service', 'registry-service', 'catalog-service', 'scrobble-service'];
   const sorted = [...stack.processes].sort((a, b) => order.indexOf(a.app) - order.indexOf(b.app) || a.name.localeCompare(b.name));
   for (const s of sorted) say(`    ${s.name.padEnd(width)}  ${s.url.padEnd(urlWidth)}  ${s.metricsUrl ?? ''}  pid ${s.pid}`);
   if (attach) {

@@ -90,7 +90,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-async function startBinary(binary: string, args: (port: number, dir: string) => string[], name: string) {
+export async function startBinary(binary: string, args: (port: number, dir: string) => string[], name: string) {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), `mt-${name}-`));
   // Own process group: a terminal's Ctrl-C must not stop the store before the services have drained.

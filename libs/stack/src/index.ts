@@ -6,3 +6,4 @@ export * from './http-probe';
 export * from './service-process';
 export * from './stack';
 export * from './single-process';
+export * from './redis-cluster';

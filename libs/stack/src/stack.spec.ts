@@ -112,7 +112,7 @@ describe('startStack', () => {
       ports: 'free',
       mongoUrl: 'mongodb://127.0.0.1:1',
       redisUrl: 'redis://127.0.0.1:2',
-      mongoDbNames: { auth: 't_auth', catalog: (category) => `t_catalog_${category}` },
+      mongoDbNames: { auth: 't_auth', catalog: (category) => `t_catalog_${category}`, scrobble: 't_scrobble' },
       appEnv: { gateway: { RATE_LIMIT_PER_MINUTE: '0' } },
       onLog: (line) => lines.push(line),
       baseEnv: { ...process.env, PORT: '9999', CATEGORY: 'leaked', MONGO_DB_NAME: 'leaked', GLIBC_TUNABLES: '' },
@@ -133,6 +133,7 @@ describe('startStack', () => {
     }
     expect(pick(env['catalog-books']!, ['CATEGORY', 'MONGO_DB_NAME'])).toEqual({ CATEGORY: 'books', MONGO_DB_NAME: 't_catalog_books' });
     expect(env['auth-service']!['MONGO_DB_NAME']).toBe('t_auth');
+    expect(env['scrobble-service']!['MONGO_DB_NAME']).toBe('t_scrobble');
     expect(env['gateway']!['RATE_LIMIT_PER_MINUTE']).toBe('0');
     expect(env['gateway']).not.toHaveProperty('CATEGORY');
     expect(env['registry-service']).not.toHaveProperty('MONGO_DB_NAME');
@@ -143,7 +144,7 @@ describe('startStack', () => {
     const said = (process: string) => lines.filter((line) => line.process === process).map((line) => line.json?.['msg']);
     expect(said('catalog-movies')).toContain('catalog-movies listening');
     expect(said('gateway')).toContain('gateway listening');
-    expect(said('all-in-one')).toEqual(['hosting 6']);
+    expect(said('all-in-one')).toEqual(['hosting 7']);
     await expect(stack.process('catalog-movies').restart()).rejects.toThrow('catalog-movies runs inside the single all-in-one process');
 
     const host = stack.process('gateway');
@@ -161,7 +162,7 @@ describe('startStack', () => {
       mongoUrl: 'mongodb://127.0.0.1:1',
       redisUrl: 'redis://127.0.0.1:2',
       redisKeyPrefix: 't:stack:',
-      mongoDbNames: { auth: 't_auth', catalog: (category) => `t_catalog_${category}` },
+      mongoDbNames: { auth: 't_auth', catalog: (category) => `t_catalog_${category}`, scrobble: 't_scrobble' },
       appEnv: { gateway: { RATE_LIMIT_PER_MINUTE: '0' } },
       onLog: () => undefined,
       baseEnv: { ...process.env, PORT: '9999', CATEGORY: 'leaked', MONGO_DB_NAME: 'leaked' },
@@ -169,9 +170,9 @@ describe('startStack', () => {
     await stack.waitReady(10_000);
 
     expect(stack.processes.map((p) => p.name).sort()).toEqual(
-      ['auth-service', 'catalog-books', 'catalog-movies', 'catalog-tvshows', 'gateway', 'registry-service'],
+      ['auth-service', 'catalog-books', 'catalog-movies', 'catalog-tvshows', 'gateway', 'registry-service', 'scrobble-service'],
     );
-    expect(new Set(stack.processes.map((p) => p.port)).size).toBe(6);
+    expect(new Set(stack.processes.map((p) => p.port)).size).toBe(7);
     const env = Object.fromEntries(await Promise.all(stack.processes.map(async (p) => [p.name, await envOf(p.url)] as const)));
     const auth = stack.process('auth-service');
     const registry = stack.process('registry-service');
@@ -199,6 +200,7 @@ describe('startStack', () => {
       });
     }
     expect(env['auth-service']!['MONGO_DB_NAME']).toBe('t_auth');
+    expect(env['scrobble-service']!['MONGO_DB_NAME']).toBe('t_scrobble');
     expect(env['gateway']!['RATE_LIMIT_PER_MINUTE']).toBe('0');
     expect(env['gateway']).not.toHaveProperty('CATEGORY');
     expect(env['registry-service']).not.toHaveProperty('MONGO_DB_NAME');
@@ -282,7 +284,7 @@ describe('startStack', () => {
     const stopping = lines.filter((l) => String(l.json?.['msg']).endsWith('stopping')).map((l) => l.process);
     expect(stopping[0]).toBe('gateway');
     expect(stopping.at(-1)).toBe('registry-service');
-    expect(stopping).toHaveLength(6);
+    expect(stopping).toHaveLength(7);
     for (const p of processes) expect(p.exitInfo).toEqual({ code: 0, signal: null });
   });
 

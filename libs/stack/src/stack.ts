@@ -11,6 +11,7 @@ export const DEFAULT_PORTS = {
   gateway: 8080,
   'auth-service': 3001,
   'registry-service': 3002,
+  'scrobble-service': 3020,
   catalog: { movies: 3011, tvshows: 3012, books: 3013 } as Record<string, number>,
 } as const;
 
@@ -24,7 +25,7 @@ export const INTERNAL_SECRET_MIN_LENGTH = 32;
 
 /**
  * Metrics ports in `ports: 'default'` mode: one machine, so one each from Prometheus' 9464 up, in this order
- * (then one per category); a taken one is replaced by a free port. Extra catalog instances get free ports.
+ * (then one per category, then the scrobble service); a taken one is replaced by a free port. Extra catalog instances get free ports.
  */
 export const DEFAULT_METRICS_PORTS_FROM = 9464;
 const METRICS_PORT_ORDER = ['gateway', 'auth-service', 'registry-service'] as const;
@@ -45,15 +46,15 @@ export interface StackOptions {
   host?: string;
   /** Catalog categories, one catalog-service process each (default movies, tvshows, books). */
   categories?: readonly string[];
-  /** Which apps to start (default all four); e.g. only `registry-service` while others are being built. */
+  /** Which apps to start (default all); e.g. only `registry-service` while others are being built. */
   apps?: readonly AppName[];
   /** Store URLs; default: MONGO_URL / REDIS_URL from `baseEnv`, else an embedded store (see provideMongo/provideRedis). */
   mongoUrl?: string;
   redisUrl?: string;
   /** REDIS_KEY_PREFIX of every process (isolates a stack in a shared Redis); default: inherited or the services' `mt:`. */
   redisKeyPrefix?: string;
-  /** MONGO_DB_NAME of auth (default `auth`) and of each catalog (default `catalog_<category>`). */
-  mongoDbNames?: { auth?: string; catalog?: (category: string) => string };
+  /** MONGO_DB_NAME of auth (default `auth`), of each catalog (default `catalog_<category>`) and of scrobble (default `scrobble`). */
+  mongoDbNames?: { auth?: string; catalog?: (category: string) => string; scrobble?: string };
   /** Shared INTERNAL_SECRET; default: INTERNAL_SECRET of `baseEnv` (at least 32 characters), else 48 random characters. */
   internalSecret?: string;
   /** LOG_LEVEL of every process (default: inherited or the services' `info`). */
@@ -85,7 +86,7 @@ export interface Stack {
   readonly internalSecret: string;
   /** Where the secret came from: the `internalSecret` option, the environment's INTERNAL_SECRET, or generated. */
   readonly internalSecretSource: 'option' | 'environment' | 'generated';
-  readonly mongoDbNames: { auth: string; catalog: Record<string, string> };
+  readonly mongoDbNames: { auth: string; catalog: Record<string, string>; scrobble: string };
   /** True when the services run in one process (`singleProcess`). */
   readonly singleProcess: boolean;
   /** Every service started so far (including extra catalog instances); in single-process mode they share a pid. */
@@ -201,6 +202,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const redisKeyPrefix = options.redisKeyPrefix ?? baseEnv['REDIS_KEY_PREFIX'];
   const mongoDbNames = {
     auth: options.mongoDbNames?.auth ?? 'auth',
+    scrobble: options.mongoDbNames?.scrobble ?? 'scrobble',
     catalog: Object.fromEntries(
       categories.map((category) => [category, options.mongoDbNames?.catalog?.(category) ?? `catalog_${category}`]),
     ),
@@ -208,8 +210,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const gatewayPort = apps.has('gateway') ? await choosePort(options.gatewayPort, DEFAULT_PORTS.gateway, true) : undefined;
   const authPort = await choosePort(undefined, DEFAULT_PORTS['auth-service']);
   const registryPort = await choosePort(undefined, DEFAULT_PORTS['registry-service']);
+  const scrobblePort = apps.has('scrobble-service') ? await choosePort(undefined, DEFAULT_PORTS['scrobble-service']) : 0;
   const metricsPorts = new Map<string, number>();
-  for (const [index, name] of [...METRICS_PORT_ORDER, ...categories.map(catalogProcessName)].entries()) {
+  for (const [index, name] of [...METRICS_PORT_ORDER, ...categories.map(catalogProcessName), 'scrobble-service'].entries()) {
     metricsPorts.set(name, await choosePort(undefined, DEFAULT_METRICS_PORTS_FROM + index));
   }
   const authUrl = `http://127.0.0.1:${authPort}`;
@@ -281,6 +284,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         launchCatalog(category, await choosePort(undefined, DEFAULT_PORTS.catalog[category] ?? 0));
       }
     }
+    if (apps.has('scrobble-service')) {
+      launch('scrobble-service', 'scrobble-service', scrobblePort, ownEnv('scrobble-service', { MONGO_DB_NAME: mongoDbNames.scrobble, ADVERTISED_URL: `http://127.0.0.1:${scrobblePort}` }));
+    }
     if (gatewayPort !== undefined) launch('gateway', 'gateway', gatewayPort, ownEnv('gateway', {}));
     if (planned?.length) {
       // GLIBC_TUNABLES is read by the C library at process start: the host takes the auth service's.
@@ -301,6 +307,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const routedNames = () => [
     ...(apps.has('auth-service') && apps.has('registry-service') ? ['service:auth'] : []),
     ...(apps.has('catalog-service') && apps.has('registry-service') ? [...instanceCount.keys()].map((category) => `catalog:${category}`) : []),
+    ...(apps.has('scrobble-service') && apps.has('registry-service') ? ['service:scrobble'] : []),
   ];
 
   const stack: Stack = {
@@ -353,7 +360,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ? [processes.filter((s) => !hosted.has(s)), processes.filter((s) => hosted.has(s))]
         : [
             processes.filter((s) => s.app === 'gateway'),
-            processes.filter((s) => s.app === 'catalog-service' || s.app === 'auth-service'),
+            processes.filter((s) => s.app === 'catalog-service' || s.app === 'auth-service' || s.app === 'scrobble-service'),
             processes.filter((s) => s.app === 'registry-service'),
           ];
       for (const wave of waves) await Promise.all(wave.map((service) => service.stop(hosted.has(service) ? 30_000 : 10_000)));

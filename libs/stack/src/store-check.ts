@@ -1,5 +1,7 @@
 // Relative imports only: Jest's global setup loads this file outside the module mapper (see libs/testing).
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- loaded by Jest's global setup, outside the module mapper
+import { parseRedisTarget } from '../../shared/config/src/redis-target';
 import mongoose from 'mongoose';
 
 /** How long the launcher keeps trying a store named by MONGO_URL / REDIS_URL before giving up. */
@@ -58,14 +60,12 @@ export async function reachMongo(url: string, timeoutMs = 2000): Promise<MongoFa
 
 /** One connection attempt and a PING; rejects with the driver's error (refused, unknown host, NOAUTH...). */
 export async function reachRedis(url: string, timeoutMs = 2000): Promise<void> {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
+  const options = { lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false };
+  const target = parseRedisTarget(url);
+  const redis =
+    target.kind === 'single'
+      ? new Redis(url, { ...options, retryStrategy: () => null })
+      : new Cluster(target.nodes, { lazyConnect: true, enableOfflineQueue: false, clusterRetryStrategy: () => null, redisOptions: { ...options, username: target.username, password: target.password, ...(target.tls ? { tls: {} } : {}) } });
   // connect() rejects with "Connection is closed."; the error event says why.
   let cause: Error | undefined;
   redis.on('error', (error: Error) => (cause ??= error));

@@ -13,7 +13,7 @@ export function findWorkspaceRoot(start: string = __dirname): string {
   }
 }
 
-export const APPS = ['gateway', 'auth-service', 'registry-service', 'catalog-service'] as const;
+export const APPS = ['gateway', 'auth-service', 'registry-service', 'catalog-service', 'scrobble-service'] as const;
 export type AppName = (typeof APPS)[number];
 
 /** The bundle `npm run build` writes for an app (tools/build/build-app.mjs). */

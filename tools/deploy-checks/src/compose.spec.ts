@@ -132,7 +132,7 @@ if (!compose) {
         .map((service) => service.image ?? '')
         .filter((image) => image.startsWith('media-tracker/'))
         .map((image) => image.split(':')[1]);
-      expect(tags).toEqual(['2.3.4', '2.3.4', '2.3.4', '2.3.4', '2.3.4', '2.3.4']);
+      expect(tags).toEqual(['2.3.4', '2.3.4', '2.3.4', '2.3.4', '2.3.4', '2.3.4', '2.3.4']);
     });
 
     it('refuses to run without INTERNAL_SECRET, naming it', async () => {

@@ -29,6 +29,7 @@ export const COMPOSE_APPS: Record<string, { app: string; port: number }> = {
   gateway: { app: 'gateway', port: 8080 },
   'auth-service': { app: 'auth-service', port: 3001 },
   'registry-service': { app: 'registry-service', port: 3002 },
+  'scrobble-service': { app: 'scrobble-service', port: 3020 },
   ...Object.fromEntries(
     CATEGORIES.map(({ category, port }) => [`catalog-${category}`, { app: 'catalog-service', port }]),
   ),

@@ -100,6 +100,7 @@ export const REQUIRED_DEPLOYMENTS = {
   'catalog-movies': { image: 'media-tracker/catalog-service', autoscaled: true, category: 'movies' },
   'catalog-tvshows': { image: 'media-tracker/catalog-service', autoscaled: true, category: 'tvshows' },
   'catalog-books': { image: 'media-tracker/catalog-service', autoscaled: true, category: 'books' },
+  scrobble: { image: 'media-tracker/scrobble-service', autoscaled: true },
 } as const;
 
 /** The `http` probe paths of docs/api.md "Probes". */

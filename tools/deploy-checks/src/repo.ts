@@ -11,16 +11,17 @@ export const repoFileExists = (...segments: string[]): boolean => existsSync(rep
 /** The release (package.json `version`): the default IMAGE_TAG of compose and the tag kustomize deploys. */
 export const PACKAGE_VERSION = (JSON.parse(readRepoFile('package.json')) as { version: string }).version;
 
-/** The four deployable apps, their default port and the name of their config schema export. */
+/** The deployable apps, their default port and the name of their config schema export. */
 export const APPS = [
   { app: 'gateway', port: 8080 },
   { app: 'auth-service', port: 3001 },
   { app: 'registry-service', port: 3002 },
   { app: 'catalog-service', port: 3011 },
+  { app: 'scrobble-service', port: 3020 },
 ] as const;
 export type AppName = (typeof APPS)[number]['app'];
 
-/** Every target of the root Dockerfile: the four apps, and the all-in-one host of them all (gateway's port). */
+/** Every target of the root Dockerfile: the apps, and the all-in-one host of them all (gateway's port). */
 export const IMAGES = [...APPS, { app: 'all-in-one', port: 8080 }] as const;
 
 /** The catalog categories shipped by default and the port each listens on (the service map). */

@@ -6,6 +6,7 @@ import { CATEGORY_IDS, getCategory } from '../../../apps/catalog-service/src/dom
 import type { CatalogModule } from '../../../apps/catalog-service/src/composition/catalog-module';
 import { categoryEndpoints } from '../../../apps/catalog-service/src/http/category.endpoints';
 import { discoveryEndpoints } from '../../../apps/gateway/src/discovery/discovery.endpoints';
+import { scrobbleEndpoints } from '../../../apps/scrobble-service/src/http/scrobble.endpoints';
 import { readRepoFile } from './markdown';
 
 const API_DOC = readRepoFile('docs/api.md');
@@ -27,6 +28,7 @@ function publicGroups(): EndpointGroup[] {
     discoveryEndpoints({ routeTable: unused, openApi: unused }),
     authEndpoints({ users: unused, account: unused, login: unused, tokens: unused } as unknown as AuthModule),
     ...categories,
+    scrobbleEndpoints({ hooks: unused, receiver: unused, inbox: unused }),
   ];
 }
 

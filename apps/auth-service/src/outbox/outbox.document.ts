@@ -1,3 +1,4 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 /**
@@ -51,6 +52,9 @@ const outboxSchema = new Schema<OutboxDocument>(
 // Pending entries are those without publishedAt; the same index removes published ones after the retention.
 outboxSchema.index({ publishedAt: 1 }, { expireAfterSeconds: OUTBOX_RETENTION_SECONDS, name: 'published_retention' });
 outboxSchema.index({ kind: 1, cutoffMs: 1 }, { name: 'kind_cutoff' });
+
+/** Unsharded: entries live until relayed and then a short retention; the relay reads the pending ones of all users. */
+export const OUTBOX_SHARDING: ShardingDeclaration = { collection: 'outbox', unsharded: 'short-lived entries, read by the relay across all users' };
 
 export type OutboxModel = Model<OutboxDocument>;
 

@@ -1,5 +1,5 @@
 import { PAT_TOMBSTONE_TTL_SECONDS, USER_DELETED, USER_DELETED_CUTOFF, patReintrospectMarker, type RedisKeys } from '@mt/contracts';
-import type { Redis } from '@mt/stores';
+import { groupBySlot, type Redis } from '@mt/stores';
 import type { OutboxEntry } from './outbox.repository';
 
 /**
@@ -33,6 +33,12 @@ export interface CutoffState {
 
 type Transaction = ReturnType<Redis['multi']>;
 
+/** One write the mirror owes Redis, with the key it writes (a cluster runs one MULTI per hash slot). */
+interface Write {
+  key: string;
+  queue: (transaction: Transaction) => void;
+}
+
 /** The only writer of what the gateway and the catalog services read from Redis about accounts. */
 export class RedisMirrorRepository {
   constructor(
@@ -42,67 +48,68 @@ export class RedisMirrorRepository {
   ) {}
 
   /**
-   * Everything an outbox entry owes Redis, in one MULTI: all of it lands, or none of it (then it is
-   * retried). `state`: the user's cut-off as MongoDB has it now (a password change) or the deletion.
+   * Everything an outbox entry owes Redis: on one server in one MULTI, on a cluster in one MULTI per hash slot
+   * (the user's cut-off, each token's cache entry, the event stream). A failure anywhere rejects and the entry
+   * is retried whole: every write is safe to repeat (a cut-off only moves forward, an entry is overwritten, and
+   * the event consumers delete idempotently). `state`: the user's cut-off as MongoDB has it now, or the deletion.
    */
   async publish(entry: OutboxEntry, state: CutoffState | undefined): Promise<void> {
-    const transaction = this.redis.multi();
-    if (state) this.queueCutoff(transaction, state);
-    this.queueTombstones(transaction, entry.tokenHashes);
-    this.queueReintrospectMarkers(transaction, entry.staleTokenHashes, entry.id);
+    const writes = [
+      ...(state ? this.cutoffWrites([state]) : []),
+      ...this.patCacheWrites(entry.tokenHashes, INACTIVE_PAT),
+      ...this.patCacheWrites(entry.staleTokenHashes, patReintrospectMarker(entry.id)),
+    ];
     if (entry.kind === 'user-deleted') {
-      transaction.xadd(
-        this.keys.userEvents(),
-        '*',
-        'type',
-        USER_DELETED,
-        'user_id',
-        entry.userId,
-        'occurred_at',
-        entry.occurredAt.toISOString(),
-      );
+      const stream = this.keys.userEvents();
+      writes.push({
+        key: stream,
+        queue: (transaction) =>
+          transaction.xadd(stream, '*', 'type', USER_DELETED, 'user_id', entry.userId, 'occurred_at', entry.occurredAt.toISOString()),
+      });
     }
-    await this.exec(transaction);
+    await this.exec(writes);
   }
 
   /** Start-up / reconnection: puts back cut-offs and deletions Redis may have lost. */
   async setCutoffs(states: readonly CutoffState[]): Promise<void> {
-    if (!states.length) return;
-    const transaction = this.redis.multi();
-    for (const state of states) this.queueCutoff(transaction, state);
-    await this.exec(transaction);
+    await this.exec(this.cutoffWrites(states));
   }
 
-  private queueCutoff(transaction: Transaction, { userId, cutoff, sinceMs }: CutoffState): void {
-    const keepUntilMs = sinceMs + this.jwtTtlMs + CUTOFF_TTL_MARGIN_MS;
-    // Every JWT this could reject has expired by then: nothing to mirror.
-    if (keepUntilMs <= Date.now()) return;
-    transaction.eval(SET_CUTOFF_IF_LATER, 1, this.keys.jwtCutoff(userId), cutoff, keepUntilMs, USER_DELETED_CUTOFF);
-  }
-
-  /**
-   * "Inactive" written over whatever the gateway cached, unconditionally and for longer than an active
-   * entry may live: the gateway writes only absent entries, so an introspection that started before the
-   * revocation cannot put "active" back (docs/api.md "Authentication": revocation takes effect on the very next request).
-   */
-  private queueTombstones(transaction: Transaction, tokenHashes: readonly string[]): void {
-    for (const hash of tokenHashes) transaction.set(this.keys.patCache(hash), INACTIVE_PAT, 'EX', PAT_TOMBSTONE_TTL_SECONDS);
+  private cutoffWrites(states: readonly CutoffState[]): Write[] {
+    return states.flatMap(({ userId, cutoff, sinceMs }) => {
+      const keepUntilMs = sinceMs + this.jwtTtlMs + CUTOFF_TTL_MARGIN_MS;
+      // Every JWT this could reject has expired by then: nothing to mirror.
+      if (keepUntilMs <= Date.now()) return [];
+      const key = this.keys.jwtCutoff(userId);
+      return [{ key, queue: (transaction: Transaction) => transaction.eval(SET_CUTOFF_IF_LATER, 1, key, cutoff, keepUntilMs, USER_DELETED_CUTOFF) }];
+    });
   }
 
   /**
-   * A role taken away: "ask again" written over whatever the gateway cached, with the tombstone's rules
-   * (unconditionally, as long): the next use is introspected and gets the reduced scopes, and an answer
-   * given before the change cannot be cached over it. Not a tombstone: the token is still valid.
+   * `value` written over whatever the gateway cached, unconditionally and for longer than an active entry may
+   * live: the gateway writes only absent entries, so an introspection that started before the change cannot put
+   * "active" back. A revocation writes the "inactive" tombstone (docs/api.md "Authentication": it takes effect on
+   * the very next request); a role taken away writes the "ask again" marker (the token stays valid, with the
+   * scopes introspection now gives it).
    */
-  private queueReintrospectMarkers(transaction: Transaction, tokenHashes: readonly string[], entryId: string): void {
-    const marker = patReintrospectMarker(entryId);
-    for (const hash of tokenHashes) transaction.set(this.keys.patCache(hash), marker, 'EX', PAT_TOMBSTONE_TTL_SECONDS);
+  private patCacheWrites(tokenHashes: readonly string[], value: string): Write[] {
+    return tokenHashes.map((hash) => {
+      const key = this.keys.patCache(hash);
+      return { key, queue: (transaction: Transaction) => transaction.set(key, value, 'EX', PAT_TOMBSTONE_TTL_SECONDS) };
+    });
   }
 
-  private async exec(transaction: Transaction): Promise<void> {
-    const results = await transaction.exec();
-    if (!results) throw new Error('redis transaction aborted');
-    const failed = results.find(([error]) => error);
-    if (failed?.[0]) throw failed[0];
+  private async exec(writes: readonly Write[]): Promise<void> {
+    const groups = groupBySlot(writes, (write) => write.key, this.redis.isCluster);
+    await Promise.all(
+      groups.map(async (group) => {
+        const transaction = this.redis.multi();
+        for (const write of group) write.queue(transaction);
+        const results = await transaction.exec();
+        if (!results) throw new Error('redis transaction aborted');
+        const failed = results.find(([error]) => error);
+        if (failed?.[0]) throw failed[0];
+      }),
+    );
   }
 }

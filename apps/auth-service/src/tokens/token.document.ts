@@ -1,4 +1,5 @@
 import type { Scope } from '@mt/tokens';
+import type { ShardingDeclaration } from '@mt/stores';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface TokenDocument {
@@ -42,6 +43,12 @@ const tokenSchema = new Schema<TokenDocument>(
   },
   { collection: 'tokens', versionKey: false, strict: 'throw' },
 );
+
+/**
+ * Unsharded: a token is unique by its hash (introspection finds it by that alone) and its name and slot are
+ * unique per user; no shard key starts both. At most 50 active tokens per user keep it small.
+ */
+export const TOKEN_SHARDING: ShardingDeclaration = { collection: 'tokens', unsharded: 'unique by hash and unique per user: no shard key starts both; small' };
 tokenSchema.index({ tokenHash: 1 }, { unique: true, name: 'token_hash_unique' });
 // Name uniqueness and the token limit among a user's active tokens, enforced by indexes (no check-then-insert race).
 tokenSchema.index({ userId: 1, name: 1 }, { unique: true, partialFilterExpression: { active: true }, name: 'active_name_unique' });

@@ -1,3 +1,4 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 /**
@@ -18,6 +19,9 @@ const adminClaimSchema = new Schema<AdminClaimDocument>(
   { collection: 'admin_names', timestamps: { createdAt: true, updatedAt: false }, versionKey: false, strict: 'throw' },
 );
 adminClaimSchema.index({ userId: 1 }, { name: 'admin_name_user' });
+
+/** Unsharded: one document per configured admin name. */
+export const ADMIN_CLAIM_SHARDING: ShardingDeclaration = { collection: 'admin_names', unsharded: 'one document per configured admin name' };
 
 export type AdminClaimModel = Model<AdminClaimDocument>;
 

@@ -1,3 +1,4 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface UserDocument {
@@ -31,6 +32,9 @@ const userSchema = new Schema<UserDocument>(
   },
   { collection: 'users', timestamps: true, versionKey: false, strict: 'throw' },
 );
+
+/** Unsharded: usernames and emails are each unique across all accounts; no shard key starts both. */
+export const USER_SHARDING: ShardingDeclaration = { collection: 'users', unsharded: 'unique usernames and unique emails: no shard key starts both; one small document per account' };
 // The unique indexes are the only uniqueness check: no check-then-insert race between two registrations.
 userSchema.index({ usernameLower: 1 }, { unique: true, name: 'username_unique' });
 userSchema.index({ email: 1 }, { unique: true, name: 'email_unique' });

@@ -1,4 +1,3 @@
-import { PROGRESS_LENGTH_FIELDS } from '@mt/domain';
 import type { Logger } from '@mt/logging';
 import { createCursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
@@ -17,7 +16,7 @@ import { ImportRunner } from '../features/list-import/import-runner';
 import { ImportsService } from '../features/list-import/list-import.service';
 import { UploadAdmission } from '../features/list-import/upload-admission';
 import { ListStatsService } from '../features/list-stats/list-stats.service';
-import { PlayStatsRepository } from '../data/play-stats.reader';
+import { ListPlaysReader } from '../data/list-plays.reader';
 import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
 import { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { ItemGuardsRepository } from '../data/item-guards.repository';
@@ -39,6 +38,11 @@ import { ModerationService } from '../features/moderation/moderation.service';
 import { AtomicRunner } from '../data/atomic';
 import { EpisodesRepository } from '../data/episodes.repository';
 import { EpisodesService } from '../features/episodes/episodes.service';
+import { PlaysRepository } from '../data/plays.repository';
+import { PlayRecorder } from '../features/plays/play-recorder';
+import { PlaysService } from '../features/plays/plays.service';
+import { PlayBatch } from '../features/plays/play-batch';
+import { ProgressService } from '../features/progress/progress.service';
 import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../data/database';
 import { SORT_KEY_FIELDS } from '../domain/catalog-listing';
@@ -53,6 +57,14 @@ import type { SearchQuotaLimits } from '../domain/provider-search-limits';
 import { RefreshClaimsRepository } from '../data/refresh-claims.repository';
 import { WatchingItemsReader } from '../data/watching-items.reader';
 import { ShowRefreshWorker } from '../workers/show-refresh.worker';
+import { PROGRESS_LENGTH_FIELDS } from '@mt/domain';
+import type { Id } from '../domain/ids';
+
+/** The work's length in its progress unit (a movie's runtime), when known. */
+async function lengthOf(catalog: CatalogRepository, itemId: Id, field: string): Promise<number | null> {
+  const value = (await catalog.findById(itemId))?.own[field];
+  return typeof value === 'number' ? value : null;
+}
 
 export interface CatalogModuleOptions {
   category: CategoryDefinition;
@@ -106,12 +118,13 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const legacyListEntries = new LegacyListEntriesRepository(db);
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
-  const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile);
   const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
   const images = imageSourcesOf(providers?.settings ?? {});
   // Only episodic categories keep episodes (the definition says so; nothing else names a category).
   const episodesRepository = category.episodic ? new EpisodesRepository(db) : null;
+  const plays = new PlaysRepository(db);
+  const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile, plays, episodesRepository);
   const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now, images });
   const episodes = episodesRepository ? new EpisodesService({ category, episodes: episodesRepository, entries: catalogRepository, atomic, now }) : null;
   const metadata = createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger });
@@ -125,11 +138,15 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     catalog: catalogRepository,
     legacyHistories: legacyHistory,
     writes: listWrites,
+    plays,
+    progressCap: category.progressUnit === 'minutes' ? (itemId) => lengthOf(catalogRepository, itemId, PROGRESS_LENGTH_FIELDS.minutes) : undefined,
     cursors,
     now,
   });
+  const playRecorder = new PlayRecorder({ category, plays, lists: listRepository, owners: listOwners, catalog: catalogRepository, episodes: episodesRepository });
   const listImports = new ListImportBatches({ lists: listRepository, imports: new ListEntryImportsRepository(db, storeProfile), guards: itemGuards, catalog: catalogRepository, owners: listOwners, writes: listWrites });
-  const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, now });
+  const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, plays, now });
+  const listPlays = new ListPlaysReader(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null);
   const importRunner = new ImportRunner({ category, jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository, metadata.rowFill), logger, now });
 
   const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory };
@@ -159,24 +176,29 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     providerSearch: metadata.search,
     providerImports: metadata.imports,
     showRefresh: metadata.showRefresh,
+    playsRepository: plays,
+    plays: new PlaysService({ recorder: playRecorder, plays, lists: listRepository, catalog: catalogRepository, episodes: episodesRepository, writes: listWrites, cursors, now }),
+    /** Many items' plays at once: the batch endpoint, and imports (with `source` `import:<source>`). */
+    playBatch: new PlayBatch({ category, catalog: catalogRepository, recorder: playRecorder, writes: listWrites, now }),
+    progress: episodesRepository ? new ProgressService({ lists: listRepository, plays, episodes: episodesRepository, cursors, now }) : null,
     importJobs,
     importRunner,
     imports: new ImportsService({ category, jobs: importJobs, queue: importQueue, cursors, now, admission: new UploadAdmission(importUploadsAtOnce) }),
-    listExport: new ListExportService(category, listRepository, now),
+    listExport: new ListExportService(category, listRepository, listPlays, now),
     listStats: new ListStatsService({
       owners: listOwners,
       lists: listRepository,
       atomic,
-      plays: new PlayStatsRepository(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null),
-      episodic: category.progressUnit === 'episodes',
+      plays: listPlays,
+      episodic: category.episodic !== undefined,
     }),
     listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
-    userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, atomic, now }),
+    userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, plays, atomic, now }),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes(), episodesRepository?.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes(), episodesRepository?.ensureIndexes(), plays.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       await runMigrations(migrationContext, logger);
       const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));

@@ -1,13 +1,12 @@
 import { redisKeys } from '@mt/contracts';
 import { registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
 import { defineService } from '@mt/runtime';
-import { backoffDelay, closeRedis, createRedis, sleep } from '@mt/stores';
+import { closeRedis, createRedis, retryUntilDone, UserEventsConsumer } from '@mt/stores';
 import { providerSettings } from '@mt/providers';
 import { createApp } from '../http/app';
 import { categoryRecord, getCategory } from '../domain/categories';
 import { createCatalogModule } from './catalog-module';
 import { loadCatalogConfig } from './config';
-import { UserEventsConsumer } from '../workers/user-events.consumer';
 import { categoryEndpoints } from '../http/category.endpoints';
 
 const SERVICE = 'catalog-service';
@@ -72,16 +71,7 @@ export const catalogService = defineService({
       app: createApp({ config, logger, lifecycle, metrics, module }),
       startup: async (signal) => {
         // Indexes and the entry counter: retried while MongoDB comes and goes during start-up.
-        for (let attempt = 1; !signal.aborted; attempt++) {
-          try {
-            await module.prepare();
-            break;
-          } catch (error) {
-            const delay = backoffDelay(attempt, 250, 5000);
-            logger.warn({ err: error, retry_in_ms: delay }, 'preparing the database failed; retrying');
-            await sleep(delay, signal);
-          }
-        }
+        await retryUntilDone(() => module.prepare(), signal, (error, delay) => logger.warn({ err: error, retry_in_ms: delay }, 'preparing the database failed; retrying'));
         if (!signal.aborted) consumer.start();
         if (!signal.aborted) module.startShowRefresh();
         if (!signal.aborted) {

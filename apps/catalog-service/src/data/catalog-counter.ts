@@ -1,3 +1,6 @@
+import type { ShardingDeclaration } from '@mt/stores';
+import { COLLECTIONS } from './database';
+
 /**
  * `count`: the number of catalog entries (an O(1) total for unfiltered listings); `version`: increases
  * with every write that can change what a listing filter matches (see MatchCountCache).
@@ -18,3 +21,6 @@ export interface CounterDocument {
 export const COUNTER_SHARDS = Array.from({ length: 32 }, (_, i) => (i === 0 ? 'entries' : `entries:${i}`));
 export const anyShard = () => COUNTER_SHARDS[Math.floor(Math.random() * COUNTER_SHARDS.length)] ?? 'entries';
 
+
+/** Unsharded: a fixed handful of small documents (COUNTER_SHARDS), written in the transactions of the unsharded entries. */
+export const COUNTER_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.counters, unsharded: 'a fixed handful of small documents beside the unsharded entries' };

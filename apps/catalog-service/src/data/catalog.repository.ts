@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, type ShardingDeclaration } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
@@ -46,6 +46,16 @@ export const ENTRY_INDEXES: mongo.IndexDescription[] = [
   // Account deletion: the entries a user created.
   { name: 'created_by', key: { created_by: 1 } },
 ];
+
+/**
+ * Unsharded: two unique rules span the whole catalog of a category (same title and year; each external id),
+ * and no shard key can be a prefix of both. Each category is its own database, so categories are placed on
+ * shards of their own (docs/operations.md "Sharding").
+ */
+export const ENTRY_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.entries,
+  unsharded: 'unique title+year and unique external ids span the whole catalog; one database per category spreads categories instead',
+};
 
 export class CatalogRepository implements CatalogStore {
   constructor(private readonly db: CatalogDatabase) {}

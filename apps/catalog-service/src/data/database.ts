@@ -7,13 +7,30 @@ import type { Connection, mongo } from 'mongoose';
  * directly: the category's own fields are data, not a fixed mongoose schema.
  */
 export class CatalogDatabase {
+  /**
+   * The driver builds a new collection object (its options resolved again) on every `db.collection()`;
+   * repositories ask for one per statement, so they are kept per connected database.
+   */
+  private handles = new Map<string, mongo.Collection<mongo.Document>>();
+
+  private handlesOf: mongo.Db | undefined;
+
   constructor(readonly connection: Connection) {}
 
   collection<T extends mongo.Document>(name: string): mongo.Collection<T> {
     const db = this.connection.db;
     // Requests are refused (503) until start-up has connected; this guards the window after a close.
     if (!db) throw errors.serviceUnavailable('database unavailable');
-    return db.collection<T>(name);
+    if (this.handlesOf !== db) {
+      this.handles = new Map();
+      this.handlesOf = db;
+    }
+    let handle = this.handles.get(name);
+    if (!handle) {
+      handle = db.collection(name);
+      this.handles.set(name, handle);
+    }
+    return handle as unknown as mongo.Collection<T>;
   }
 }
 
@@ -33,5 +50,7 @@ export const COLLECTIONS = {
   episodes: 'episodes',
   /** One document per play (a finished viewing), see PlaysRepository. */
   plays: 'plays',
+  /** Removed plays, for the change feed (expire like the list's tombstones). */
+  playDeletions: 'play_deletions',
   importUploads: 'import_uploads',
 } as const;

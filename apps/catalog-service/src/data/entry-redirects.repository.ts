@@ -1,3 +1,4 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
@@ -9,6 +10,9 @@ export interface EntryRedirectDocument {
   into: mongo.ObjectId;
   merged_at: Date;
 }
+
+/** Unsharded: one small record per merge, read beside the unsharded catalog entries. */
+export const ENTRY_REDIRECT_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.entryRedirects, unsharded: 'one small record per merge, beside the unsharded catalog entries' };
 
 /** Redirect records of merged catalog entries (collection `entry_redirects`). */
 export class EntryRedirectsRepository implements EntryRedirectsStore {

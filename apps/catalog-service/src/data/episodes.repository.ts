@@ -1,5 +1,6 @@
 import { mongo } from 'mongoose';
 import { externalKeysOf } from '@mt/domain';
+import type { ShardingDeclaration } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import type { Id } from '../domain/ids';
@@ -27,6 +28,12 @@ export const EPISODE_INDEXES: mongo.IndexDescription[] = [
   { name: 'show_season_number_unique', key: { show_id: 1, season: 1, number: 1 }, unique: true },
   { name: 'external_keys', key: { external_keys: 1 }, partialFilterExpression: { external_keys: { $exists: true } } },
 ];
+
+/**
+ * Unsharded: episodes belong to the catalog (read with their show, written with the unsharded entries), and
+ * an episode's external ids are looked up across all shows.
+ */
+export const EPISODE_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.episodes, unsharded: 'part of the unsharded catalog, looked up by external id across all shows' };
 
 const toEpisode = (doc: EpisodeDocument): Episode => ({
   id: doc._id,
@@ -77,6 +84,17 @@ export class EpisodesRepository implements EpisodesStore {
   async find(showId: Id, season: number, number: number, session?: Session): Promise<Episode | null> {
     const doc = await this.episodes.findOne({ show_id: showId, season, number }, { session });
     return doc && toEpisode(doc);
+  }
+
+  async airedCounts(showIds: readonly Id[], today: string): Promise<Map<string, number>> {
+    if (!showIds.length) return new Map();
+    const rows = await this.episodes
+      .aggregate<{ _id: mongo.ObjectId; aired: number }>([
+        { $match: { show_id: { $in: [...showIds] }, season: { $gt: 0 }, air_date: { $ne: null, $lte: today } } },
+        { $group: { _id: '$show_id', aired: { $sum: 1 } } },
+      ])
+      .toArray();
+    return new Map(rows.map((row) => [row._id.toHexString(), row.aired]));
   }
 
   async findByExternalKey(key: string): Promise<Episode | null> {

@@ -1,5 +1,5 @@
 import { mongo } from 'mongoose';
-import { retryTransient, isDuplicateKeyError } from '@mt/stores';
+import { retryTransient, isDuplicateKeyError, type ShardingDeclaration } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { MAX_KEPT_ERRORS, zeroCounts, type ImportCounts, type RowError } from '../domain/list-import';
@@ -19,6 +19,16 @@ interface UploadChunkDocument {
   data: mongo.Binary;
   expires_at: Date;
 }
+
+/** Import jobs by user: one active import per user is a unique index on `user_id`, which the key starts. */
+export const IMPORT_JOB_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.importJobs,
+  shardKey: { user_id: 1 },
+  scatterGather: ['start-up: the active jobs to queue again (index `active`)', 'a job run by its id alone (the queue carries only the id)'],
+};
+
+/** Uploaded files by upload: a job reads its chunks in order from one shard. */
+export const IMPORT_UPLOAD_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.importUploads, shardKey: { upload_id: 1, n: 1 }, scatterGather: [] };
 
 export class ImportJobsRepository implements ImportJobsStore {
   constructor(private readonly db: CatalogDatabase) {}

@@ -1,5 +1,5 @@
 import type { mongo } from 'mongoose';
-import { retryTransient, isDuplicateKeyError } from '@mt/stores';
+import { retryTransient, isDuplicateKeyError, type ShardingDeclaration } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { ItemGuardsMissingError, type GuardHolder, type ItemGuardsStore } from '../domain/ports/item-guards.port';
@@ -13,6 +13,12 @@ function guardKeys(itemIds: readonly mongo.ObjectId[], holder: GuardHolder): str
 }
 
 const shardOf = (userId: string) => [...userId].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 0) % GUARD_SHARDS;
+
+/**
+ * Unsharded: a few small documents per catalog entry that catalog changes write in their transactions; they
+ * stay on the database's primary shard with the unsharded entries.
+ */
+export const ITEM_GUARD_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.listItemGuards, unsharded: 'a few small documents per catalog entry, beside the unsharded entries' };
 
 /** The guards of catalog entries that list writes and catalog changes meet on (`list_item_guards`). */
 export class ItemGuardsRepository implements ItemGuardsStore {

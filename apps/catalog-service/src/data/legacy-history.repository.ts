@@ -1,3 +1,4 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
@@ -19,6 +20,13 @@ export interface LegacyHistoryDocument {
 }
 
 export const LEGACY_HISTORY_INDEXES: mongo.IndexDescription[] = [{ name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true }];
+
+/** The previous version's history, by owner like the entries it belongs to. */
+export const LEGACY_HISTORY_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.listHistory,
+  shardKey: { user_id: 1, item_id: 1 },
+  scatterGather: ['a catalog entry merged or removed: its history in every list (by `item_id`)', 'the start-up fold into the entries (by document id)'],
+};
 
 export class LegacyHistoryRepository implements LegacyHistoryStore {
   constructor(private readonly db: CatalogDatabase) {}

@@ -1,3 +1,4 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import type { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
@@ -13,6 +14,13 @@ export const LIST_CHANGE_INDEXES: mongo.IndexDescription[] = [
   // Tombstones only (legacy upserts have no expires_at and never expire).
   { name: 'tombstone_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
 ];
+
+/** The feed, by owner like the list it follows: a user's feed reads and compacts on one shard. */
+export const LIST_CHANGE_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.listChanges,
+  shardKey: { user_id: 1, item_id: 1 },
+  scatterGather: ['the start-up migration of legacy upsert records (`type: upsert`, once per upgrade)'],
+};
 
 /** A legacy upsert record, as the start-up migration folds it. */
 export type LegacyUpsert = Pick<ListChangeDocument, 'user_id' | 'item_id' | 'seq'>;

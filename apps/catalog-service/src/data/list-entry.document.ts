@@ -1,4 +1,6 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import { mongo } from 'mongoose';
+import { COLLECTIONS } from './database';
 import type { ExportedListEntry, ListedItem, ListEntryChange, ListEntryDocument } from '../domain/records/list-entry.record';
 import type { ListPosition } from '../domain/list-cursor';
 import { MAX_HISTORY_PER_ENTRY, newestFirst, type HistoryEvent } from '../domain/list-history';
@@ -40,11 +42,20 @@ export const LIST_ENTRY_INDEXES: mongo.IndexDescription[] = [
   { name: 'user_created', key: { user_id: 1, created_at: 1, item_id: 1 } },
   { name: 'user_title', key: { user_id: 1, item_title_key: 1, item_id: 1 } },
   { name: 'user_score', key: { user_id: 1, score_missing: 1, score: 1, item_id: 1 } },
+  // Up next: the user's watching shows, most recently played first.
+  { name: 'user_up_next', key: { user_id: 1, status: 1, last_played_at: -1, item_id: -1 } },
   // Renaming an item updates its entries in every list.
   { name: 'item', key: { item_id: 1 } },
   // The change feed: the user's entries after a position, in commit order (ties of one write by item id).
   { name: 'user_seq', key: { user_id: 1, seq: 1, item_id: 1 } },
 ];
+
+/** By owner, then item: a list's reads and writes go to one shard, and a large list can still be split. */
+export const LIST_ENTRY_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.listEntries,
+  shardKey: { user_id: 1, item_id: 1 },
+  scatterGather: ['a catalog entry renamed, merged or removed: its entries in every list (index `item`)', 'moderation by document id (after the `item` read, in the same transaction)'],
+};
 
 export const SORT_FIELD = { updated_at: 'updated_at', created_at: 'created_at', title: 'item_title_key' } as const;
 

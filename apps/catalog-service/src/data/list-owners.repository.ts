@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@mt/stores';
+import { isDuplicateKeyError, type ShardingDeclaration } from '@mt/stores';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { ListOwnerDeletedError, type ListOwnersStore } from '../domain/ports/list-owners-store.port';
@@ -21,6 +21,9 @@ export interface ListOwnerDocument {
    */
   stats?: NestedCounters;
 }
+
+/** One document per user, its `_id` the user id: it lives on the shard of the user's list. */
+export const LIST_OWNER_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.listOwners, shardKey: { _id: 1 }, scatterGather: [] };
 
 type NestedCounters = { [key: string]: number | NestedCounters };
 
@@ -126,9 +129,14 @@ export class ListOwnersRepository implements ListOwnersStore {
     await this.owners.updateOne({ _id: userId, stats: { $exists: true } }, { $inc: inc }, { session });
   }
 
-  /** The counters (flat keys), `undefined` when the document predates them, `null` when there is no document. */
-  async stats(userId: string): Promise<Record<string, number> | null | undefined> {
-    const owner = await this.owners.findOne({ _id: userId }, { projection: { stats: 1 } });
+  /**
+   * The counters (flat keys; with `keys`, only those), `undefined` when the document predates them, `null`
+   * when there is no document. A list page needs two of the counters: the rest (a year per completion year)
+   * is neither read nor flattened.
+   */
+  async stats(userId: string, keys?: readonly string[]): Promise<Record<string, number> | null | undefined> {
+    const projection = keys ? Object.fromEntries(keys.map((key) => [`stats.${key}`, 1])) : { stats: 1 };
+    const owner = await this.owners.findOne({ _id: userId }, { projection });
     if (!owner) return null;
     return owner.stats ? flatten(owner.stats) : undefined;
   }

@@ -1,5 +1,5 @@
 import { isDuplicateKeyError } from '@mt/stores';
-import type { mongo } from 'mongoose';
+import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import type { StoreProfile } from './store-profile/store-profile';
 import { ENTRY_RESPONSE_PROJECTION } from './entry.document';
@@ -262,6 +262,23 @@ export class ListRepository implements ListStore {
    */
   feedPage(userId: string, after: FeedResume | null, maxSeq: number, limit: number): Promise<ListEntryDocument[]> {
     return this.entries.find(feedFilter<ListEntryDocument>(userId, after, maxSeq), { projection: this.entryProjection }).sort({ seq: 1, item_id: 1 }).limit(limit).toArray();
+  }
+
+  async setPlayState(userId: string, itemId: mongo.ObjectId, state: Pick<ListEntryDocument, 'next_episode' | 'last_played_at'>, session: Session): Promise<void> {
+    await this.entries.updateOne({ user_id: userId, item_id: itemId }, { $set: state }, { session });
+  }
+
+  upNextCandidates(userId: string, after: { lastPlayedAt: number | null; itemId: string } | null, limit: number): Promise<ListEntryDocument[]> {
+    const filter: ListEntryFilter = { user_id: userId, status: 'watching', next_episode: { $type: 'object' } };
+    if (after) {
+      const itemId = new mongo.ObjectId(after.itemId);
+      if (after.lastPlayedAt === null) Object.assign(filter, { last_played_at: null, item_id: { $lt: itemId } });
+      else {
+        const at = new Date(after.lastPlayedAt);
+        filter.$or = [{ last_played_at: { $lt: at } }, { last_played_at: null }, { last_played_at: at, item_id: { $lt: itemId } }];
+      }
+    }
+    return this.entries.find(filter, { projection: this.entryProjection }).sort({ last_played_at: -1, item_id: -1 }).limit(limit).toArray();
   }
 
   /** Account deletion: the whole list of the user. Idempotent. */

@@ -1,3 +1,4 @@
+import { redisKeys } from '@mt/contracts';
 import { errors } from '@mt/errors';
 import type { Redis } from '@mt/stores';
 import type { ProviderSearchQuota } from '../domain/ports/provider-search-quota.port';
@@ -17,7 +18,7 @@ export class ProviderSearchQuotaRepository implements ProviderSearchQuota {
   ) {}
 
   async take(userId: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
-    const key = `${this.keyPrefix}providers:search-quota:${this.category}:${userId}`;
+    const key = redisKeys(this.keyPrefix).providerSearchQuota(this.category, userId);
     let result: Array<[Error | null, unknown]> | null;
     try {
       result = await this.redis.multi().set(key, '0', 'EX', this.limits.windowSeconds, 'NX').incr(key).ttl(key).exec();

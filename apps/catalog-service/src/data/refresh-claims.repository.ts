@@ -1,3 +1,4 @@
+import { redisKeys } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
 import type { RefreshClaims } from '../domain/ports/refresh-claims.port';
 
@@ -10,7 +11,7 @@ export class RefreshClaimsRepository implements RefreshClaims {
   ) {}
 
   async claim(itemId: string, forSeconds: number): Promise<boolean> {
-    const done = await this.redis.set(`${this.keyPrefix}providers:refreshed:${this.category}:${itemId}`, '1', 'EX', forSeconds, 'NX').catch(() => null);
+    const done = await this.redis.set(redisKeys(this.keyPrefix).providerRefreshed(this.category, itemId), '1', 'EX', forSeconds, 'NX').catch(() => null);
     return done === 'OK';
   }
 }

@@ -93,6 +93,18 @@ export function entryPatchChange(category: CategoryDefinition, patch: EntryField
   return { set, unset, expect: { updatedAt: current.updated_at, externalKeys: current.external_keys ?? null } };
 }
 
+/** Each category's own fields with the value a response shows for a missing one, listed once (pages map many rows). */
+const ownFieldsShown = new WeakMap<CategoryDefinition, ReadonlyArray<{ name: string; list: boolean }>>();
+
+function ownFieldsOf(category: CategoryDefinition): ReadonlyArray<{ name: string; list: boolean }> {
+  let fields = ownFieldsShown.get(category);
+  if (!fields) {
+    fields = Object.entries(category.fields).map(([name, field]) => ({ name, list: field.kind === 'list' }));
+    ownFieldsShown.set(category, fields);
+  }
+  return fields;
+}
+
 /**
  * What clients see: common fields, then the category's own fields in definition order. With `images` (the
  * enabled providers' image bases) it adds `poster`, this API's path of the poster; exports leave it out.
@@ -111,8 +123,8 @@ export function toEntryResponse(category: CategoryDefinition, doc: EntryResponse
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
-  for (const [name, field] of Object.entries(category.fields)) {
-    response[name] = doc.own?.[name] ?? (field.kind === 'list' ? [] : null);
+  for (const field of ownFieldsOf(category)) {
+    response[field.name] = doc.own?.[field.name] ?? (field.list ? [] : null);
   }
   return response;
 }

@@ -7,6 +7,7 @@ import type { Lifecycle } from '@mt/probes';
 import { pingMongo } from '@mt/stores';
 import type { Express } from 'express';
 import { categoryEndpoints, type CategoryServices } from './category.endpoints';
+import { internalEndpoints } from './internal.endpoints';
 
 export interface CatalogAppDeps {
   config: { INTERNAL_SECRET: string; SERVICE_VERSION: string };
@@ -31,6 +32,6 @@ export function createApp({ config, logger, lifecycle, metrics, module }: Catalo
   });
   // Identity only from the gateway's signed headers; a forged or unsigned one is a 401.
   app.use(identityMiddleware(config.INTERNAL_SECRET));
-  app.use(endpointRouter([categoryEndpoints(module)]));
+  app.use(endpointRouter([categoryEndpoints(module), internalEndpoints(module.category, module.plays, module.episodes)], { internalSecret: config.INTERNAL_SECRET }));
   return finishHttpApp(app, logger);
 }

@@ -9,6 +9,11 @@ import type { ListService } from '../features/list/list.service';
 import type { ModerationService } from '../features/moderation/moderation.service';
 import type { EpisodesService } from '../features/episodes/episodes.service';
 import { episodesEndpoints } from './episodes.endpoints';
+import type { PlaysService } from '../features/plays/plays.service';
+import type { PlayBatch } from '../features/plays/play-batch';
+import type { ProgressService } from '../features/progress/progress.service';
+import { playsEndpoints } from './plays.endpoints';
+import { progressEndpoints } from './progress.endpoints';
 import { catalogEndpoints } from './catalog.endpoints';
 import { listChangesEndpoints } from './list-changes.endpoints';
 import { listExportEndpoints } from './list-export.endpoints';
@@ -33,8 +38,11 @@ export interface CategoryServices {
   readonly lists: ListService;
   readonly providerSearch: ProviderSearchService;
   readonly providerImports: ProviderImportService;
+  readonly plays: PlaysService;
+  readonly playBatch: PlayBatch;
   /** Present when the category is episodic. */
   readonly episodes: EpisodesService | null;
+  readonly progress: ProgressService | null;
 }
 
 /**
@@ -52,6 +60,6 @@ export function categoryEndpoints(module: CategoryServices): EndpointGroup {
       { name: category.id, description: `${category.displayName}: ${category.description}` },
       { name: listTag, description: `Your ${category.displayName} list` },
     ],
-    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...(category.providers ? providerEndpoints(category, module.providerSearch, module.providerImports) : []), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...listEndpoints(module.lists, listTag), ...(module.episodes ? episodesEndpoints(category, module.episodes) : []), ...(category.endpoints?.({ category, catalog: module.catalog, lists: module.lists }) ?? [])],
+    endpoints: [...catalogEndpoints(category, module.catalog), ...moderationEndpoints(category, module.moderation), ...(category.providers ? providerEndpoints(category, module.providerSearch, module.providerImports) : []), ...listChangesEndpoints(module.listFeed, listTag), ...listStatsEndpoints(module.listStats, listTag), ...(hasListFileFormats(category) ? [...listExportEndpoints(category, module.listExport, listTag), ...importEndpoints(category, module.imports, listTag)] : []), ...(module.progress ? progressEndpoints(module.progress, listTag) : []), ...playsEndpoints(module.plays, module.playBatch, listTag), ...listEndpoints(module.lists, listTag), ...(module.episodes ? episodesEndpoints(category, module.episodes) : []), ...(category.endpoints?.({ category, catalog: module.catalog, lists: module.lists }) ?? [])],
   };
 }

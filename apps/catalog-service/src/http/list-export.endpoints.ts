@@ -1,4 +1,4 @@
-import { csvHeader, EXPORT_FORMAT, type Category } from '@mt/importers';
+import { csvHeader, EXPORT_FORMAT, PLAYS_CSV_HEADER, type Category } from '@mt/importers';
 import { z } from '@mt/contracts';
 import { defineEndpoint, scope, STREAMED, type Endpoint } from '@mt/endpoints';
 import { pipeline } from 'node:stream/promises';
@@ -24,9 +24,10 @@ export function listExportEndpoints(category: CategoryDefinition, service: ListE
       summary: 'Download your whole list (JSON or CSV)',
       description: [
         'Streams every entry of your list, oldest first, with its full catalog entry (external ids included), as a download.',
-        `JSON: \`{"format":"${EXPORT_FORMAT}","category":"${category.id}","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at"}]}\`, one entry per line.`,
+        `JSON: \`{"format":"${EXPORT_FORMAT}","category":"${category.id}","exported_at":…,"entries":[{"item":{…catalog entry…},"status","score","progress","notes","started_at","finished_at","created_at","updated_at","plays":[{"season","number","watched_at","precision","cycle","source"}]}]}\`, one entry per line.`,
         `CSV (RFC 4180, UTF-8 without BOM, CRLF): the header \`${header}\`; lists (genres, authors) as \`a; b\` (\`;\` and \`\\\\\` inside a value escaped with \`\\\\\`); cells holding \`;\` are quoted too, and text that could start a formula for a reader set to \`,\` or \`;\` (\`=\`, \`+\`, \`-\`, \`@\`, full-width or after spaces, a tab, a CR; at the start, after a \`;\` or a line break) gets a \`'\` there (spreadsheet formula injection; see docs/api.md); null is an empty cell.`,
-        'Both are read back by the import (`source=media-tracker` / `source=csv`). The list is read as the response is written: memory does not grow with its size.',
+        `\`format=csv&rows=plays\`: one row per play, header \`${PLAYS_CSV_HEADER.join(',')}\` (\`watched_at\` empty exactly when \`precision\` is \`unknown\`).`,
+        'All are read back by the import (`source=media-tracker` / `source=csv`, plays included). The list is read as the response is written: memory does not grow with its size.',
       ].join('\n\n'),
       query: ExportQuery,
       responses: {
@@ -37,7 +38,7 @@ export function listExportEndpoints(category: CategoryDefinition, service: ListE
         },
       },
       async handle({ query, caller, res }) {
-        const file = service.export(caller.userId, query.format ?? 'json');
+        const file = service.export(caller.userId, query.format ?? 'json', query.rows);
         res.status(200);
         res.setHeader('Content-Type', file.contentType);
         res.setHeader('Content-Disposition', `attachment; filename="${file.fileName}"`);

@@ -44,6 +44,11 @@ describe('category OpenAPI fragments', () => {
       '/api/v1/movies/list/export',
       '/api/v1/movies/list/imports',
       '/api/v1/movies/list/imports/{id}',
+      '/api/v1/movies/list/plays',
+      '/api/v1/movies/list/plays/batch',
+      '/api/v1/movies/list/{item_id}/plays',
+      '/api/v1/movies/list/{item_id}/plays/{play_id}',
+      '/api/v1/movies/list/{item_id}/rewatch',
       '/api/v1/movies/list',
       '/api/v1/movies/list/{item_id}',
       '/api/v1/movies/list/{item_id}/history',
@@ -51,6 +56,13 @@ describe('category OpenAPI fragments', () => {
       '/api/v1/movies/bulk-delete',
     ]);
     expect(fragment.tags?.map((tag) => tag.name)).toEqual(['movies', 'movies list']);
+  });
+
+  it('adds episodes, progress and up-next only where the category is episodic', () => {
+    const paths = Object.keys(fragmentOf('tvshows').paths);
+    expect(paths).toEqual(expect.arrayContaining(['/api/v1/tvshows/{id}/episodes', '/api/v1/tvshows/{id}/seasons/{season}', '/api/v1/tvshows/list/up-next', '/api/v1/tvshows/list/{item_id}/progress']));
+    expect(Object.keys(fragmentOf('books').paths).filter((path) => /episodes|seasons|up-next|progress/.test(path))).toEqual([]);
+    expect(paths.some((path) => path.startsWith('/internal'))).toBe(false);
   });
 
   it('declares the schemas every category shares once, and prefixes only what is its own', () => {

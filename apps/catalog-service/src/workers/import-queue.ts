@@ -1,12 +1,12 @@
+import { redisKeys } from '@mt/contracts';
 import type { Logger } from '@mt/logging';
-import { closeRedis, createRedis } from '@mt/stores';
+import { closeRedis, createRedis, type Redis } from '@mt/stores';
 import { Queue, Worker, type Job } from 'bullmq';
-import type Redis from 'ioredis';
 import type { ImportQueuePort } from '../features/list-import/list-import.service';
 
 export interface ImportQueueOptions {
   redisUrl: string;
-  /** The deployment's Redis key prefix (`mt:`): BullMQ's keys go under `<prefix>bull:imports-<category>:`. */
+  /** The deployment's Redis key prefix (`mt:`): BullMQ's keys go under `<prefix>{bull:<category>}:imports-<category>:`. */
   keyPrefix: string;
   category: string;
   logger: Logger;
@@ -40,7 +40,8 @@ export class ImportQueue implements ImportQueuePort {
 
   constructor(private readonly options: ImportQueueOptions) {
     this.queueName = `imports-${options.category}`;
-    this.prefix = `${options.keyPrefix}bull`;
+    // Hash-tagged: BullMQ's scripts touch many keys of one queue at once, which a Redis Cluster allows in one slot only.
+    this.prefix = redisKeys(options.keyPrefix).importQueuePrefix(options.category);
   }
 
   private redis(): Redis {

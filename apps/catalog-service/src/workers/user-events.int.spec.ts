@@ -10,7 +10,7 @@ import { startCatalogHarness, type CatalogHarness } from '../../test/catalog-har
 import { eventually } from '../../test/eventually';
 import { newUserId } from '../../test/identity-headers';
 import { seedEntries } from '../../test/seed';
-import { UserEventsConsumer } from './user-events.consumer';
+import { UserEventsConsumer } from '@mt/stores';
 
 describe('user.deleted consumer', () => {
   let h: CatalogHarness;

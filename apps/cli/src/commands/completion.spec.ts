@@ -16,8 +16,10 @@ describe('completion candidates', () => {
   const candidates = (words: string[]) => complete(program, words, categories);
 
   it('offers commands, then subcommands', async () => {
-    expect(await candidates([''])).toEqual(['login', 'logout', 'whoami', 'categories', 'search', 'show', 'list', 'add', 'set', 'rm', 'import', 'imports', 'export', 'stats', 'history', 'sync', 'tokens', 'catalog', 'role', 'completion']);
+    expect(await candidates([''])).toEqual(['login', 'logout', 'whoami', 'categories', 'search', 'show', 'list', 'add', 'set', 'rm', 'import', 'imports', 'export', 'stats', 'history', 'sync', 'tokens', 'hooks', 'inbox', 'catalog', 'role', 'completion']);
     expect(await candidates(['tokens', 'c'])).toEqual(['create']);
+    expect(await candidates(['hooks', ''])).toEqual(['ls', 'create', 'rm']);
+    expect(await candidates(['inbox', ''])).toEqual(['resolve', 'dismiss']);
     expect(await candidates(['catalog', ''])).toEqual(['rm', 'merge']);
     expect(await candidates(['role', '665f1f0c2a4b7e0012345678', ''])).toEqual(['user', 'moderator']);
   });

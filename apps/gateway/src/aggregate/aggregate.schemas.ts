@@ -23,6 +23,10 @@ export const WorkSummarySchema = z
     year: z.number().int().nullable(),
     description: z.string().nullable().openapi({ description: "The catalog entry's description, when known" }),
     poster_url: posterUrl(),
+    poster: z
+      .string()
+      .nullable()
+      .openapi({ description: "This API's path of the picture (`GET /api/v1/images/<provider>/<path>`), as the catalog entry gives it: what a page on this origin shows; null when there is none" }),
     progress_total: z
       .number()
       .int()
@@ -40,6 +44,10 @@ const UnavailableCategorySchema = z
   })
   .openapi('UnavailableCategory', { description: 'A category whose part of the answer is missing: it is left out, the rest is answered' });
 
+const NextEpisodeSchema = z
+  .object({ id: idSchema(), season: count(), number: count(), title: z.string().nullable(), air_date: calendarDateSchema().nullable() })
+  .openapi('HomeNextEpisode', { description: 'The episode to watch next' });
+
 export const HomeEntrySchema = z
   .object({
     category: z.string().openapi({ description: 'The category id', example: 'tvshows' }),
@@ -50,6 +58,9 @@ export const HomeEntrySchema = z
     started_at: calendarDateSchema().nullable(),
     finished_at: calendarDateSchema().nullable(),
     updated_at: timestampSchema(),
+    next_episode: NextEpisodeSchema.nullable().openapi({
+      description: "A show's first episode without a play in the current cycle, when it has aired (from `GET /api/v1/tvshows/list/up-next`); null for other works",
+    }),
   })
   .openapi('HomeEntry', { description: 'A list entry as the home shows it (the whole entry: `GET /api/v1/{category}/list/{item_id}`)' });
 

@@ -18,6 +18,7 @@ interface ListEntryAnswer {
 interface CatalogEntryAnswer {
   description?: string | null;
   poster_url?: string | null;
+  poster?: string | null;
   [field: string]: unknown;
 }
 interface ListStatsAnswer {
@@ -26,6 +27,11 @@ interface ListStatsAnswer {
 }
 interface Page<T> {
   data: T[];
+}
+type NextEpisode = NonNullable<HomeEntry['next_episode']>;
+interface UpNextAnswer {
+  item: { id: string };
+  next_episode: NextEpisode;
 }
 
 /** Completed entries read per category to find the recently finished ones and count this month's. */
@@ -42,13 +48,25 @@ function workSummary(entry: ListEntryAnswer, catalog: CatalogEntryAnswer | undef
     year: entry.item.year,
     description: typeof catalog?.description === 'string' ? catalog.description : null,
     poster_url: typeof catalog?.poster_url === 'string' ? catalog.poster_url : null,
+    poster: typeof catalog?.poster === 'string' ? catalog.poster : null,
     progress_total: typeof length === 'number' ? length : null,
   };
 }
 
-function homeEntry(category: CategoryRecord, entry: ListEntryAnswer, catalog?: CatalogEntryAnswer): HomeEntry {
+function homeEntry(category: CategoryRecord, entry: ListEntryAnswer, catalog?: CatalogEntryAnswer, next?: NextEpisode): HomeEntry {
   const { status, score, progress, started_at, finished_at, updated_at } = entry;
-  return { category: category.id, item: workSummary(entry, catalog, category), status, score, progress, started_at, finished_at, updated_at };
+  return { category: category.id, item: workSummary(entry, catalog, category), status, score, progress, started_at, finished_at, updated_at, next_episode: next ?? null };
+}
+
+/**
+ * The next aired episode of each show being watched, in an episodic category (`/list/up-next`); none elsewhere.
+ * A category that does not answer it (a version without plays) only costs the cards their next episode.
+ */
+async function nextEpisodes(client: CategoryClient, category: CategoryRecord, signal: AbortSignal): Promise<Map<string, NextEpisode>> {
+  if (category.progress_unit !== 'episodes') return new Map();
+  const answer = await client.get<Page<UpNextAnswer>>(category.id, `/list/up-next?limit=${HOME_UP_NEXT_PER_CATEGORY}`, signal);
+  if (answer.status !== 200) return new Map();
+  return new Map(answer.body.data.map((show) => [show.item.id, show.next_episode]));
 }
 
 const latestFinishedFirst = (a: HomeEntry, b: HomeEntry) =>
@@ -62,18 +80,19 @@ export async function buildHome(client: CategoryClient, categories: readonly Cat
   const month = monthOf(now);
   const { parts, unavailable } = await fanOut(categories, timeoutMs, async (category, signal) => {
     const get = async <T>(path: string) => expectOk(category.id, await client.get<T>(category.id, path, signal));
-    const [watching, planned, completed, stats] = await Promise.all([
+    const [watching, planned, completed, stats, next] = await Promise.all([
       get<Page<ListEntryAnswer>>(`/list?status=watching&limit=${HOME_UP_NEXT_PER_CATEGORY}`),
       get<Page<ListEntryAnswer>>(`/list?status=plan_to_watch&limit=${HOME_PLANNED_PER_CATEGORY}`),
       get<Page<ListEntryAnswer>>(`/list?status=completed&limit=${COMPLETED_SCAN}`),
       get<ListStatsAnswer>('/list/stats'),
+      nextEpisodes(client, category, signal),
     ]);
     // A catalog entry that cannot be read (removed meanwhile) only costs its card the description and length.
     const withCatalog = (entries: ListEntryAnswer[]) =>
       Promise.all(
         entries.map(async (entry) => {
           const answer = await client.get<CatalogEntryAnswer>(category.id, `/${entry.item_id}`, signal);
-          return homeEntry(category, entry, answer.status === 200 ? answer.body : undefined);
+          return homeEntry(category, entry, answer.status === 200 ? answer.body : undefined, next.get(entry.item_id));
         }),
       );
     const [upNext, toStart] = await Promise.all([withCatalog(watching.data), withCatalog(planned.data)]);

@@ -10,6 +10,7 @@ interface CatalogHit {
   year: number | null;
   description?: string | null;
   poster_url?: string | null;
+  poster?: string | null;
 }
 
 export interface SearchInput {
@@ -38,6 +39,7 @@ export async function searchEverywhere(client: CategoryClient, categories: reado
         year: hit.year,
         description: typeof hit.description === 'string' ? hit.description : null,
         poster_url: typeof hit.poster_url === 'string' ? hit.poster_url : null,
+        poster: typeof hit.poster === 'string' ? hit.poster : null,
         on_list: marks[index] ?? null,
       })),
     };

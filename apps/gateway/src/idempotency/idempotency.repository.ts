@@ -18,9 +18,16 @@ export interface DoneRecord {
 
 export type IdempotencyRecord = InFlightRecord | DoneRecord;
 
-/** Claims the key unless a record exists; returns the existing record's fields (HGETALL) or nothing. */
+/**
+ * Claims the key unless a record exists; returns the existing record's fields (HGETALL) or nothing. A claim
+ * of the same owner is ours: the Redis client sends a script again when its connection drops before the
+ * answer (a Redis Cluster failover), and the first run may have landed.
+ */
 const CLAIM_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1]) end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then return false end
+  return redis.call('HGETALL', KEYS[1])
+end
 redis.call('HSET', KEYS[1], 'state', 'in_flight', 'owner', ARGV[1], 'fingerprint', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return false`;
@@ -112,16 +119,16 @@ function toRecord(flat: unknown): IdempotencyRecord {
 
 /** A caller's key, hashed: any visible key makes a short, safe Redis key name. */
 const keyHash = (key: string) => createHash('sha256').update(key).digest('base64url');
-const keyName = (prefix: string, subject: string, key: string) => redisKeys(prefix).idempotency(subject, keyHash(key));
 
 export function createIdempotencyRepository(redis: Redis, prefix: string, bounds: StoredAnswerBounds): IdempotencyRepository {
   const keys = redisKeys(prefix);
+  const keyName = (subject: string, key: string) => keys.idempotency(subject, keyHash(key));
   return {
     async claim(subject, key, owner, fingerprint, ttlMs) {
       const existing = await redis.eval(
         CLAIM_SCRIPT,
         1,
-        keyName(prefix, subject, key),
+        keyName(subject, key),
         owner,
         fingerprint,
         String(ttlMs),
@@ -130,12 +137,14 @@ export function createIdempotencyRepository(redis: Redis, prefix: string, bounds
     },
     async complete(subject, key, owner, fingerprint, response, ttlMs) {
       const body = response.body;
+      // One slot (the caller's hash tag): the script evicts the caller's older records by name.
+      const set = keys.idempotencySet(subject, keyHash(key));
       const done = await redis.eval(
         COMPLETE_SCRIPT,
         3,
-        keyName(prefix, subject, key),
-        keys.idempotencyAnswers(subject),
-        keys.idempotencyBytes(subject),
+        set.record,
+        set.answers,
+        set.bytes,
         owner,
         fingerprint,
         String(response.status),
@@ -143,7 +152,7 @@ export function createIdempotencyRepository(redis: Redis, prefix: string, bounds
         body ? body.toString('base64') : '',
         body ? '1' : '0',
         String(ttlMs),
-        keys.idempotency(subject, ''),
+        set.recordPrefix,
         keyHash(key),
         String(bounds.maxAnswers),
         String(bounds.maxBytes),
@@ -152,7 +161,7 @@ export function createIdempotencyRepository(redis: Redis, prefix: string, bounds
       return Number(done) === 1;
     },
     async release(subject, key, owner) {
-      await redis.eval(RELEASE_SCRIPT, 1, keyName(prefix, subject, key), owner);
+      await redis.eval(RELEASE_SCRIPT, 1, keyName(subject, key), owner);
     },
   };
 }

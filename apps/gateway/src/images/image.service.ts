@@ -1,5 +1,6 @@
-import { errors } from '@mt/errors';
+import { AppError, errors } from '@mt/errors';
 import { readFile } from 'node:fs/promises';
+import { LRUCache } from 'lru-cache';
 import { downloadImage, type DownloadLimits } from './image-download';
 import type { CachedImage, ImageCache } from './image-cache';
 import type { ImageSources } from './image-sources';
@@ -15,7 +16,7 @@ export interface ImageService {
 }
 
 /**
- * Cache first; a miss downloads once however many requests wait for it (they share the one download), and
+ * Memory first (the most recently served images' bytes), then the disk cache; a miss downloads once however many requests wait for it (they share the one download), and
  * at most `maxDownloads` different images are downloaded at once — beyond, 503, so a flood of distinct
  * paths cannot open unbounded connections to the image hosts.
  */
@@ -24,15 +25,22 @@ export function createImageService(deps: {
   cache: ImageCache;
   limits: DownloadLimits;
   maxDownloads: number;
+  /** Bytes of images kept in memory as well, so the most requested are served without touching the disk; 0: none. */
+  memoryBytes: number;
 }): ImageService {
   const { cache, limits, maxDownloads } = deps;
+  const hot =
+    deps.memoryBytes > 0
+      ? new LRUCache<string, ServedImage>({ maxSize: deps.memoryBytes, sizeCalculation: (served) => Math.max(1, served.body.length) })
+      : undefined;
   const hosts = new Map(Object.entries(deps.sources));
   const downloads = new Map<string, Promise<CachedImage>>();
 
   const download = (key: string, url: URL): Promise<CachedImage> => {
     const pending = downloads.get(key);
     if (pending) return pending;
-    if (downloads.size >= maxDownloads) throw errors.serviceUnavailable('too many images are being fetched; retry shortly');
+    if (downloads.size >= maxDownloads)
+      throw new AppError('service_unavailable', 'too many images are being fetched at once; retry shortly', { headers: { 'Retry-After': '1' } });
     const started = (async () => {
       const temporary = await cache.temporaryFile();
       const downloaded = await downloadImage(url, temporary, limits);
@@ -57,13 +65,13 @@ export function createImageService(deps: {
       const base = hosts.get(provider);
       if (!base) throw errors.notFound(`no image provider named ${provider}`);
       const key = `${provider}/${path}`;
+      const inMemory = hot?.get(key);
+      if (inMemory) return inMemory;
       const cached = await cache.get(key);
-      const hit = cached && (await read(key, cached));
-      if (hit) return hit;
-      const stored = await download(key, new URL(`${base}/${path}`));
-      const fresh = await read(key, stored);
-      if (!fresh) throw errors.providerUnavailable('the image could not be kept; retry');
-      return fresh;
+      const served = (cached && (await read(key, cached))) ?? (await read(key, await download(key, new URL(`${base}/${path}`))));
+      if (!served) throw errors.providerUnavailable('the image could not be kept; retry');
+      hot?.set(key, served);
+      return served;
     },
   };
 }

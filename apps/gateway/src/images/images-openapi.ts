@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from '@mt/contracts';
-import { errorResponse } from '@mt/endpoints';
+import { errorResponse, successResponse, type HeaderSpec } from '@mt/endpoints';
 import { IMAGE_TYPES } from './image-type';
 import { IMAGES_PREFIX } from './image-path';
 
@@ -11,6 +11,10 @@ export const IMAGES_TAG = {
 
 const HEADERS = { rateLimited: false };
 const binary = z.string().openapi({ format: 'binary' });
+const CACHE_HEADERS: Record<string, HeaderSpec> = {
+  'Cache-Control': { description: '`public, max-age=31536000, immutable`: a provider image path never changes its picture', schema: { type: 'string' } },
+  ETag: { description: 'Strong: the SHA-256 of the bytes', schema: { type: 'string' } },
+};
 
 /**
  * The image route is answered outside the endpoint declarations (before the API's route decision), so its
@@ -33,11 +37,12 @@ export function registerImagesOperation(registry: OpenAPIRegistry): void {
       }),
     },
     responses: {
-      200: {
-        description: 'The image; `Cache-Control: public, max-age=31536000, immutable`, with a strong ETag (the SHA-256 of the bytes)',
-        content: Object.fromEntries(Object.keys(IMAGE_TYPES).map((type) => [type, { schema: binary }])),
-      },
-      304: { description: 'Not modified (If-None-Match matched the ETag)' },
+      200: successResponse(
+        200,
+        { description: 'The image, typed by its bytes', content: Object.fromEntries(Object.keys(IMAGE_TYPES).map((type) => [type, binary])), headers: CACHE_HEADERS },
+        HEADERS,
+      ),
+      304: successResponse(304, { description: 'Not modified: If-None-Match named the ETag', headers: CACHE_HEADERS }, HEADERS),
       404: errorResponse(404, HEADERS, 'Unknown or unconfigured provider, a path that is not an image path, or no such image at the provider'),
       405: errorResponse(405, HEADERS),
       408: errorResponse(408, HEADERS),

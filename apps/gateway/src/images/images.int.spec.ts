@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestGateway, type TestGateway } from '../../test/gateway';
@@ -123,6 +123,31 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
       await after.stop();
     });
 
+    it('serves a recently served image from memory, even once its file is gone', async () => {
+      const gateway = await startGateway();
+      host.put('/t/p/w500/hot.png', pngOfSize(2500, 0x03));
+      expect((await getImage(gateway.url, '/api/v1/images/tmdb/w500/hot.png')).status).toBe(200);
+      for (const name of readdirSync(gateway.cacheDir)) unlinkSync(path.join(gateway.cacheDir, name));
+      const res = await getImage(gateway.url, '/api/v1/images/tmdb/w500/hot.png');
+      expect(res.status).toBe(200);
+      expect(res.body.equals(pngOfSize(2500, 0x03))).toBe(true);
+      expect(host.hits('/t/p/w500/hot.png')).toBe(1);
+      await gateway.stop();
+    });
+
+    it('fetches an image again when its cached file was removed behind its back', async () => {
+      const gateway = await startGateway({ IMAGE_MEMORY_CACHE_BYTES: '0' });
+      host.put('/t/p/w500/removed.png', pngOfSize(2600, 0x04));
+      expect((await getImage(gateway.url, '/api/v1/images/tmdb/w500/removed.png')).status).toBe(200);
+      for (const name of readdirSync(gateway.cacheDir)) unlinkSync(path.join(gateway.cacheDir, name));
+      const res = await getImage(gateway.url, '/api/v1/images/tmdb/w500/removed.png');
+      expect(res.status).toBe(200);
+      expect(res.body.equals(pngOfSize(2600, 0x04))).toBe(true);
+      expect(host.hits('/t/p/w500/removed.png')).toBe(2);
+      expect(readdirSync(gateway.cacheDir)).toHaveLength(1);
+      await gateway.stop();
+    });
+
     it('answers HEAD with the headers only', async () => {
       const gateway = await startGateway();
       const res = await rawRequest(gateway.url, { method: 'HEAD', path: '/api/v1/images/tmdb/w500/poster.png' });
@@ -151,7 +176,8 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
 
     it('keeps its directory under the configured bound, evicting the least recently used image', async () => {
       const bound = 5 * 1024 * 1024;
-      const gateway = await startGateway({ IMAGE_CACHE_MAX_BYTES: String(bound) });
+      // Memory off: the disk alone decides what is served without the image host.
+      const gateway = await startGateway({ IMAGE_CACHE_MAX_BYTES: String(bound), IMAGE_MEMORY_CACHE_BYTES: '0' });
       const image = (n: number) => `/t/p/original/evict-${n}.png`;
       for (let n = 0; n < 8; n += 1) host.put(image(n), pngOfSize(1024 * 1024, n));
       // 0 is read again after 1..3, so 1 is the oldest when room runs out.
@@ -280,6 +306,25 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
       expectRefused(await rawRequest(gateway.url, { path: '/api/v1/images/tmdb/w500/poster.png' }), 502, 'provider_unavailable');
       await gateway.stop();
     });
+  });
+
+  it('answers 503 with Retry-After beyond 16 different downloads at once, and serves those 16', async () => {
+    // Slow enough that all twenty requests arrive while the first downloads still run, even on a busy machine.
+    const slowHost = await startImageHost({ slowMs: 3000 });
+    const gateway = await startGateway({ TMDB_IMAGE_URL: `${slowHost.url}/t/p` });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => rawRequest(gateway.url, { path: `/api/v1/images/tmdb/slow/${n}.png` })),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(16);
+    const refused = answers.filter((res) => res.status === 503);
+    expect(refused).toHaveLength(4);
+    for (const res of refused) {
+      expectRefused(res, 503, 'service_unavailable');
+      expect(res.headers['retry-after']).toBe('1');
+    }
+    expect(slowHost.requests()).toHaveLength(16);
+    await gateway.stop();
+    await slowHost.close();
   });
 
   it('answers 502 when the image host is slower than the download deadline', async () => {

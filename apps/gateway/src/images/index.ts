@@ -12,7 +12,7 @@ export { IMAGES_PREFIX } from './image-path';
 export function imagesFromConfig(config: GatewayConfig): RequestHandler {
   return imagesRoute(
     createImageService({
-      sources: config.IMAGE_SOURCES,
+      sources: config.imageHosts,
       cache: createImageCache({ dir: config.IMAGE_CACHE_DIR, maxBytes: config.IMAGE_CACHE_MAX_BYTES }),
       limits: {
         timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,
@@ -21,6 +21,7 @@ export function imagesFromConfig(config: GatewayConfig): RequestHandler {
         allowPrivateHosts: config.IMAGE_ALLOW_PRIVATE_HOSTS,
       },
       maxDownloads: MAX_CONCURRENT_IMAGE_DOWNLOADS,
+      memoryBytes: config.IMAGE_MEMORY_CACHE_BYTES,
     }),
   );
 }

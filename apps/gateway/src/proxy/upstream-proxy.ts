@@ -1,5 +1,5 @@
 import { errors } from '@mt/errors';
-import type { Logger } from '@mt/logging';
+import { redactPath, type Logger } from '@mt/logging';
 import type { Metrics } from '@mt/metrics';
 import { requestHasBody } from '@mt/http';
 import type { RouteTable } from '@mt/registry-client';
@@ -34,6 +34,31 @@ export interface UpstreamProxyOptions {
   agents: UpstreamAgents;
   metrics: Metrics;
   logger: Logger;
+}
+
+/** Where the shared listeners below find the other side of the exchange they are called on. */
+const CLIENT_RESPONSE = Symbol('upstream-proxy.clientResponse');
+const UPSTREAM_REQUEST = Symbol('upstream-proxy.upstreamRequest');
+const DEADLINE = Symbol('upstream-proxy.deadline');
+type ClientResponse = ServerResponse & { [UPSTREAM_REQUEST]?: ClientRequest };
+type UpstreamRequest = ClientRequest & { [DEADLINE]?: NodeJS.Timeout };
+type UpstreamResponse = IncomingMessage & { [CLIENT_RESPONSE]?: ServerResponse };
+
+// The listeners of every proxied exchange are these shared functions, called on the request or response
+// they listen to (no closures per request on the hot path).
+
+/** A client that goes away before the answer: stop the upstream's work too. */
+function stopUpstreamOfGoneClient(this: ClientResponse): void {
+  if (!this.writableFinished) this[UPSTREAM_REQUEST]?.destroy();
+}
+
+/** An upstream that dies mid-body: end the client's response too instead of leaving it hanging. */
+function endClientOfBrokenUpstream(this: UpstreamResponse): void {
+  if (!this.complete) this[CLIENT_RESPONSE]?.destroy();
+}
+
+function clearDeadline(this: UpstreamRequest): void {
+  clearTimeout(this[DEADLINE]);
 }
 
 /** How long an instance that refused a connection is avoided (unless it is the only one left). */
@@ -95,24 +120,28 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
   }
 
 
+  const timeOut = (proxyReq: ClientRequest) => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs));
+  // Idle upstream socket (also while streaming a body either way). While the request body is still
+  // coming, an idle socket is the upstream's fault only if it stopped reading (our writes wait for it
+  // to drain); otherwise we are waiting for the client, whose slowness the server's request timeout
+  // answers with 408 (a Content-Length that never arrives is not "the service did not answer").
+  function timeOutIdle(this: ClientRequest): void {
+    if (this.writableFinished || this.writableNeedDrain) timeOut(this);
+  }
+  // Response headers due within timeoutMs of the request being fully sent (a slow client upload is
+  // bounded by the server's request timeout, not blamed on the upstream). A ClientRequest always
+  // emits 'close', so the timer never outlives its request.
+  function startDeadline(this: UpstreamRequest): void {
+    this[DEADLINE] = setTimeout(timeOut, timeoutMs, this);
+  }
+
   function startTimers(attempt: ProxyAttempt, proxyReq: ClientRequest): void {
     attempt.proxyReq = proxyReq;
-    const timeOut = () => proxyReq.destroy(new UpstreamTimeoutError(timeoutMs));
-    // Idle upstream socket (also while streaming a body either way). While the request body is still
-    // coming, an idle socket is the upstream's fault only if it stopped reading (our writes wait for it
-    // to drain); otherwise we are waiting for the client, whose slowness the server's request timeout
-    // answers with 408 (a Content-Length that never arrives is not "the service did not answer").
-    proxyReq.setTimeout(timeoutMs, () => {
-      if (proxyReq.writableFinished || proxyReq.writableNeedDrain) timeOut();
-    });
-    // Response headers due within timeoutMs of the request being fully sent (a slow client upload is
-    // bounded by the server's request timeout, not blamed on the upstream). A ClientRequest always
-    // emits 'close', so the timer never outlives its request.
-    let deadline: NodeJS.Timeout | undefined;
-    proxyReq.once('finish', () => (deadline = setTimeout(timeOut, timeoutMs)));
-    const clear = () => clearTimeout(deadline);
-    proxyReq.once('response', clear);
-    proxyReq.once('close', clear);
+    proxyReq.setTimeout(timeoutMs, timeOutIdle);
+    // `on`, not `once`: each is emitted once per request, and `once` wraps its listener in a closure.
+    proxyReq.on('finish', startDeadline);
+    proxyReq.on('response', clearDeadline);
+    proxyReq.on('close', clearDeadline);
   }
 
   function retryTarget(attempt: ProxyAttempt, failure: UpstreamFailure): boolean {
@@ -137,10 +166,9 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       // pipes the drained request, which only ends the upstream request.
       const body = attempt?.body;
       if (body?.length) proxyReq.write(body);
-      // A client that goes away before the answer: stop the upstream's work too.
-      res.once('close', () => {
-        if (!res.writableFinished) proxyReq.destroy();
-      });
+      // A retry's request replaces the first one; the listener is already there.
+      if (!(UPSTREAM_REQUEST in res)) res.on('close', stopUpstreamOfGoneClient);
+      (res as ClientResponse)[UPSTREAM_REQUEST] = proxyReq;
     });
 
     proxyServer.on('proxyRes', (proxyRes, req, res) => {
@@ -154,10 +182,8 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       // `Connection` too: the client's hop keeps what Node decided for it (a client's `close`, or `close`
       // set while shutting down), where http-proxy would copy the upstream's keep-alive.
       proxyRes.headers['connection'] = String(res.getHeader('connection') ?? (res.shouldKeepAlive ? 'keep-alive' : 'close'));
-      // An upstream that dies mid-body: end the client's response too instead of leaving it hanging.
-      proxyRes.once('close', () => {
-        if (!proxyRes.complete) res.destroy();
-      });
+      (proxyRes as UpstreamResponse)[CLIENT_RESPONSE] = res;
+      proxyRes.on('close', endClientOfBrokenUpstream);
     });
 
     proxyServer.on('econnreset', (_error, req) => {
@@ -244,7 +270,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     if (!req.url.startsWith('/')) {
       // Absolute-form request target (`GET http://host/api/...`): forward its origin-form.
       const url = URL.canParse(req.url) ? new URL(req.url) : undefined;
-      if (!url) return next(errors.notFound(`no route for ${req.path}`));
+      if (!url) return next(errors.notFound(`no route for ${redactPath(req.path)}`));
       req.url = `${url.pathname}${url.search}`;
     }
     const attempt: ProxyAttempt = {

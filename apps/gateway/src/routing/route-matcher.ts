@@ -1,4 +1,5 @@
 import type { HttpMethod, ManifestRoute, RouteAccess } from '@mt/contracts';
+import { redactPath } from '@mt/logging';
 import { apiSegments, templateSegments } from './api-path';
 
 /** Where a routed request goes: the gateway's own handlers, or a registered service's instances. */
@@ -96,7 +97,7 @@ export function compileRoutes(sources: readonly RouteSource[], onRefused: (reaso
     resolve(method, path) {
       const segments = apiSegments(path);
       const node = segments && segments.length > 0 ? find(root, segments, 0) : undefined;
-      if (!node?.methods) return { kind: 'not_found', message: `no route for ${path}` };
+      if (!node?.methods) return { kind: 'not_found', message: `no route for ${redactPath(path)}` };
       const found = node.methods.get(method === 'HEAD' ? 'GET' : method);
       if (found) return found;
       return (node.notAllowed ??= { kind: 'method_not_allowed', allow: allowOf(node.methods) });

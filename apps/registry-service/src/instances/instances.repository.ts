@@ -135,10 +135,12 @@ export class InstancesRepository {
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {
-    this.recordPrefix = keys.registryInstance('');
-    this.instances = keys.registryInstances();
-    this.services = keys.registryServices();
-    this.watching = keys.registryWatching();
+    // One hash slot (registrySet): the scripts read several of these, and records by their prefix.
+    const set = keys.registrySet();
+    this.recordPrefix = set.instancePrefix;
+    this.instances = set.instances;
+    this.services = set.services;
+    this.watching = set.watching;
     this.channel = keys.registryChanges();
   }
 

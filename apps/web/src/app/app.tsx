@@ -19,6 +19,8 @@ const AddEntryScreen = lazy(() => import('../screens/catalog/add-entry-screen').
 const AccountScreen = lazy(() => import('../screens/account/account-screen').then((m) => ({ default: m.AccountScreen })));
 const ImportScreen = lazy(() => import('../screens/import/import-screen').then((m) => ({ default: m.ImportScreen })));
 const StatsScreen = lazy(() => import('../screens/stats/stats-screen').then((m) => ({ default: m.StatsScreen })));
+const DiaryScreen = lazy(() => import('../screens/plays/diary-screen').then((m) => ({ default: m.DiaryScreen })));
+const ConnectionsScreen = lazy(() => import('../screens/connections/connections-screen').then((m) => ({ default: m.ConnectionsScreen })));
 const TokensScreen = lazy(() => import('../screens/account/tokens-screen').then((m) => ({ default: m.TokensScreen })));
 
 const signedIn = (Screen: ComponentType) =>
@@ -36,6 +38,8 @@ const SignedInList = signedIn(ListScreen);
 const SignedInAddEntry = signedIn(AddEntryScreen);
 const SignedInImport = signedIn(ImportScreen);
 const SignedInStats = signedIn(StatsScreen);
+const SignedInDiary = signedIn(DiaryScreen);
+const SignedInConnections = signedIn(ConnectionsScreen);
 
 export function Routes() {
   return (
@@ -46,10 +50,13 @@ export function Routes() {
         <Route path="/register" component={RegisterScreen} />
         <Route path="/account" component={SignedInAccount} />
         <Route path="/tokens" component={SignedInTokens} />
+        <Route path="/connections" component={SignedInConnections} />
+        <Route path="/connections/:server" component={SignedInConnections} />
         <Route path="/:category/list" component={SignedInList} />
         <Route path="/:category/new" component={SignedInAddEntry} />
         <Route path="/:category/import" component={SignedInImport} />
         <Route path="/:category/stats" component={SignedInStats} />
+        <Route path="/:category/diary" component={SignedInDiary} />
         <Route path="/:category/:id" component={EntryScreen} />
         <Route path="/:category" component={SearchScreen} />
         <Route>

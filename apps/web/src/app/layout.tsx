@@ -56,6 +56,11 @@ export function Layout({ children }: { children: ReactNode }) {
                   </Link>
                 </li>
                 <li>
+                  <Link href="/connections" aria-current={location.startsWith('/connections') ? 'page' : undefined}>
+                    Connections
+                  </Link>
+                </li>
+                <li>
                   <Link href="/tokens" aria-current={location === '/tokens' ? 'page' : undefined}>
                     Tokens
                   </Link>

@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { useSession } from '../app/services';
 import { entryNoun } from './labels';
 
-/** Browse · My list · Add · Statistics · Import & export: the places of one category. */
+/** Browse · My list · Add · Diary · Statistics · Import & export: the places of one category. */
 export function CategoryNav({ category }: { category: Category }) {
   const [location] = useLocation();
   const session = useSession();
@@ -14,6 +14,7 @@ export function CategoryNav({ category }: { category: Category }) {
     ...(session
       ? [
           { href: `${base}/new`, label: `Add a ${entryNoun(category)}` },
+          { href: `${base}/diary`, label: 'Diary' },
           { href: `${base}/stats`, label: 'Statistics' },
           { href: `${base}/import`, label: 'Import & export' },
         ]

@@ -12,7 +12,7 @@ describe('category words', () => {
   });
 
   it('tells progress against the work length when it is known', () => {
-    expect(progressText(category('TV Shows', 'episodes'), 3, 62)).toBe('3 of 62 episodes');
+    expect(progressText(category('TV Shows', 'episodes'), 3, 62)).toBe('3 / 62 episodes');
     expect(progressText(category('Books', 'pages'), 120, null)).toBe('120 pages');
     expect(progressText(category('Books', 'pages'), null, null)).toBeUndefined();
   });

@@ -40,3 +40,21 @@ export function createNotices(): Notices {
   };
   return notices;
 }
+
+/** A notice with Undo: `undo` runs when asked, and its failure is told in a notice of its own. */
+export function showUndoable(notices: Notices, text: string, undo: () => Promise<void>, describe: (error: unknown) => string): void {
+  notices.show({
+    text,
+    tone: 'info',
+    action: {
+      label: 'Undo',
+      run: async () => {
+        try {
+          await undo();
+        } catch (error) {
+          notices.show({ text: `Could not undo: ${describe(error)}`, tone: 'error' });
+        }
+      },
+    },
+  });
+}

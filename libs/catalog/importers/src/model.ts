@@ -76,6 +76,11 @@ export type ImportRow =
       readonly entry: ImportEntry | null;
       /** The plays the source records for this work, oldest first where the source orders them; often none. */
       readonly plays: readonly ImportPlay[];
+      /**
+       * The source does not say the status, only what was played (Trakt's watched shows): the plays decide it,
+       * as they do on the list (a show whose aired episodes are all played is completed).
+       */
+      readonly playsDecideStatus?: true;
       readonly warnings: readonly string[];
     }
   | { readonly row: number; readonly ok: false; readonly skipped: boolean; readonly message: string };

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { envInt, envPort, envUrl } from './env-types';
+import { parseRedisTarget } from './redis-target';
 
 /** The default operator port of every service (each runs in its own container or pod). */
 export const DEFAULT_METRICS_PORT = 9464;
@@ -30,7 +31,17 @@ export const mongoEnvShape = {
 };
 
 export const redisEnvShape = {
-  REDIS_URL: envUrl(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  /** One server (`redis://`, `rediss://`) or a Redis Cluster (`redis+cluster://host:port,…`; REDIS_CLUSTER_NODES). */
+  REDIS_URL: z
+    .string()
+    .superRefine((value, context) => {
+      try {
+        parseRedisTarget(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    })
+    .default('redis://127.0.0.1:6379'),
   /** Namespace of every Redis key, channel and stream, so several stacks (or test files) share one Redis. */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 of A-Z a-z 0-9 : _ -').default('mt:'),
 };

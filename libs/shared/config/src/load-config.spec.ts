@@ -69,6 +69,19 @@ describe('loadConfig', () => {
     expect(loadConfig(serviceSchema, { INTERNAL_SECRET: SECRET, PORT: '', LOG_LEVEL: '' })).toMatchObject({ PORT: 3001, LOG_LEVEL: 'info' });
   });
 
+  it('reads REDIS_CLUSTER_NODES as a Redis Cluster URL', () => {
+    expect(loadConfig(serviceSchema, { INTERNAL_SECRET: SECRET, REDIS_CLUSTER_NODES: 'r1:7000, r2:7001' })).toMatchObject({
+      REDIS_URL: 'redis+cluster://r1:7000,r2:7001',
+    });
+  });
+
+  it('refuses REDIS_CLUSTER_NODES beside REDIS_URL, or with a node that is not host:port', () => {
+    expect(problemsOf({ INTERNAL_SECRET: SECRET, REDIS_URL: 'redis://r:6379', REDIS_CLUSTER_NODES: 'r1:7000' })).toEqual([
+      'REDIS_CLUSTER_NODES: set it or REDIS_URL, not both',
+    ]);
+    expect(problemsOf({ INTERNAL_SECRET: SECRET, REDIS_CLUSTER_NODES: 'r1:7000,r2' })).toEqual(['REDIS_CLUSTER_NODES: cluster node "r2" is not host:port']);
+  });
+
   it('ignores variables it does not know', () => {
     expect(loadConfig(serviceSchema, { INTERNAL_SECRET: SECRET, PATH: '/bin' })).not.toHaveProperty('PATH');
   });

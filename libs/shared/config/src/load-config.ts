@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { foldRedisClusterNodes } from './redis-target';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -13,13 +14,15 @@ export class ConfigError extends Error {
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
   // Empty strings count as "not set", so `FOO=` falls back to the default instead of failing oddly.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = schema.safeParse(cleaned);
-  if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((issue) => {
-      const name = issue.path.map(String).join('.') || '(environment)';
-      return `${name}: ${issue.message}`;
-    }),
-  );
+  const cleaned = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+  const folded = foldRedisClusterNodes(cleaned);
+  const result = schema.safeParse(folded.env);
+  if (result.success && !folded.problem) return result.data;
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => {
+        const name = issue.path.map(String).join('.') || '(environment)';
+        return `${name}: ${issue.message}`;
+      });
+  throw new ConfigError(folded.problem ? [folded.problem, ...problems] : problems);
 }

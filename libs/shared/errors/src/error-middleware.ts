@@ -1,3 +1,4 @@
+import { redactPath } from '@mt/logging';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { errors } from './app-error';
 import { buildErrorPayload } from './error-payload';
@@ -20,7 +21,7 @@ function requestIdOf(req: Request): string {
 
 /** Unknown route: a JSON 404 in the contract's payload. Mount after every router. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(errors.notFound(`no route for ${req.method} ${req.path}`));
+  next(errors.notFound(`no route for ${req.method} ${redactPath(req.path)}`));
 };
 
 /**

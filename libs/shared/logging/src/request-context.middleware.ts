@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import { requestContext } from './request-context';
 import { REQUEST_ID_HEADER, resolveRequestId } from './request-id';
+import { redactPath } from './secret-paths';
 
 const PROBE_PATHS = new Set(['/livez', '/readyz', '/healthz', '/startupz', '/health']);
 
@@ -52,7 +53,7 @@ export function requestContextMiddleware(logger: Logger, options: RequestLogOpti
       {
         request_id: this.locals['requestId'],
         method: req.method,
-        path: pathOf(req.originalUrl),
+        path: redactPath(pathOf(req.originalUrl)),
         status: this.statusCode,
         duration_ms: Math.round(durationMs * 10) / 10,
       },

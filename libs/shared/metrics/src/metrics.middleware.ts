@@ -93,7 +93,8 @@ export function metricsMiddleware(metrics: Metrics): RequestHandler {
   return (req, res, next) => {
     (res as TimedResponse)[STARTED_AT] = process.hrtime.bigint();
     rememberRouteTemplates(req);
-    res.once('close', countRequest);
+    // `on`, not `once`: a response closes once, and `once` would wrap the listener in a closure per request.
+    res.on('close', countRequest);
     next();
   };
 }

@@ -36,3 +36,20 @@ export async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<
     clearTimeout(timer);
   }
 }
+
+/**
+ * Runs `step` until it succeeds or `signal` aborts, waiting a growing, jittered delay after each failure
+ * (reported to `onFailure` with that delay): a service's start-up work while its stores come and go.
+ */
+export async function retryUntilDone(step: () => Promise<void>, signal: AbortSignal, onFailure: (error: unknown, retryInMs: number) => void): Promise<void> {
+  for (let attempt = 1; !signal.aborted; attempt++) {
+    try {
+      await step();
+      return;
+    } catch (error) {
+      const delay = backoffDelay(attempt, 250, 5000);
+      onFailure(error, delay);
+      await sleep(delay, signal);
+    }
+  }
+}

@@ -8,3 +8,6 @@ export * from './transactions';
 export * from './transient-conflicts';
 export * from './keyed-mutex';
 export * from './index-order';
+export * from './redis-slots';
+export * from './sharding';
+export * from './user-events.consumer';

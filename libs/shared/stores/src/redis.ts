@@ -1,9 +1,14 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis as SingleRedis, type RedisOptions as DriverOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import { settleWithin, sleep } from './backoff';
+import { parseRedisTarget, type ClusterTarget } from '@mt/config';
 import { connectionFailureReason, redactUrl, unreachableReporter } from './store-report';
 
-export { Redis } from 'ioredis';
+/**
+ * A service's Redis client: one server's, or a Redis Cluster's (REDIS_URL `redis+cluster://…`). Both speak the
+ * same commands; on a cluster every script and transaction must keep its keys in one hash slot (redisKeys).
+ */
+export type Redis = SingleRedis | Cluster;
 
 export interface RedisOptions {
   url: string;
@@ -29,7 +34,7 @@ const reporting = new WeakMap<Redis, RedisReporting>();
  * the client keeps reconnecting in the background.
  */
 export function createRedis({ url, logger, name, blocking = false }: RedisOptions): Redis {
-  const redis = new Redis(url, {
+  const options: DriverOptions = {
     connectionName: name,
     connectTimeout: 2000,
     // ioredis arms a (ref'd) timer of this length on every disconnect() and clears it only on the socket's
@@ -39,9 +44,11 @@ export function createRedis({ url, logger, name, blocking = false }: RedisOption
     commandTimeout: blocking ? undefined : 1500,
     maxRetriesPerRequest: blocking ? null : 1,
     enableOfflineQueue: blocking,
-    retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 5), 2000),
+    retryStrategy,
     lazyConnect: false,
-  });
+  };
+  const target = parseRedisTarget(url);
+  const redis = target.kind === 'cluster' ? createCluster(target, options) : new SingleRedis(url, options);
   const state: RedisReporting = { address: redactUrl(url), logger, failures: 0 };
   reporting.set(redis, state);
   let wasReady = false;
@@ -58,6 +65,36 @@ export function createRedis({ url, logger, name, blocking = false }: RedisOption
   });
   redis.on('end', () => logger.debug({ connection: name }, 'redis connection ended'));
   return redis;
+}
+
+function retryStrategy(times: number): number {
+  return Math.min(100 * 2 ** Math.min(times, 5), 2000);
+}
+
+/**
+ * The same per-node settings, plus what a failover needs: a command that meets MOVED, TRYAGAIN or CLUSTERDOWN
+ * while a replica takes over is retried on the new master (the documented retry), not failed.
+ */
+function createCluster(target: ClusterTarget, options: DriverOptions): Cluster {
+  const { enableOfflineQueue, maxRetriesPerRequest, ...perNode } = options;
+  return new Cluster(target.nodes, {
+    redisOptions: {
+      ...perNode,
+      maxRetriesPerRequest,
+      ...(target.username ? { username: target.username } : {}),
+      ...(target.password ? { password: target.password } : {}),
+      ...(target.tls ? { tls: {} } : {}),
+    },
+    enableOfflineQueue,
+    clusterRetryStrategy: retryStrategy,
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 200,
+    retryDelayOnTryAgain: 200,
+    maxRedirections: 16,
+    // Reads from masters only: a replica may lag behind a write the same request just made.
+    scaleReads: 'master',
+    slotsRefreshTimeout: 2000,
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   startTcpProxy,
   testMongoUrl,
   testRedisUrl,
+  itThroughRedisRelay,
 } from '@mt/testing';
 import { closeMongo, createMongoConnection, openMongo, pingMongo } from './mongo';
 import { closeRedis, createRedis, pingRedis, waitForRedis } from './redis';
@@ -163,7 +164,7 @@ describe('Redis helpers', () => {
     }
   });
 
-  it('fail within the 1.5 s command timeout when Redis goes away, and reconnect when it is back', async () => {
+  itThroughRedisRelay('fail within the 1.5 s command timeout when Redis goes away, and reconnect when it is back', async () => {
     const proxy = await startTcpProxy(testRedisUrl());
     const { logger, lines } = captureLogger();
     const redis = createRedis({ url: proxy.url, logger, name: 'stores-int-cut' });

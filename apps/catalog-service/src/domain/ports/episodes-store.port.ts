@@ -13,6 +13,8 @@ export interface EpisodesStore {
   byIds(ids: readonly Id[], session?: Session): Promise<Episode[]>;
   /** The show's episode with this season and number, or null. */
   find(showId: Id, season: number, number: number, session?: Session): Promise<Episode | null>;
+  /** Of each show, how many regular episodes aired by `today`. */
+  airedCounts(showIds: readonly Id[], today: string): Promise<Map<string, number>>;
   /** The first episode carrying this external id (`key:value`), or null. */
   findByExternalKey(key: string): Promise<Episode | null>;
   /**

@@ -30,4 +30,8 @@ export interface ListStore {
   retitleItem(item: ListedItem, session: Session): Promise<void>;
   streamForExport(userId: string): AsyncIterable<ExportedListEntry>;
   deleteAllOfUser(userId: string, session: Session): Promise<number>;
+  /** A play write that changed nothing visible: only the up-next fields, no new revision or feed position. */
+  setPlayState(userId: string, itemId: Id, state: Pick<ListEntryDocument, 'next_episode' | 'last_played_at'>, session: Session): Promise<void>;
+  /** Up-next: the user's `watching` entries that have a next episode, most recently played first, after `after`. */
+  upNextCandidates(userId: string, after: { lastPlayedAt: number | null; itemId: string } | null, limit: number): Promise<ListEntryDocument[]>;
 }

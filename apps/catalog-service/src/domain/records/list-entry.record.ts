@@ -46,6 +46,14 @@ export interface ListEntryDocument {
   seq: number;
   /** Times the entry went from `completed` back to `watching` (absent on entries stored before it: 0). */
   repeat_count?: number;
+  /** The rewatch cycle new plays belong to (absent: 1, the first). */
+  cycle?: number;
+  /**
+   * Kept by every play write of an episodic work: the first regular episode not played in the cycle (null:
+   * none), and the latest known `watched_at` of its plays (up-next reads both through an index).
+   */
+  next_episode?: { season: number; number: number } | null;
+  last_played_at?: Date | null;
   /**
    * Its changes of status, score and progress, newest first, at most MAX_HISTORY_PER_ENTRY:
    * written by the same statement as the change, removed with the entry. Only `historyOf` reads it; every
@@ -61,7 +69,7 @@ export type ExportedListEntry = Pick<
 > & { item: [EntryResponseSource] | [] };
 
 /** The fields a PATCH sets (the repository derives `score_missing` and bumps `rev`). */
-export type ListEntryChange = Partial<Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at' | 'repeat_count'>> & {
+export type ListEntryChange = Partial<Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'notes' | 'started_at' | 'finished_at' | 'repeat_count' | 'cycle' | 'next_episode' | 'last_played_at'>> & {
   updated_at: Date;
   seq: number;
 };

@@ -5,6 +5,7 @@ import type { LegacyHistoryStore } from '../../domain/ports/legacy-history-store
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
 import type { AtomicRunner } from '../../domain/ports/atomic.port';
+import type { PlaysStore } from '../../domain/ports/plays-store.port';
 
 export interface UserDeletionServiceDeps {
   lists: ListStore;
@@ -13,12 +14,13 @@ export interface UserDeletionServiceDeps {
   legacyHistory: LegacyHistoryStore;
   catalog: CatalogStore;
   imports: ImportJobsStore;
+  plays: Pick<PlaysStore, 'deleteAllOfUser'>;
   atomic: AtomicRunner;
   now?: () => Date;
 }
 
 /**
- * What a deleted account means for this category: the user's list (and its change feed, and their import jobs with their uploads) is removed, the catalog
+ * What a deleted account means for this category: the user's list (and its plays, its change feed, and their import jobs with their uploads) is removed, the catalog
  * entries they created stay with `created_by: null`. The list goes in one transaction with the user's
  * list-owner document, marked deleted: a list write racing the deletion either committed before (and its
  * entry is removed here) or runs after and fails, so no entry can outlive the account. Every step is
@@ -40,6 +42,7 @@ export class UserDeletionService {
       importIds = await this.deps.imports.deleteAllOfUser(userId, session);
       await this.deps.changes.deleteAllOfUser(userId, session);
       await this.deps.legacyHistory.deleteAllOfUser(userId, session);
+      await this.deps.plays.deleteAllOfUser(userId, session);
       return this.deps.lists.deleteAllOfUser(userId, session);
     });
     await this.deps.imports.deleteUploads(importIds);

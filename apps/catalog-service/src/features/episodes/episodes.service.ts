@@ -1,6 +1,7 @@
 import { DEFAULT_LIMIT, type Page } from '@mt/contracts';
 import { errors } from '@mt/errors';
 import { KeyedMutex } from '@mt/stores';
+import { externalKey } from '@mt/domain';
 import { toId } from '../../domain/ids';
 import type { CategoryDefinition } from '../../domain/categories';
 import { pageWindow, toPage } from '../../domain/offset-page';
@@ -68,6 +69,15 @@ export class EpisodesService {
       if (error instanceof TransactionContentionError) throw errors.serviceUnavailable('this show is being changed by too many requests at once; try again');
       throw error;
     }
+  }
+
+  /** An episode by one of its external ids or by its place in a show (scrobblers' matching); 404 when none. */
+  async lookup(query: { external_id?: { key: string; value: string }; show_id?: string; season?: number; number?: number }) {
+    const found = query.external_id
+      ? await this.deps.episodes.findByExternalKey(externalKey(query.external_id.key, query.external_id.value))
+      : await this.deps.episodes.find(toId(query.show_id ?? ''), query.season ?? 0, query.number ?? 0);
+    if (!found) throw errors.notFound('no such episode');
+    return { item_id: found.showId.toHexString(), episode: { id: found.id.toHexString(), season: found.season, number: found.number } };
   }
 
   private episodic() {

@@ -6,11 +6,14 @@ import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './list-changes.schemas';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
-import type { ListFeed } from '../../domain/ports/list-feed.port';
+import { wholeGroups, type ListFeed } from '../../domain/ports/list-feed.port';
+import { toPlayResponse, type PlayResponse } from '../plays/play.response';
 
 export type ListChange =
   | { type: 'upsert'; item_id: string; entry: ListEntryResponse; changed_at: string }
-  | { type: 'delete'; item_id: string; changed_at: string };
+  | { type: 'delete'; item_id: string; changed_at: string }
+  | { type: 'play'; item_id: string; play: PlayResponse; changed_at: string }
+  | { type: 'play_delete'; item_id: string; play_id: string; changed_at: string };
 
 export interface ChangesPage {
   changes: ListChange[];
@@ -40,8 +43,9 @@ export class ListChangesService {
     const committed = await this.owners.committedSeq(userId);
     const after = since ? { seq: since.seq, itemId: since.itemId } : null;
     const rows = await this.feed.page(userId, after, committed, limit + 1);
-    const hasMore = rows.length > limit;
-    const shown = rows.slice(0, limit);
+    // A page never ends inside one write's rows of one item (its position could not say where).
+    const shown = wholeGroups(rows, limit);
+    const hasMore = rows.length > shown.length;
 
     // Legacy upsert records (written by the previous version) name an entry: read it.
     const legacy = shown.filter((row) => row.kind === 'record' && row.type === 'upsert').map((row) => row.item_id);
@@ -50,6 +54,8 @@ export class ListChangesService {
     const items = await itemsToJoin(this.catalog, entries.values());
     const changes = shown.map((row): ListChange => {
       const itemId = row.item_id.toHexString();
+      if (row.kind === 'play') return { type: 'play', item_id: itemId, play: toPlayResponse(row.play, () => row.episodePresent), changed_at: row.play.created_at.toISOString() };
+      if (row.kind === 'play_delete') return { type: 'play_delete', item_id: itemId, play_id: row.deletion.play_id.toHexString(), changed_at: row.deletion.changed_at.toISOString() };
       if (row.kind === 'entry') return { type: 'upsert', item_id: itemId, entry: toResponse(row.entry, items.get(itemId)), changed_at: row.entry.updated_at.toISOString() };
       const changedAt = row.changed_at.toISOString();
       const entry = row.type === 'upsert' ? entries.get(itemId) : undefined;

@@ -7,14 +7,36 @@ import { LIST_STATUSES } from '../../domain/list-entry';
 export const EXPORT_FORMATS = ['json', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const ExportQuery = z.strictObject({
-  format: z
-    .enum(EXPORT_FORMATS)
-    .optional()
-    .openapi({ description: '`json` (default): `media-tracker/list@1`; `csv`: one header row, one row per entry' }),
-});
+export const EXPORT_ROWS = ['entries', 'plays'] as const;
+export type ExportRows = (typeof EXPORT_ROWS)[number];
+
+export const ExportQuery = z
+  .strictObject({
+    format: z
+      .enum(EXPORT_FORMATS)
+      .optional()
+      .openapi({ description: '`json` (default): `media-tracker/list@1`, each entry with its `plays`; `csv`: one header row, one row per entry (or per play with `rows=plays`)' }),
+    rows: z
+      .enum(EXPORT_ROWS)
+      .optional()
+      .openapi({ description: 'CSV only: `entries` (default) or `plays`, one row per play' }),
+  })
+  .refine((query) => query.rows === undefined || query.format === 'csv', { message: 'rows is a CSV layout: give format=csv', path: ['rows'] });
 
 const cache = new Map<string, z.ZodType>();
+
+let playSchema: z.ZodType | undefined;
+const exportedPlaySchema = (): z.ZodType =>
+  (playSchema ??= z
+    .object({
+      season: z.number().int().min(0).nullable(),
+      number: z.number().int().min(1).nullable(),
+      watched_at: timestampSchema().nullable(),
+      precision: z.enum(['exact', 'day', 'unknown', 'release']),
+      cycle: z.number().int().min(1),
+      source: z.string(),
+    })
+    .openapi('ExportedPlay', { description: 'A play as exported: what a re-import needs to make it again' }));
 
 /** The JSON export file of a category, for the OpenAPI document. */
 export function exportFileSchema(category: CategoryDefinition): z.ZodType {
@@ -32,6 +54,7 @@ export function exportFileSchema(category: CategoryDefinition): z.ZodType {
         finished_at: calendarDateSchema().nullable(),
         created_at: timestampSchema(),
         updated_at: timestampSchema(),
+        plays: z.array(exportedPlaySchema()).openapi({ description: 'Its plays, oldest first (by cycle, then `watched_at`, unknown first)' }),
       })
       .openapi(`${prefix}ExportedEntry`, { description: 'One list entry with its full catalog entry' });
     schema = z

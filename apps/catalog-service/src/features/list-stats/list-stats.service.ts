@@ -1,6 +1,6 @@
 import { countersOf, toListStats, type ListStats } from '../../domain/list-stats';
 import { toPlayStats, type PlayStats } from '../../domain/play-stats';
-import type { PlayStatsReader } from '../../domain/ports/play-stats-reader.port';
+import type { PlayStatsReader } from '../../domain/ports/list-plays-reader.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
 import type { AtomicRunner } from '../../domain/ports/atomic.port';

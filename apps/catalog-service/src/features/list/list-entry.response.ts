@@ -8,9 +8,13 @@ export interface ListEntryResponse extends NewListEntryFields {
   item_id: string;
   item: { id: string; title: string; year: number | null };
   repeat_count: number;
+  cycle: number;
   created_at: string;
   updated_at: string;
 }
+
+/** The answer of storedItem per document read (null: no current copy); gone with the document. */
+const storedItems = new WeakMap<ListEntryDocument, { title: string; year: number | null } | null>();
 
 /**
  * What the entry keeps of its catalog entry (title, year), or undefined where the catalog entry must be read
@@ -19,8 +23,13 @@ export interface ListEntryResponse extends NewListEntryFields {
  * Read shim of migrations/004-legacy-item-copies.ts: removable after 1.0.0, with the step.
  */
 function storedItem(doc: ListEntryDocument): { title: string; year: number | null } | undefined {
-  if (doc.item_title === undefined || titleKey(doc.item_title) !== doc.item_title_key) return undefined;
-  return { title: doc.item_title, year: doc.item_year ?? null };
+  // Folding the title is the costly part, and a page asks twice per entry (itemsToJoin, then toResponse).
+  let copy = storedItems.get(doc);
+  if (copy === undefined) {
+    copy = doc.item_title === undefined || titleKey(doc.item_title) !== doc.item_title_key ? null : { title: doc.item_title, year: doc.item_year ?? null };
+    storedItems.set(doc, copy);
+  }
+  return copy ?? undefined;
 }
 
 /** The catalog entries of the entries that keep no current copy of theirs, in one read (none when all do). */
@@ -43,6 +52,7 @@ export function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | unde
     started_at: doc.started_at,
     finished_at: doc.finished_at,
     repeat_count: doc.repeat_count ?? 0,
+    cycle: doc.cycle ?? 1,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };

@@ -7,6 +7,7 @@ import type { ListChangesStore } from '../../domain/ports/list-changes-store.por
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ItemGuardsStore } from '../../domain/ports/item-guards.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
+import type { PlaysStore } from '../../domain/ports/plays-store.port';
 import type { ListedItem, ListEntryDocument } from '../../domain/records/list-entry.record';
 
 export interface ListItemCascadesDeps {
@@ -15,6 +16,7 @@ export interface ListItemCascadesDeps {
   owners: ListOwnersStore;
   changes: ListChangesStore;
   legacyHistories: LegacyHistoryStore;
+  plays: Pick<PlaysStore, 'deleteOfItem' | 'moveItem'>;
   now?: () => Date;
 }
 
@@ -51,6 +53,7 @@ export class ListItemCascades {
     await this.deps.owners.addToStatsOfMany(entries.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
     await this.deps.changes.recordDeletesOfMany(entries.map((entry) => ({ userId: entry.user_id, seq: seqs.get(entry.user_id) ?? 1, itemId })), at, tombstoneExpiry(at), session);
     await this.deps.legacyHistories.deletePairs(entries.map((entry) => ({ userId: entry.user_id, itemId })), session);
+    await this.deps.plays.deleteOfItem(itemId, session);
     return removed;
   }
 
@@ -59,9 +62,11 @@ export class ListItemCascades {
    * (keeping its status, score, dates, notes and history); a user who has both keeps the one updated last
    * (`into`'s on a tie) and loses the other with its history. Each list's feed records the
    * removal of `from` and, when the kept entry is the moved one, the entry of `into` (at the owner's `seq`).
+ * The plays of `from` move to `into` (each a `play` again in its owner's feed), the episodes they name replaced
+ * by the survivor's where the merge dropped them (`episodes`).
    * Bulk statements and the guard of `from`, as removeEntriesOfItem.
    */
-  async moveEntries(from: Id, into: ListedItem, session: Session): Promise<{ moved: number; removed: number }> {
+  async moveEntries(from: Id, into: ListedItem, session: Session, episodes: ReadonlyMap<string, Id> = new Map()): Promise<{ moved: number; removed: number }> {
     await this.deps.guards.touchGuards([from], 'all', session);
     const at = this.now();
     const fromEntries = await this.deps.lists.entriesOfItem(from, session);
@@ -86,6 +91,8 @@ export class ListItemCascades {
     const seq = (userId: string) => seqs.get(userId) ?? 1;
     const moved = await this.deps.lists.moveItem(from, into, at, new Map(movers.map((userId) => [userId, seq(userId)])), session);
     await this.deps.legacyHistories.moveItem(from, into.id, session);
+    // Plays are kept, also those of an entry that lost to the survivor's: all of them now name `into`.
+    await this.deps.plays.moveItem(from, into.id, episodes, new Map(users.map((userId) => [userId, seq(userId)])), session);
     await this.deps.changes.recordDeletesOfMany(users.map((userId) => ({ userId, seq: seq(userId), itemId: from })), at, tombstoneExpiry(at), session);
     return { moved, removed };
   }

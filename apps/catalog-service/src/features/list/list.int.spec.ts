@@ -42,6 +42,7 @@ describe('personal lists (movies)', () => {
         started_at: null,
         finished_at: null,
         repeat_count: 0,
+        cycle: 1,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });

@@ -47,6 +47,7 @@ function buildListSchemas() {
         .int()
         .min(0)
         .openapi({ description: 'How many times the entry went from `completed` back to `watching` (a rewatch, or a reread in books); kept when it leaves `watching` again' }),
+      cycle: z.number().int().min(1).openapi({ description: 'The viewing cycle new plays belong to: 1, plus one per rewatch started with POST …/rewatch' }),
       created_at: timestampSchema(),
       updated_at: timestampSchema(),
     })

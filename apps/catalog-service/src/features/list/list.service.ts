@@ -1,7 +1,7 @@
 import { DEFAULT_LIMIT, type Page } from '@mt/contracts';
 import { errors, type ErrorDetail } from '@mt/errors';
 import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
-import { toId } from '../../domain/ids';
+import { toId, type Id } from '../../domain/ids';
 import { addDeltas, statsDelta } from '../../domain/list-stats';
 import { pageWindow, toPage } from '../../domain/offset-page';
 import { listPositionAfter, readListPosition } from '../../domain/list-cursor';
@@ -15,6 +15,7 @@ import type { ListCounts, ListPages } from '../../domain/ports/list-pages.port';
 import type { LegacyHistoryStore } from '../../domain/ports/legacy-history-store.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
+import type { PlaysStore } from '../../domain/ports/plays-store.port';
 import { DuplicateListEntryError, listedItem, type ListEntryChange, type ListEntryDocument } from '../../domain/records/list-entry.record';
 
 export type ListEntryPage = Page<ListEntryResponse> & { next_cursor: string | null };
@@ -35,6 +36,10 @@ export interface ListServiceDeps {
   catalog: CatalogStore;
   legacyHistories: LegacyHistoryStore;
   writes: ListWrites;
+  /** An entry leaving the list takes its plays (its `delete` in the feed stands for them). */
+  plays: Pick<PlaysStore, 'deleteOfItems'>;
+  /** Movies: progress in minutes above the movie's known `runtime_minutes` is refused. */
+  progressCap?: (itemId: Id) => Promise<number | null>;
   cursors: CursorCodec;
   now?: () => Date;
 }
@@ -56,6 +61,7 @@ export class ListService {
     const dates = withStatusDates({ started_at: input.started_at ?? null, finished_at: input.finished_at ?? null }, status, utcToday(now));
     rejectBadDates(datesProblem(dates));
     const itemId = toId(input.item_id);
+    await this.refuseProgressBeyondLength(itemId, input.progress);
     // Unknown items are refused without a transaction; the transaction checks again.
     if (!(await this.deps.catalog.summaries([itemId])).has(input.item_id)) throw errors.notFound('catalog entry not found');
     const score = input.score ?? null;
@@ -85,6 +91,7 @@ export class ListService {
 
   async update(userId: string, itemId: string, patch: ListEntryFieldsInput): Promise<ListEntryResponse> {
     const objectId = toId(itemId);
+    await this.refuseProgressBeyondLength(objectId, patch.progress);
     for (let attempt = 1; attempt <= PATCH_ATTEMPTS; attempt++) {
       // Inside the transaction the revision cannot move; without transactions (standalone) it can: retried.
       const updated = await this.deps.writes.run(userId, async (session, stamp) => {
@@ -122,6 +129,7 @@ export class ListService {
       if (!removed) throw errors.notFound(NOT_ON_LIST);
       await this.deps.owners.addToStats(userId, statsDelta(removed, null), session);
       await this.deps.writes.deleted(stamp, [objectId]);
+      await this.deps.plays.deleteOfItems(userId, [objectId], session);
       await this.deps.legacyHistories.deleteOf(userId, [objectId], session);
     });
     return { message: 'entry removed from your list' };
@@ -168,7 +176,7 @@ export class ListService {
 
   /** The user's entries, and those with the status: the owner's counters, a count only for a list older than them. */
   private async counts(userId: string, status: ListStatus | undefined): Promise<ListCounts> {
-    const counters = await this.deps.owners.stats(userId);
+    const counters = await this.deps.owners.stats(userId, status ? ['total', `status.${status}`] : ['total']);
     if (counters === null) return { entries: 0, matching: 0 };
     if (counters === undefined) {
       const [entries, matching] = await Promise.all([this.deps.lists.count(userId, undefined), status ? this.deps.lists.count(userId, status) : undefined]);
@@ -214,6 +222,7 @@ export class ListService {
       const onList = new Set(found.map((entry) => entry.item_id.toHexString()));
       const deleted = found.length ? await this.deps.lists.deleteMany(userId, found.map((entry) => entry._id), session) : 0;
       await this.deps.writes.deleted(stamp, found.map((entry) => entry.item_id));
+      await this.deps.plays.deleteOfItems(userId, found.map((entry) => entry.item_id), session);
       await this.deps.legacyHistories.deleteOf(userId, found.map((entry) => entry.item_id), session);
       await this.deps.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, null))), session);
       return { deleted, not_found: itemIds.filter((id) => !onList.has(id)) };
@@ -227,6 +236,12 @@ export class ListService {
     if (!entry) throw errors.notFound(NOT_ON_LIST);
     const events = withLegacyHistory(entry.history ?? [], await this.deps.legacyHistories.events(userId, objectId), entry.created_at);
     return events.map((event) => ({ at: event.at.toISOString(), field: event.field, from: event.from, to: event.to }));
+  }
+
+  private async refuseProgressBeyondLength(itemId: Id, progress: number | null | undefined): Promise<void> {
+    if (progress === undefined || progress === null || !this.deps.progressCap) return;
+    const cap = await this.deps.progressCap(itemId);
+    if (cap !== null && progress > cap) throw errors.validation('progress is beyond the length of the work', [{ path: 'progress', message: `must be at most ${cap} (its runtime_minutes)` }]);
   }
 
   private async withItem(doc: ListEntryDocument): Promise<ListEntryResponse> {

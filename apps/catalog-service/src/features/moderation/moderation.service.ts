@@ -71,19 +71,20 @@ export class ModerationService {
       // The merged entry first: the survivor can then take its external ids under the unique index, and a
       // list addition of it racing the merge conflicts here (CatalogRepository.claimForList).
       await this.deps.entries.deleteById(fromId, session);
-      await this.deps.lists.moveEntries(fromId, listedItem(target), session);
+      // Matched by season and number: where both shows have an episode, the survivor's stays and plays name it.
+      const replaced = (await this.deps.episodes?.mergeShow(fromId, intoId, session)) ?? new Map<string, Id>();
+      await this.deps.lists.moveEntries(fromId, listedItem(target), session, replaced);
       const updated = await this.deps.entries.setExternalIds(intoId, ids, externalKeysOf(ids), this.now(), session);
       await this.deps.redirects.record(fromId, intoId, this.now(), session);
-      return (await this.mergeEpisodes(fromId, intoId, session)) ?? updated ?? target;
+      return (await this.recountEpisodes(intoId, session)) ?? updated ?? target;
     });
     return toEntryResponse(this.deps.category, survivor, this.deps.images ?? {});
   }
 
-  /** Episodic categories: `from`'s episodes join the survivor (matched by season and number), whose counts follow. */
-  private async mergeEpisodes(fromId: Id, intoId: Id, session: Session): Promise<EntryDocument | null> {
+  /** Episodic categories: the survivor's counts follow the episodes it received. */
+  private async recountEpisodes(intoId: Id, session: Session): Promise<EntryDocument | null> {
     const { episodes, category } = this.deps;
     if (!episodes || !category.episodic) return null;
-    await episodes.mergeShow(fromId, intoId, session);
     const merged = await episodes.allOf(intoId, session);
     // Counts typed by hand on shows without episodes stay as they are.
     if (!merged.length) return null;

@@ -7,6 +7,7 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useServices } from '../../app/services';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field, FormError } from '../../ui/field';
+import { SecretOnce } from '../../ui/secret-once';
 import { EmptyState, Loading } from '../../ui/status';
 
 /** What each scope allows, in words (docs/api.md "Authentication"); a scope the app does not know yet is shown by its name. */
@@ -117,35 +118,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
 
 /** The secret, once: it is not stored anywhere and cannot be shown again. */
 function NewSecret({ token, onDone }: { token: CreatedToken; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | undefined>();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token.token);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  };
-  return (
-    <section className="secret" aria-labelledby="secret-title" tabIndex={-1} ref={(node) => node?.focus()}>
-      <h2 id="secret-title">Token “{token.name}” created</h2>
-      <p>Copy it now: it is shown only this once.</p>
-      <div className="secret__value">
-        <code id="secret-value" aria-label="Token secret">
-          {token.token}
-        </code>
-        <button type="button" className="button button--primary" onClick={() => void copy()}>
-          Copy
-        </button>
-      </div>
-      <p role="status" className="secret__copied">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying is not allowed here: select the token and copy it yourself.' : ''}
-      </p>
-      <button type="button" className="button" onClick={onDone}>
-        I have copied it
-      </button>
-    </section>
-  );
+  return <SecretOnce title={`Token “${token.name}” created`} value={token.token} valueLabel="Token secret" onDone={onDone} />;
 }
 
 export function TokensScreen() {

@@ -5,6 +5,7 @@ import { getHistory, type HistoryEvent } from '../../api/list-io-calls';
 import { useApi } from '../../app/services';
 import { progressUnit, statusLabel } from '../../categories/labels';
 import { FormError } from '../../ui/field';
+import { formatTime } from '../../ui/format-time';
 import { Loading } from '../../ui/status';
 
 type Loaded = { state: 'loading' } | { state: 'done'; events: HistoryEvent[] } | { state: 'error'; error: DescribedError };
@@ -25,7 +26,6 @@ export function describeChange(event: HistoryEvent, category: Category): string 
   return `${FIELD_NAMES[event.field]}: ${value(event.from)} → ${value(event.to)}${suffix}`;
 }
 
-const formatTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The status, score and progress changes of one list entry, newest first (docs/api.md "Your list in a category"). */
 export function EntryHistory({ category, itemId, version, level = 2 }: { category: Category; itemId: string; version: string; level?: 2 | 3 }) {

@@ -1,5 +1,5 @@
-import { isApiError, type CatalogEntry, type Category, type ListEntry, type ListStatus } from '@mt/api-client';
-import { DEFAULT_LIST_STATUS, PROGRESS_LENGTH_FIELDS, type ProgressUnit } from '@mt/domain';
+import { isApiError, type CatalogEntry, type ListEntry, type ListStatus } from '@mt/api-client';
+import { DEFAULT_LIST_STATUS } from '@mt/domain';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { describeError, type DescribedError } from '../../api/describe-error';
@@ -10,23 +10,19 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { entryNoun, progressUnit, STATUSES, statusLabel } from '../../categories/labels';
+import { entryNoun, pictureNoun, progressTotalOf, STATUSES, statusLabel } from '../../categories/labels';
 import { FormError } from '../../ui/field';
 import { Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
-import { Poster } from '../../ui/poster';
+import { Poster, type Pictured } from '../../ui/poster';
+import { tracksEpisodes } from '../plays/play-actions';
 import { externalIds, ownFields } from './entry-fields';
-
-/** The work's length in the category's progress unit (a show's episodes...), when the catalog knows it. */
-function lengthOf(category: Category, item: CatalogEntry): number | null {
-  const unit = progressUnit(category) as ProgressUnit | undefined;
-  const length = unit && PROGRESS_LENGTH_FIELDS[unit] ? item[PROGRESS_LENGTH_FIELDS[unit]] : undefined;
-  return typeof length === 'number' ? length : null;
-}
 
 // Loaded when shown (signed in, on the list / a moderator): the public entry page stays in the small first load.
 const EntryHistory = lazy(() => import('./entry-history').then((m) => ({ default: m.EntryHistory })));
 const MyEntryPanel = lazy(() => import('./my-entry-panel').then((m) => ({ default: m.MyEntryPanel })));
+const ShowEpisodes = lazy(() => import('../plays/show-episodes').then((m) => ({ default: m.ShowEpisodes })));
+const PlaysPanel = lazy(() => import('../plays/plays-panel').then((m) => ({ default: m.PlaysPanel })));
 const ModerationPanel = lazy(() => import('./moderation-panel').then((m) => ({ default: m.ModerationPanel })));
 
 const MODERATING_ROLES = new Set(['moderator', 'admin']);
@@ -104,7 +100,7 @@ export function EntryScreen() {
   return (
     <article className="entry">
       <div className="entry__head">
-        <Poster title={item.title} url={typeof item['poster_url'] === 'string' ? item['poster_url'] : null} size="large" />
+        <Poster work={item as Pictured} size="large" noun={pictureNoun(category)} />
         <div>
           <ScreenTitle title={item.title}>
             {item.title}
@@ -129,7 +125,7 @@ export function EntryScreen() {
             <MyEntryPanel
               category={category}
               entry={listEntry.value}
-              progressTotal={lengthOf(category, item)}
+              progressTotal={progressTotalOf(category, item)}
               onChange={(value) => setListEntry({ state: 'done', value })}
             />
           </Suspense>
@@ -179,6 +175,14 @@ export function EntryScreen() {
       </dl>
       {item.description && <p className="entry__description">{item.description}</p>}
       <Suspense fallback={<Loading rows={2} />}>
+        {signedIn && listEntry.state === 'done' && listEntry.value && (
+          <>
+            {tracksEpisodes(category) && (
+              <ShowEpisodes category={category} itemId={item.id} entry={listEntry.value} onEntryChange={(value) => setListEntry({ state: 'done', value })} />
+            )}
+            <PlaysPanel category={category} entry={listEntry.value} onEntryChange={(value) => setListEntry({ state: 'done', value })} />
+          </>
+        )}
         {signedIn && listEntry.state === 'done' && listEntry.value && (
           <EntryHistory category={category} itemId={item.id} version={listEntry.value.updated_at} />
         )}

@@ -6,6 +6,8 @@ import { useSubmit } from '../../api/use-submit';
 import { useApi, useServices } from '../../app/services';
 import { categoryWords, progressLabel, progressText, statusLabel } from '../../categories/labels';
 import { Field, FormError } from '../../ui/field';
+import { showUndoable } from '../../ui/notices';
+import { plusOne, tracksEpisodes } from '../plays/play-actions';
 import { draftOf, EntryDetailFields, patchFrom, ScoreOptions, StatusOptions, type Draft } from '../list/row-editor';
 
 /** The fields a quick change touches, as they were: what Undo sends back. */
@@ -29,23 +31,22 @@ export function MyEntryPanel(props: { category: Category; entry: ListEntry; prog
       const before = previousOf(entry, patch);
       const updated = await api.updateListEntry(category.id, entry.item_id, patch);
       onChange(updated);
-      notices.show({
-        text: what,
-        tone: 'info',
-        action: {
-          label: 'Undo',
-          run: async () => {
-            try {
-              onChange(await api.updateListEntry(category.id, entry.item_id, before));
-            } catch (error) {
-              notices.show({ text: `Could not undo: ${describeError(error).message}`, tone: 'error' });
-            }
-          },
-        },
-      });
+      showUndoable(notices, what, async () => onChange(await api.updateListEntry(category.id, entry.item_id, before)), (error) => describeError(error).message);
     },
     { fields: QUICK_FIELDS },
   );
+
+  // +1 plays a show's next episode (its progress follows the plays), or counts one more minute or page.
+  const step = useSubmit(
+    async () => {
+      const done = await plusOne(api, category, entry);
+      onChange(done.entry);
+      showUndoable(notices, done.said, async () => onChange(await done.undo()), (error) => describeError(error).message);
+    },
+    { fields: ['progress'] },
+  );
+  const progressError = quick.fields['progress'] ?? step.fields['progress'];
+  const episodic = tracksEpisodes(category);
 
   const progress = entry.progress ?? 0;
   const title = entry.item.title;
@@ -82,7 +83,7 @@ export function MyEntryPanel(props: { category: Category; entry: ListEntry; prog
             </select>
           )}
         </Field>
-        <div className={`field${quick.fields['progress'] ? ' field--invalid' : ''}`}>
+        <div className={`field${progressError ? ' field--invalid' : ''}`}>
           <span className="field__label" id="progress-label">
             {progressLabel(category)}
           </span>
@@ -94,31 +95,21 @@ export function MyEntryPanel(props: { category: Category; entry: ListEntry; prog
               type="button"
               className="button button--small"
               disabled={quick.pending || progress === 0}
+              hidden={episodic}
 
               onClick={() => void quick.submit({ progress: progress - 1 }, `Progress of “${title}”: ${progress - 1}.`)}
             >
               −1<span className="visually-hidden"> ({progressLabel(category)})</span>
             </button>
-            <button
-              type="button"
-              className="button button--small button--primary"
-              disabled={quick.pending}
-
-              onClick={() => {
-                // Progress on something planned means it has begun: it moves to watching (reading) with it.
-                const starting = entry.status === 'plan_to_watch';
-                const patch: ListEntryPatch = starting ? { progress: progress + 1, status: 'watching' } : { progress: progress + 1 };
-                const said = `Progress of “${title}”: ${progress + 1}.${starting ? ` Moved to ${statusLabel(category, 'watching')}.` : ''}`;
-                void quick.submit(patch, said);
-              }}
-            >
+            <button type="button" className="button button--small button--primary" disabled={quick.pending || step.pending} onClick={() => void step.submit()}>
               +1<span className="visually-hidden"> ({progressLabel(category)})</span>
             </button>
           </div>
-          {quick.fields['progress'] && <p className="field__error">{quick.fields['progress']}</p>}
+          {progressError && <p className="field__error">{progressError}</p>}
         </div>
       </div>
       <FormError error={quick.error?.message} requestId={quick.error?.requestId} />
+      <FormError error={step.error?.message} requestId={step.error?.requestId} />
       <DetailsForm {...props} />
       <p>
         <Link href={`/${category.id}/list`}>All my {categoryWords(category)}</Link>

@@ -2,10 +2,11 @@ import type { Category, Home, HomeEntry } from '@mt/api-client';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { describeError, type DescribedError } from '../../api/describe-error';
+import { episodeCode, type NextEpisode } from '../../api/play-calls';
 import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategories } from '../../categories/categories';
-import { progressText, statusLabel } from '../../categories/labels';
+import { pictureNoun, progressText, statusLabel } from '../../categories/labels';
 import { LoadError } from '../../ui/field';
 import { Poster } from '../../ui/poster';
 import { EmptyState, Loading } from '../../ui/status';
@@ -101,10 +102,11 @@ function HomeSection(props: { title: string; id: string; entries: HomeEntry[]; c
 
 function EntryCard({ entry, category }: { entry: HomeEntry; category: Category | undefined }) {
   // Nothing done yet on something planned: its length alone says nothing about progress.
+  const next = (entry as HomeEntry & { next_episode?: NextEpisode | null }).next_episode;
   const progress = entry.progress === null && entry.status !== 'watching' ? undefined : progressText(category, entry.progress, entry.item.progress_total);
   return (
     <li className="card card--work">
-      <Poster title={entry.item.title} url={entry.item.poster_url} />
+      <Poster work={entry.item} noun={pictureNoun(category)} />
       <div className="card__body">
         <Link href={`/${entry.category}/${entry.item.id}`} className="card__title">
           {entry.item.title}
@@ -114,6 +116,12 @@ function EntryCard({ entry, category }: { entry: HomeEntry; category: Category |
           {entry.status === 'completed' && entry.finished_at && ` · ${entry.finished_at}`}
         </span>
         {progress && entry.status !== 'completed' && <span className="card__meta">{progress}</span>}
+        {next && (
+          <span className="card__next">
+            Next: {episodeCode(next)}
+            {next.title && ` “${next.title}”`}
+          </span>
+        )}
       </div>
     </li>
   );

@@ -4,14 +4,16 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { describeError, isAbort, type DescribedError } from '../../api/describe-error';
 import { searchEverywhere } from '../../api/home-calls';
+import { useSubmit } from '../../api/use-submit';
 import { useApi, useSession } from '../../app/services';
 import { useCategories } from '../../categories/categories';
-import { statusLabel } from '../../categories/labels';
+import { pictureNoun, statusLabel } from '../../categories/labels';
 import { FormError, LoadError } from '../../ui/field';
 import { Poster } from '../../ui/poster';
 import { EmptyState, Loading } from '../../ui/status';
 import { useDebounced } from '../../ui/use-debounced';
 import { SEARCH_DEBOUNCE_MS } from '../catalog/search-screen';
+import { ProviderResults } from './provider-results';
 
 type Results = { state: 'idle' } | { state: 'loading' } | { state: 'done'; value: SearchResults } | { state: 'error'; error: DescribedError };
 
@@ -65,6 +67,8 @@ export function SearchEverywhere({ onListChanged }: { onListChanged?: () => void
         {results.state === 'loading' && <Loading label="Searching every category…" rows={3} />}
         {results.state === 'error' && <LoadError error={results.error} onRetry={() => setAttempt((n) => n + 1)} />}
         {results.state === 'done' && <Groups results={results.value} signedIn={Boolean(session)} onListChanged={onListChanged} />}
+        {/* Mounted while the next query loads: once asked, the providers follow the query. */}
+        {session && <ProviderResults q={results.state === 'done' ? results.value.q : ''} onListChanged={onListChanged} />}
       </div>
     </div>
   );
@@ -119,26 +123,15 @@ function HitCard({ category: categoryId, hit, signedIn, onListChanged }: { categ
   const { categories } = useCategories();
   const category = categories.find((c) => c.id === categoryId);
   const [onList, setOnList] = useState(hit.on_list);
-  const [adding, setAdding] = useState(false);
-  const [error, setError] = useState<DescribedError>();
-
-  const add = async () => {
-    setAdding(true);
-    setError(undefined);
-    try {
-      const entry = await api.addListEntry(categoryId, { item_id: hit.id });
-      setOnList({ status: entry.status, progress: entry.progress, score: entry.score });
-      onListChanged?.();
-    } catch (caught) {
-      setError(describeError(caught));
-    } finally {
-      setAdding(false);
-    }
-  };
+  const add = useSubmit(async () => {
+    const entry = await api.addListEntry(categoryId, { item_id: hit.id });
+    setOnList({ status: entry.status, progress: entry.progress, score: entry.score });
+    onListChanged?.();
+  });
 
   return (
     <li className="card card--work">
-      <Poster title={hit.title} url={hit.poster_url} />
+      <Poster work={hit} noun={pictureNoun(category)} />
       <div className="card__body">
         <Link href={`/${categoryId}/${hit.id}`} className="card__title">
           {hit.title}
@@ -150,11 +143,11 @@ function HitCard({ category: categoryId, hit, signedIn, onListChanged }: { categ
           </span>
         )}
         {!onList && signedIn && (
-          <button type="button" className="button button--small" onClick={() => void add()} disabled={adding}>
-            {adding ? 'Adding…' : `Add · ${statusLabel(category, DEFAULT_LIST_STATUS)}`}
+          <button type="button" className="button button--small" onClick={() => void add.submit()} disabled={add.pending}>
+            {add.pending ? 'Adding…' : `Add · ${statusLabel(category, DEFAULT_LIST_STATUS)}`}
           </button>
         )}
-        <FormError error={error?.message} requestId={error?.requestId} />
+        <FormError error={add.error?.message} requestId={add.error?.requestId} />
       </div>
     </li>
   );

@@ -15,6 +15,7 @@ import { NotFoundScreen } from '../not-found-screen';
 import { ImportReport } from './import-report';
 import { categoryWords } from '../../categories/labels';
 import { useImportJob } from './use-import-job';
+import { formatTime } from '../../ui/format-time';
 
 /** The documented sources in words; a source the app does not know yet is shown by its name. */
 export const SOURCE_LABELS: Record<string, string> = {
@@ -271,7 +272,6 @@ function ExportPanel({ categoryId, name }: { categoryId: string; name: string })
   );
 }
 
-const formatTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function PastImports({ pastJobs, onRetry }: { pastJobs: { page?: ImportJobPage; error?: DescribedError }; onRetry: () => void }) {
   const { page, error } = pastJobs;

@@ -2,23 +2,22 @@ import type { Category, ListEntry, ListEntryPatch, ListStatus } from '@mt/api-cl
 import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { describeError } from '../../api/describe-error';
-import { progressText, statusLabel } from '../../categories/labels';
+import { pictureNoun, progressUnit, progressText, progressTotalOf, statusLabel } from '../../categories/labels';
 import { Poster } from '../../ui/poster';
 import { EntryHistory } from '../catalog/entry-history';
 import { RowEditor, StatusOptions } from './row-editor';
 
 /** What a row or a card says about an entry besides its title: year, score out of 10, progress in its unit. */
 function entryFacts(category: Category, entry: ListEntry): string {
-  const progress = progressText(category, entry.progress);
+  const progress = progressText(category, entry.progress, progressTotalOf(category, entry.item));
   return [entry.item.year, entry.score !== null && `${entry.score}/10`, progress].filter(Boolean).join(' · ');
 }
 
 /** One entry as a card of the grid view: its picture, title and where it stands; the entry page acts on it. */
 export function GridCard({ category, entry }: { category: Category; entry: ListEntry }) {
-  const poster = (entry.item as { poster_url?: string | null }).poster_url;
   return (
     <li className="card card--poster">
-      <Poster title={entry.item.title} url={poster} size="large" />
+      <Poster work={entry.item} size="large" noun={pictureNoun(category)} />
       <Link href={`/${category.id}/${entry.item_id}`} className="card__title">
         {entry.item.title}
       </Link>
@@ -36,11 +35,13 @@ export function ListRow(props: {
   onSelect: (selected: boolean) => void;
   /** Saves the patch; rejects with the API's error (shown where the change was made). */
   onPatch: (patch: ListEntryPatch) => Promise<void>;
+  /** +1: the next episode of a show, one more unit of anything else; rejects with the API's error. */
+  onPlusOne: () => Promise<void>;
 }) {
   const { category, entry } = props;
   const [editing, setEditing] = useState(false);
-  const [statusError, setStatusError] = useState<string | undefined>();
-  const [savingStatus, setSavingStatus] = useState(false);
+  const [rowError, setRowError] = useState<string | undefined>();
+  const [rowBusy, setRowBusy] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const closeEditor = () => {
     setEditing(false);
@@ -49,15 +50,16 @@ export function ListRow(props: {
   };
   const titleId = `title-${entry.item_id}`;
 
-  const changeStatus = async (status: ListStatus) => {
-    setStatusError(undefined);
-    setSavingStatus(true);
+  const changeStatus = (status: ListStatus) => act(() => props.onPatch({ status }));
+  const act = async (change: () => Promise<void>) => {
+    setRowError(undefined);
+    setRowBusy(true);
     try {
-      await props.onPatch({ status });
+      await change();
     } catch (error) {
-      setStatusError(describeError(error).message);
+      setRowError(describeError(error).message);
     } finally {
-      setSavingStatus(false);
+      setRowBusy(false);
     }
   };
 
@@ -71,7 +73,7 @@ export function ListRow(props: {
           onChange={(event) => props.onSelect(event.target.checked)}
           aria-label={`Select ${entry.item.title}`}
         />
-        <Poster title={entry.item.title} url={(entry.item as { poster_url?: string | null }).poster_url} />
+        <Poster work={entry.item} noun={pictureNoun(category)} />
         <div className="list-row__title">
           <Link href={`/${category.id}/${entry.item_id}`} id={titleId}>
             {entry.item.title}
@@ -86,12 +88,15 @@ export function ListRow(props: {
               <label className="visually-hidden" htmlFor={`status-${entry.item_id}`}>
                 Status of {entry.item.title}
               </label>
+              <button type="button" className="button button--small" disabled={rowBusy} onClick={() => void act(props.onPlusOne)} aria-label={`+1 ${progressUnit(category) ?? 'progress'}: ${entry.item.title}`}>
+                +1
+              </button>
               <select
                 id={`status-${entry.item_id}`}
                 value={entry.status}
-                disabled={savingStatus}
-                aria-invalid={statusError ? true : undefined}
-                aria-describedby={statusError ? `status-error-${entry.item_id}` : undefined}
+                disabled={rowBusy}
+                aria-invalid={rowError ? true : undefined}
+                aria-describedby={rowError ? `status-error-${entry.item_id}` : undefined}
                 onChange={(event) => void changeStatus(event.target.value as ListStatus)}
               >
                 <StatusOptions category={category} />
@@ -111,9 +116,9 @@ export function ListRow(props: {
           </button>
         </div>
       </div>
-      {statusError && (
+      {rowError && (
         <p className="field__error" id={`status-error-${entry.item_id}`} role="alert">
-          {statusError}
+          {rowError}
         </p>
       )}
       {editing && (

@@ -12,9 +12,11 @@ import { categoryWords, STATUSES, statusLabel } from '../../categories/labels';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { LoadError } from '../../ui/field';
 import { Pager } from '../../ui/pager';
+import { showUndoable } from '../../ui/notices';
 import { EmptyState, Loading } from '../../ui/status';
 import { Tabs } from '../../ui/tabs';
 import { NotFoundScreen } from '../not-found-screen';
+import { plusOne } from '../plays/play-actions';
 import { BulkBar } from './bulk-bar';
 import { GridCard, ListRow } from './list-row';
 
@@ -116,21 +118,19 @@ export function ListScreen() {
     replaceRow(updated);
     if (patch.status && patch.status !== entry.status) {
       const previous = entry.status;
-      notices.show({
-        text: `“${entry.item.title}” moved to ${label(patch.status)}.`,
-        tone: 'info',
-        action: {
-          label: 'Undo',
-          run: async () => {
-            try {
-              replaceRow(await api.updateListEntry(category.id, entry.item_id, { status: previous }));
-            } catch (error) {
-              notices.show({ text: `Could not undo: ${describeError(error).message}`, tone: 'error' });
-            }
-          },
-        },
-      });
+      showUndoable(
+        notices,
+        `“${entry.item.title}” moved to ${label(patch.status)}.`,
+        async () => replaceRow(await api.updateListEntry(category.id, entry.item_id, { status: previous })),
+        (error) => describeError(error).message,
+      );
     }
+  };
+
+  const stepRow = async (entry: ListEntry) => {
+    const done = await plusOne(api, category, entry);
+    replaceRow(done.entry);
+    showUndoable(notices, done.said, async () => replaceRow(await done.undo()), (error) => describeError(error).message);
   };
 
   const selectedRows = () => rows.filter((r) => selected.has(r.item_id));
@@ -284,6 +284,7 @@ export function ListScreen() {
                     })
                   }
                   onPatch={(patch) => patchRow(entry, patch)}
+                  onPlusOne={() => stepRow(entry)}
                 />
               ))}
             </ul>

@@ -31,6 +31,17 @@ describe('plays read from each source', () => {
       // Progress stays the distinct regular episodes played.
       expect(shows.get('Breaking Bad')!.entry.progress).toBe(10);
       expect(shows.get('Game of Thrones')!.plays).toEqual([]);
+      // Trakt never says whether a show was finished: the plays decide.
+      expect(
+        okRows(
+          await parseAll(fixture('trakt/watched-shows.json'), { source: 'trakt', category: 'tvshows' }),
+        ).map((row) => row.playsDecideStatus),
+      ).toEqual([true, true]);
+      expect(
+        okRows(
+          await parseAll(fixture('trakt/watched-movies.json'), { source: 'trakt', category: 'movies' }),
+        ).map((row) => row.playsDecideStatus),
+      ).toEqual([undefined, undefined, undefined]);
     });
 
     it('watched-movies.json: `plays` plays, the latest at last_watched_at (UTC), the others undated', async () => {

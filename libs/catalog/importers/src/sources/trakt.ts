@@ -166,14 +166,20 @@ function rowOf(row: number, element: unknown, context: ParseContext): Repeatable
     warnings,
     plays,
   );
-  if (kind !== 'history' || !parsed.ok) return parsed;
+  if (!parsed.ok) return parsed;
+  // Trakt says what was played of a show, never whether the user finished or dropped it.
+  const result =
+    wanted === 'show' && (kind === 'watched' || kind === 'history')
+      ? { ...parsed, playsDecideStatus: true as const }
+      : parsed;
+  if (kind !== 'history') return result;
   // History has one element per play: the plays of one work collapse to its latest.
   const traktId = idOf('trakt');
   const key =
     traktId !== null && traktId !== undefined
       ? `trakt:${traktId}`
       : workKey(singleLine(text(work['title'])) ?? '', parsed.item.year);
-  return { key, date: parsed.entry?.finished_at ?? null, row: parsed };
+  return { key, date: parsed.entry?.finished_at ?? null, row: result };
 }
 
 async function* parseTrakt(input: ImportInput, context: ParseContext): AsyncGenerator<ImportRow> {

@@ -1,7 +1,8 @@
+import type { ShardingDeclaration } from '@mt/stores';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import type { Id } from '../domain/ids';
 import type { PlayedTally, PlayTallies, Runtimes } from '../domain/play-stats';
-import type { PlayStatsReader } from '../domain/ports/play-stats-reader.port';
+import type { ExportedPlay, ExportPlaysReader, PlayStatsReader } from '../domain/ports/list-plays-reader.port';
 
 interface TallyGroup {
   _id: { item_id: Id; episode_id: Id | null; season: number | null };
@@ -19,12 +20,33 @@ const runtimesOf = (docs: ReadonlyArray<{ _id: Id; runtime: unknown }>): Runtime
       .map((doc) => [doc._id.toHexString(), doc.runtime]),
   );
 
+/** The stored play's members an export writes (the plays feature's PlayDocument). */
+interface StoredPlay {
+  item_id: Id;
+  season: number | null;
+  number: number | null;
+  watched_at: Date | null;
+  precision: ExportedPlay['precision'];
+  cycle: number;
+  source: string;
+  created_at: Date;
+}
+
+const ORDER = { cycle: 1, watched_at: 1, created_at: 1, _id: 1 } as const;
+
+/** A user's plays, by owner like the list they belong to: statistics and exports read one user's plays. */
+export const PLAY_SHARDING: ShardingDeclaration = {
+  collection: COLLECTIONS.plays,
+  shardKey: { user_id: 1, item_id: 1 },
+  scatterGather: ["a catalog entry merged or removed: its plays in every user's list (by `item_id`)"],
+};
+
 /**
- * Two groupings of the user's plays on the `plays` collection (its user index): by month, and by what was
- * played. The grouping runs in the database, so what travels is one row per month and per work or episode
- * played, not one per play.
+ * What the list's features read of the `plays` collection, on its user index. Statistics: two groupings of
+ * the user's plays, by month and by what was played, run in the database (one row travels per month and per
+ * work or episode played, not one per play). Exports: the plays of a batch of entries in one query.
  */
-export class PlayStatsRepository implements PlayStatsReader {
+export class ListPlaysReader implements PlayStatsReader, ExportPlaysReader {
   constructor(
     private readonly db: CatalogDatabase,
     /** The work's own field holding its runtime in minutes, when the category has one. */
@@ -62,6 +84,22 @@ export class PlayStatsRepository implements PlayStatsReader {
       .find({ _id: { $in: [...itemIds] } }, { projection: { [`own.${field}`]: 1 } })
       .toArray();
     return runtimesOf(docs.map((doc) => ({ _id: doc._id, runtime: doc.own?.[field] })));
+  }
+
+  async ofItems(userId: string, itemIds: readonly Id[]): Promise<Map<string, ExportedPlay[]>> {
+    const byItem = new Map<string, ExportedPlay[]>();
+    if (itemIds.length === 0) return byItem;
+    const plays = this.db
+      .collection<StoredPlay>(COLLECTIONS.plays)
+      .find({ user_id: userId, item_id: { $in: [...itemIds] } } as never, { projection: { _id: 0, item_id: 1, season: 1, number: 1, watched_at: 1, precision: 1, cycle: 1, source: 1 } })
+      .sort(ORDER);
+    for await (const play of plays) {
+      const key = play.item_id.toHexString();
+      const list = byItem.get(key) ?? [];
+      list.push({ season: play.season, number: play.number, watched_at: play.watched_at?.toISOString() ?? null, precision: play.precision, cycle: play.cycle, source: play.source });
+      byItem.set(key, list);
+    }
+    return byItem;
   }
 
   async episodeRuntimes(episodeIds: readonly Id[]): Promise<Runtimes> {

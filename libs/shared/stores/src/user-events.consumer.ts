@@ -1,13 +1,14 @@
 import { USER_DELETED } from '@mt/contracts';
-import type { Logger } from '@mt/logging';
+import type { Logger } from 'pino';
 import type { Metrics } from '@mt/metrics';
-import { backoffDelay, sleep, type Redis } from '@mt/stores';
+import { backoffDelay, sleep } from './backoff';
+import type { Redis } from './redis';
 
 export interface UserEventsConsumerOptions {
   /** A connection of its own (`createRedis({ blocking: true })`): XREADGROUP BLOCK holds it. */
   redis: Redis;
   stream: string;
-  /** One group per category (`catalog-<category>`): every category sees every event once. */
+  /** One group per consuming service (`catalog-<category>`, `scrobble`): each group sees every event once. */
   group: string;
   /** Unique per process (the instance id). */
   consumer: string;
@@ -38,7 +39,7 @@ function fieldsOf(raw: string[] | null): Record<string, string> {
 const reasonOf = (error: unknown) => ({ name: (error as Error).name, message: (error as Error).message });
 
 /**
- * Consumes the account event stream with this category's consumer group (at least once):
+ * Consumes the account event stream with the service's consumer group (at least once):
  * - the group is created from the start of the stream (MKSTREAM, id 0), so events published before the
  *   first start, or while every instance was down, are still applied;
  * - an event is acknowledged only after its work is done; a failure leaves it pending and it is retried
