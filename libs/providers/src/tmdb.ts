@@ -1,4 +1,4 @@
-import { ENTRY_LIMITS, type ProviderMedia } from '@mt/domain';
+import { ENTRY_LIMITS, IMDB_ID as IMDB_ID_KEY, TMDB_ID as TMDB_ID_KEY, type ProviderMedia } from '@mt/domain';
 import { z } from 'zod';
 import type { AnswerCache } from './answer-cache';
 import type { MetadataProvider, ProviderEpisode, ProviderSearchHit, ProviderSeason, ProviderWork, ReadOptions } from './provider';
@@ -62,8 +62,9 @@ const seasonAnswer = z.object({
   ),
 });
 
-const TMDB_ID = /^[1-9]\d{0,9}$/;
-const IMDB_ID = /^tt\d{7,10}$/;
+// The catalog's own id formats: an id it could not store is left out, not guessed.
+const TMDB_ID = TMDB_ID_KEY.pattern;
+const IMDB_ID = IMDB_ID_KEY.pattern;
 
 /** TMDB's API v3 (developer.themoviedb.org): movies, and series with their seasons and episodes. */
 export class TmdbProvider implements MetadataProvider {
