@@ -49,6 +49,10 @@ const showAnswer = z.object({
   seasons: z.array(z.object({ season_number: z.number().int().min(0) })).default([]),
   external_ids: z.object({ imdb_id: nullableText, tvdb_id: z.number().int().nullish() }).default({}),
 });
+const findAnswer = z.object({
+  movie_results: z.array(z.object({ id: z.number().int().positive() })).default([]),
+  tv_results: z.array(z.object({ id: z.number().int().positive() })).default([]),
+});
 const seasonAnswer = z.object({
   season_number: z.number().int().min(0),
   episodes: z.array(
@@ -111,6 +115,15 @@ export class TmdbProvider implements MetadataProvider {
         },
       ];
     });
+  }
+
+  /** TMDB's id of a work named by its IMDb id (the find API: developer.themoviedb.org/reference/find-by-id). */
+  async idFor(media: ProviderMedia, externalIds: Readonly<Record<string, string>>): Promise<string | null> {
+    const imdb = externalIds['imdb'];
+    if (!imdb || !IMDB_ID.test(imdb)) return null;
+    const found = await this.http.getJson(`${this.settings.apiUrl}/find/${imdb}?external_source=imdb_id`, findAnswer);
+    const match = (media === 'tv' ? found.tv_results : found.movie_results)[0];
+    return match ? String(match.id) : null;
   }
 
   async fetchWork(media: ProviderMedia, providerId: string, options: ReadOptions = {}): Promise<ProviderWork> {
