@@ -14,6 +14,7 @@ import { renderConsole, renderMarkdown } from './report/render';
 import type { BenchResults } from './report/results';
 import { evaluateTargets } from './report/targets';
 import { measureAuthCost } from './scenarios/auth';
+import { measurePlays } from './scenarios/plays';
 import { measureBulkStatus } from './scenarios/bulk';
 import { measureBuildAb } from './scenarios/build-ab';
 import { measureCatalogFloor } from './scenarios/catalog-floor';
@@ -349,6 +350,21 @@ async function main(): Promise<void> {
             ),
           };
         }
+      }
+      if (options.scenarios.has('plays')) {
+        log('plays: progress and up-next by number of plays, POST a play against PATCH');
+        const [small, large] = [required(users.all[8], 'a user'), required(users.all[9], 'a user')];
+        results.plays = await measurePlays(
+          gatewayUrl,
+          { mongoUrl: mongo.url, dbName: required(bench.stack.mongoDbNames.catalog['tvshows'], 'tvshows database') },
+          {
+            small: { id: small.id, jwt: (await loginAndCreatePat(gatewayUrl, small.username, small.password)).jwt, shows: 5, episodesPerShow: 10, cycles: 1 },
+            large: { id: large.id, jwt: (await loginAndCreatePat(gatewayUrl, large.username, large.password)).jwt, shows: 50, episodesPerShow: 9, cycles: 10 },
+          },
+          options,
+          createLogger({ service: 'bench-seeder', level: 'warn' }),
+          log,
+        );
       }
       if (options.scenarios.has('catalog-scale')) {
         log(`deep pages and external id lookup at ${imported} entries`);

@@ -3,7 +3,8 @@
 // `<project>.test` for unit specs and suites, `<project>.test:integration` for integration specs,
 // `<project>.test:integration:mongodb-profile` for the catalog's integration specs with the MongoDB store profile,
 // `<project>.test:single-process` for the whole-stack suites against the stack in one process,
-// `<project>.test:redis-cluster` for the whole-stack suites on a local Redis Cluster)
+// `<project>.test:redis-cluster` for the whole-stack suites on a local Redis Cluster,
+// `<project>.test:two-of-everything` for the whole-stack suites with two of every service)
 // M counts failed tests, plus each test file that could not run (e.g. it does not compile), plus each
 // expected run that produced no results at all (e.g. its build dependency failed). Exit code 1 when M > 0.
 import { existsSync, readFileSync } from 'node:fs';

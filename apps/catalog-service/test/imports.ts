@@ -82,3 +82,12 @@ export async function listByTitle(app: Express | string, category: string, user:
   if (res.status !== 200) throw new Error(`export: ${res.status}`);
   return new Map((res.body.entries as Array<Record<string, unknown> & { item: { title: string } }>).map((entry) => [entry.item.title, entry]));
 }
+
+/** The body of a streamed download (an export) as text, however the server sends it. */
+export const downloaded = (req: request.Test) =>
+  req.buffer(true).parse((res, done) => {
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (body += chunk));
+    res.on('end', () => done(null, body));
+  });

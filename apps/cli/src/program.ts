@@ -6,6 +6,7 @@ import { registerCompletion } from './commands/completion';
 import { registerExport } from './commands/export';
 import { registerImports } from './commands/imports';
 import { registerList } from './commands/list';
+import { registerPlays } from './commands/plays';
 import { registerStats } from './commands/stats';
 import { registerSync } from './commands/sync';
 import { registerLogin } from './commands/login';
@@ -58,6 +59,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerList(program, ctx);
   registerImports(program, ctx);
   registerExport(program, ctx);
+  registerPlays(program, ctx);
   registerStats(program, ctx);
   registerSync(program, ctx);
   registerTokens(program, ctx);

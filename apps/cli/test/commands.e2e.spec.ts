@@ -678,7 +678,7 @@ describe('sync', () => {
 
     const first = await runner.run(['sync', 'tvshows', dir, '--json']);
     expectExit(first, EXIT.ok);
-    expect(first.json()).toEqual({ category: 'tvshows', file, read: 'full', restarted: false, upserted: 4, deleted: 0, total: 4 });
+    expect(first.json()).toEqual({ category: 'tvshows', file, read: 'full', restarted: false, upserted: 4, deleted: 0, total: 4, plays_added: 0, plays_deleted: 0, plays: 0 });
     expect(copy()).toMatchObject({ format: 'media-tracker/sync@1', server: cli.url });
     expect(copy().entries).toEqual(await listed());
 

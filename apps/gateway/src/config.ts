@@ -1,9 +1,9 @@
 import { baseEnvShape, envBool, envInt, envList, envUrl, internalSecretShape, loadConfig, redisEnvShape } from '@mt/config';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { imageSources, providersEnvShape, type ImageSources } from '@mt/providers';
 import { z } from 'zod';
 import { MAX_IMAGE_BYTES } from './images/image-limits';
-import { imageSources, type ImageSources } from './images/image-sources';
 
 const upstreamUrl = (defaultUrl: string) =>
   envUrl(['http:', 'https:'])
@@ -85,12 +85,13 @@ export const gatewayConfigSchema = z.object({
    * (tests, an offline stack). Off, such an address is refused whatever the configured host name.
    */
   IMAGE_ALLOW_PRIVATE_HOSTS: envBool(false),
-  // The metadata providers' settings, as the catalogs read them: they decide which image hosts the gateway serves (imageSources).
-  TMDB_API_KEY: z.string().optional(),
-  TMDB_READ_TOKEN: z.string().optional(),
-  TMDB_IMAGE_URL: envUrl(['http:', 'https:']).optional(),
-  OPENLIBRARY_ENABLED: z.string().optional(),
-  OPENLIBRARY_COVERS_URL: envUrl(['http:', 'https:']).optional(),
+  // The metadata providers' settings, validated as the catalogs validate them: they decide which image hosts the
+  // gateway serves (imageSources); named one by one so the deployment checks see every variable.
+  TMDB_API_KEY: providersEnvShape.TMDB_API_KEY,
+  TMDB_READ_TOKEN: providersEnvShape.TMDB_READ_TOKEN,
+  TMDB_IMAGE_URL: providersEnvShape.TMDB_IMAGE_URL,
+  OPENLIBRARY_ENABLED: providersEnvShape.OPENLIBRARY_ENABLED,
+  OPENLIBRARY_COVERS_URL: providersEnvShape.OPENLIBRARY_COVERS_URL,
 });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema> & {

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { closeOpenPages, launchBrowser, openPage, type WatchedPage } from './support/browser';
+import { checkScreen, closeOpenPages, launchBrowser, openPage, type WatchedPage } from './support/browser';
 import { startWebStack, type WebStack } from './support/web-stack';
 import { expectText, until, visible } from './support/wait';
 
@@ -32,15 +32,6 @@ async function logIn(page: Page, username: string, next = '/') {
   await page.getByLabel('Username or email').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
-}
-
-/** Every screen: no serious or critical axe violation, nothing wider than the window, and a screenshot. */
-async function checkScreen(w: WatchedPage, name: string) {
-  const violations = await w.axe();
-  if (violations.length) throw new Error(`${name}: ${JSON.stringify(violations, null, 2)}`);
-  const widths = await w.page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
-  if (widths.scroll > widths.client) throw new Error(`${name}: ${widths.scroll} px wide in a ${widths.client} px window (horizontal scroll)`);
-  await w.screenshot(name);
 }
 
 beforeAll(async () => {

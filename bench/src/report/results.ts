@@ -1,4 +1,5 @@
 import type { ProviderSearchResults } from '../scenarios/providers';
+import type { PlaysResults } from '../scenarios/plays';
 import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
 import type { BulkResults } from '../scenarios/bulk';
@@ -68,6 +69,8 @@ export interface BenchResults {
   /** Issue 18: a 10 000-row Letterboxd import and the export of that list. */
   imports?: ImportsResults;
   cold_start?: ColdStartResults;
+  /** Issue 37: progress and up-next of many shows and plays against few, POST a play against PATCH. */
+  plays?: PlaysResults;
   /** Issue 41: the stack in one process beside one process per service, same data, measured in turn. */
   single_process?: SingleProcessResults;
   /** Issue 39: a poster served from the gateway's image cache beside nginx serving the same file. */

@@ -183,6 +183,14 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
     );
   else targets.push(skip('bulk_status', 'Bulk-status of 500 ids', '≤ 150 ms', 'not measured'));
 
+  const plays = results.plays;
+  if (plays) {
+    const of = `${plays.large.shows} shows / ${plays.large.plays} plays vs ${plays.small.shows} / ${plays.small.plays}`;
+    targets.push(check('plays_progress_growth', `progress p95 growth (${of})`, '≤ 1.5×', `${plays.growth_p95.progress}×`, plays.growth_p95.progress <= 1.5));
+    targets.push(check('plays_up_next_growth', `up-next p95 growth (${of})`, '≤ 1.5×', `${plays.growth_p95.up_next}×`, plays.growth_p95.up_next <= 1.5));
+    targets.push(check('plays_post_vs_patch', 'POST a play p95 ÷ PATCH of the entry p95', '≤ 2×', `${plays.play_vs_patch_p95}×`, plays.play_vs_patch_p95 <= 2));
+  } else targets.push(skip('plays', 'progress, up-next and POST a play', '≤ 1.5× / ≤ 2×', 'not measured'));
+
   const scrobble = results.scrobble;
   if (scrobble) {
     targets.push(check('scrobble_accept_p95', `Scrobble webhook 202, p95 at ${scrobble.rate_per_s}/s`, '≤ 100 ms', ms(scrobble.p95_ms), scrobble.p95_ms <= 100 && scrobble.refused === 0));

@@ -25,6 +25,15 @@ import type {
   ListEntryPatch,
   ListStats,
   ListStatus,
+  DiaryPage,
+  DiaryPlay,
+  Episode,
+  PlaysAdded,
+  PlaysPage,
+  PlaysRequest,
+  SeasonRequest,
+  ShowProgress,
+  UpNextPage,
   LoginRequest,
   LoginResponse,
   Message,
@@ -115,6 +124,18 @@ export interface ApiClient {
   listChanges(category: string, query?: { since?: string; limit?: number }): Promise<ListChangesPage>;
   listEntryHistory(category: string, itemId: string): Promise<ListEntryHistory>;
   listStats(category: string): Promise<ListStats>;
+  /** Plays (docs/api.md "Episodes, plays and rewatches"): record, list, remove; the diary across a category. */
+  recordPlays(category: string, itemId: string, body: PlaysRequest): Promise<PlaysAdded>;
+  listPlays(category: string, itemId: string, query?: { cursor?: string; limit?: number }): Promise<PlaysPage>;
+  deletePlay(category: string, itemId: string, playId: string): Promise<Message>;
+  diary(category: string, query?: { from?: string; to?: string; cursor?: string; limit?: number }): Promise<DiaryPage>;
+  /** Every play of the diary: follows `next_cursor` to the end. */
+  allDiary(category: string, query?: { from?: string; to?: string; limit?: number }): AsyncGenerator<DiaryPlay, void, undefined>;
+  /** A show's progress and up next (tvshows). */
+  showProgress(itemId: string): Promise<ShowProgress>;
+  upNext(query?: { cursor?: string; limit?: number }): Promise<UpNextPage>;
+  /** Replaces one season's episodes of a show (its creator, or a moderator). */
+  replaceSeason(showId: string, season: number, body: SeasonRequest): Promise<Episode[]>;
   /** The export file as it arrives (docs/api.md "Your list in a category"): the body is never read into memory here. */
   exportList(category: string, format?: ExportFormat): Promise<{ body: ReadableStream<Uint8Array>; contentType: string; fileName: string | undefined }>;
   /** Uploads a file to import (its content type must be the one the source is written in); the queued job. */
@@ -266,6 +287,36 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         categoryHttp.GET('/api/v1/{category}/list/{item_id}/history', { params: { path: { ...category(name), item_id: itemId } } }),
       ),
     listStats: (name) => unwrap<ListStats>(categoryHttp.GET('/api/v1/{category}/list/stats', { params: { path: category(name) } })),
+    recordPlays: (name, itemId, body) =>
+      unwrap<PlaysAdded>(
+        categoryHttp.POST('/api/v1/{category}/list/{item_id}/plays', { params: { path: { ...category(name), item_id: itemId } }, body }),
+      ),
+    listPlays: (name, itemId, query = {}) =>
+      unwrap<PlaysPage>(
+        categoryHttp.GET('/api/v1/{category}/list/{item_id}/plays', { params: { path: { ...category(name), item_id: itemId }, query } }),
+      ),
+    deletePlay: (name, itemId, playId) =>
+      unwrap<Message>(
+        categoryHttp.DELETE('/api/v1/{category}/list/{item_id}/plays/{play_id}', {
+          params: { path: { ...category(name), item_id: itemId, play_id: playId } },
+        }),
+      ),
+    diary: (name, query = {}) =>
+      unwrap<DiaryPage>(categoryHttp.GET('/api/v1/{category}/list/plays', { params: { path: category(name), query } })),
+    allDiary: async function* (name, query = {}) {
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await client.diary(name, { ...query, cursor });
+        yield* page.data;
+        if (!page.next_cursor) return;
+        cursor = page.next_cursor;
+      }
+    },
+    showProgress: (itemId) =>
+      unwrap<ShowProgress>(http.GET('/api/v1/tvshows/list/{item_id}/progress', { params: { path: { item_id: itemId } } })),
+    upNext: (query = {}) => unwrap<UpNextPage>(http.GET('/api/v1/tvshows/list/up-next', { params: { query } })),
+    replaceSeason: (showId, season, body) =>
+      unwrap<Episode[]>(http.PUT('/api/v1/tvshows/{id}/seasons/{season}', { params: { path: { id: showId, season } }, body })),
     exportList: async (name, format = 'json') => {
       const { data, error, response } = await categoryHttp.GET('/api/v1/{category}/list/export', {
         params: { path: category(name), query: { format } },

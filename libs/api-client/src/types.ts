@@ -59,6 +59,18 @@ export type ImportJob = Schemas['ImportJob'];
 export type ImportJobPage = Schemas['ImportJobPage'];
 export type ImportMode = ImportJob['mode'];
 export type ImportStatus = ImportJob['status'];
+/** Episodes, plays and rewatches (docs/api.md "Episodes, plays and rewatches"). */
+export type Play = Schemas['Play'];
+export type PlaysRequest = Schemas['AddPlays'];
+export type PlaysAdded = Schemas['PlaysAdded'];
+export type PlaysPage = Schemas['PlaysPage'];
+export type DiaryPage = Schemas['DiaryPage'];
+export type DiaryPlay = DiaryPage['data'][number];
+export type ShowProgress = Schemas['ShowProgress'];
+export type UpNextPage = Schemas['UpNextPage'];
+export type UpNextItem = UpNextPage['data'][number];
+export type Episode = Schemas['Episode'];
+export type SeasonRequest = Schemas['PutSeason'];
 /** Moderation and roles (docs/api.md "The catalog of a category"). */
 export type EntryRemoval = Schemas['EntryRemoval'];
 export type Role = User['role'];

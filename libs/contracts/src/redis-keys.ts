@@ -50,6 +50,8 @@ export function redisKeys(prefix: string) {
     providerRefreshed: (category: string, itemId: string) => `${prefix}providers:refreshed:${category}:${itemId}`,
     /** BullMQ's prefix of a category's import queue: all of one queue's keys in one slot, as BullMQ's scripts need. */
     importQueuePrefix: (category: string) => `${prefix}${tag(`bull:${category}`)}`,
+    /** BullMQ's prefix of the scrobble service's event queue, in one slot for the same reason. */
+    scrobbleQueuePrefix: () => `${prefix}${tag('bull:scrobble')}`,
   };
   return {
     ...keys,

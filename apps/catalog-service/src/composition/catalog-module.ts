@@ -17,6 +17,7 @@ import { ImportsService } from '../features/list-import/list-import.service';
 import { UploadAdmission } from '../features/list-import/upload-admission';
 import { ListStatsService } from '../features/list-stats/list-stats.service';
 import { ListPlaysReader } from '../data/list-plays.reader';
+import { ImportPlays } from '../features/list-import/import-plays';
 import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
 import { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { ItemGuardsRepository } from '../data/item-guards.repository';
@@ -46,7 +47,7 @@ import { ProgressService } from '../features/progress/progress.service';
 import { ChosenStoreProfile, SortingStoreProfile, type RangeHintsTuning, type StoreProfileSetting } from '../data/store-profile/store-profile';
 import { CatalogDatabase, COLLECTIONS } from '../data/database';
 import { SORT_KEY_FIELDS } from '../domain/catalog-listing';
-import { createProviders, imageSourcesOf, memoryAnswerCache, providersOfCategory, redisAnswerCache, type ProviderClientOptions, type ProviderSettings } from '@mt/providers';
+import { createProviders, imageSourcesOf, memoryAnswerCache, providersOfCategory, redisAnswerCache, type ImageSources, type ProviderClientOptions, type ProviderSettings } from '@mt/providers';
 import type { Redis } from '@mt/stores';
 import { CategoryProviders } from '../features/providers/category-providers';
 import { ProviderSearchService } from '../features/providers/provider-search.service';
@@ -127,7 +128,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listFeedReader = new ListFeedReader(listRepository, listChanges, storeProfile, plays, episodesRepository);
   const catalog = new CatalogService({ category, entries: catalogRepository, listing: catalogListing, lists: listRepository, guards: itemGuards, redirects, atomic, cursors, now, images });
   const episodes = episodesRepository ? new EpisodesService({ category, episodes: episodesRepository, entries: catalogRepository, atomic, now }) : null;
-  const metadata = createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger });
+  const metadata = createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger, images });
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
   const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
@@ -147,7 +148,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listImports = new ListImportBatches({ lists: listRepository, imports: new ListEntryImportsRepository(db, storeProfile), guards: itemGuards, catalog: catalogRepository, owners: listOwners, writes: listWrites });
   const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, plays, now });
   const listPlays = new ListPlaysReader(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null);
-  const importRunner = new ImportRunner({ category, jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository, metadata.rowFill), logger, now });
+  const importRunner = new ImportRunner({ category, plays: new ImportPlays({ recorder: playRecorder, episodic: category.episodic !== undefined, lists: listRepository, plays: listPlays }), jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository, metadata.rowFill), logger, now });
 
   const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory };
 
@@ -237,13 +238,13 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
 export type CatalogModule = ReturnType<typeof createCatalogModule>;
 
 /** The category's metadata providers and the use cases built on them (search, import, refresh, the daily refresh). */
-function createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger }: { category: CatalogModuleOptions['category']; providers?: ProvidersOptions; catalog: CatalogService; catalogRepository: CatalogRepository; episodes: EpisodesService | null; db: CatalogDatabase; logger: Logger }) {
+function createMetadataProviders({ category, providers, catalog, catalogRepository, episodes, db, logger, images }: { category: CatalogModuleOptions['category']; providers?: ProvidersOptions; catalog: CatalogService; catalogRepository: CatalogRepository; episodes: EpisodesService | null; db: CatalogDatabase; logger: Logger; images: ImageSources }) {
   const cache = providers ? redisAnswerCache(providers.redis, providers.redisKeyPrefix) : memoryAnswerCache();
   const enabled = createProviders(providers?.settings ?? {}, cache, providers?.client);
   const categoryProviders = new CategoryProviders(category, providersOfCategory(category.providers, enabled));
   // Without Redis nothing is enabled (settings {}): the search answers 400 before the allowance is read.
   const quota = providers ? new ProviderSearchQuotaRepository(providers.redis, providers.redisKeyPrefix, category.id, providers.searchLimits) : { take: async () => ({ allowed: true as const }) };
-  const search = new ProviderSearchService(categoryProviders, catalogRepository, quota);
+  const search = new ProviderSearchService(categoryProviders, catalogRepository, quota, images);
   const imports = new ProviderImportService({ category, providers: categoryProviders, catalog, entries: catalogRepository, episodes });
   const servesShows = Object.values(category.providers ?? {}).includes('tv') && categoryProviders.ids().length > 0;
   const showRefresh =

@@ -2,12 +2,14 @@ import { isDuplicateKeyError, type ShardingDeclaration } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
+import { PROGRESS_LENGTH_FIELDS } from '@mt/domain';
 import { DuplicateEntryError, DuplicateExternalIdError, type EntryChange, type EntryDocument, type ItemSummaryRow } from '../domain/records/catalog-entry.record';
 import { anyShard, COUNTER_SHARDS, type CounterDocument } from './catalog-counter';
 import type { CatalogStore } from '../domain/ports/catalog-store.port';
 import type { EntryFilter } from '../domain/catalog-listing';
 
-const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1 } as const;
+// The length of works counted in pages (books): list entries show their progress as a percentage of it.
+const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1, [`own.${PROGRESS_LENGTH_FIELDS.pages}`]: 1 } as const;
 
 const EXTERNAL_IDS_INDEX = 'external_ids_unique';
 

@@ -81,6 +81,12 @@ export class EpisodesRepository implements EpisodesStore {
     return (await this.episodes.find({ _id: { $in: [...ids] } }, { session }).toArray()).map(toEpisode);
   }
 
+  async atPlaces(places: ReadonlyArray<{ showId: Id; season: number; number: number }>): Promise<Episode[]> {
+    if (!places.length) return [];
+    const docs = await this.episodes.find({ $or: places.map((place) => ({ show_id: place.showId, season: place.season, number: place.number })) }).toArray();
+    return docs.map(toEpisode);
+  }
+
   async find(showId: Id, season: number, number: number, session?: Session): Promise<Episode | null> {
     const doc = await this.episodes.findOne({ show_id: showId, season, number }, { session });
     return doc && toEpisode(doc);

@@ -1,4 +1,5 @@
 import type { ShardingDeclaration } from '@mt/stores';
+import type { Session } from './atomic';
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import type { Id } from '../domain/ids';
 import type { PlayedTally, PlayTallies, Runtimes } from '../domain/play-stats';
@@ -86,12 +87,12 @@ export class ListPlaysReader implements PlayStatsReader, ExportPlaysReader {
     return runtimesOf(docs.map((doc) => ({ _id: doc._id, runtime: doc.own?.[field] })));
   }
 
-  async ofItems(userId: string, itemIds: readonly Id[]): Promise<Map<string, ExportedPlay[]>> {
+  async ofItems(userId: string, itemIds: readonly Id[], session?: Session): Promise<Map<string, ExportedPlay[]>> {
     const byItem = new Map<string, ExportedPlay[]>();
     if (itemIds.length === 0) return byItem;
     const plays = this.db
       .collection<StoredPlay>(COLLECTIONS.plays)
-      .find({ user_id: userId, item_id: { $in: [...itemIds] } } as never, { projection: { _id: 0, item_id: 1, season: 1, number: 1, watched_at: 1, precision: 1, cycle: 1, source: 1 } })
+      .find({ user_id: userId, item_id: { $in: [...itemIds] } } as never, { projection: { _id: 0, item_id: 1, season: 1, number: 1, watched_at: 1, precision: 1, cycle: 1, source: 1 }, session })
       .sort(ORDER);
     for await (const play of plays) {
       const key = play.item_id.toHexString();

@@ -4,7 +4,7 @@ import { parseWorkReference, resolveItem } from './resolve-item';
 
 const entry = (id: string, title: string, year: number | null) => ({ id, title, year, genres: [] }) as unknown as CatalogEntry;
 const hit = (provider_id: string, title: string, year: number | null, existing_id: string | null = null): ProviderHit =>
-  ({ provider: 'tmdb', provider_id, title, year, overview: null, poster_url: null, external_ids: { tmdb: provider_id }, existing_id });
+  ({ provider: 'tmdb', provider_id, title, year, overview: null, poster_url: null, poster: null, external_ids: { tmdb: provider_id }, existing_id });
 
 /** An API answering searches from fixed results and recording what was created or imported. */
 function fakeApi({ catalog = [], providers = [] as ProviderHit[] | ApiError }: { catalog?: CatalogEntry[]; providers?: ProviderHit[] | ApiError }) {

@@ -1,4 +1,4 @@
-import { isApiError, type ApiClient, type ListEntry } from '@mt/api-client';
+import { isApiError, type ApiClient, type ListChange, type ListEntry, type Play } from '@mt/api-client';
 import type { Command } from 'commander';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +25,8 @@ export interface SyncFile {
   next_since: string;
   /** The list entries, as GET /{category}/list gives them, by item_id. */
   entries: ListEntry[];
+  /** Their plays, as the change feed gives them, by item_id then id (absent in copies made before plays: none). */
+  plays: Play[];
 }
 
 /** What one `mt sync` did (its --json shape). */
@@ -38,6 +40,9 @@ export interface SyncReport {
   upserted: number;
   deleted: number;
   total: number;
+  plays_added: number;
+  plays_deleted: number;
+  plays: number;
 }
 
 export function registerSync(program: Command, ctx: CommandContext): void {
@@ -70,13 +75,26 @@ export function registerSync(program: Command, ctx: CommandContext): void {
       synced_at: new Date().toISOString(),
       next_since: report.nextSince,
       entries: [...report.entries.values()].sort((a, b) => a.item_id.localeCompare(b.item_id)),
+      plays: [...report.plays.values()].sort((a, b) => a.item_id.localeCompare(b.item_id) || a.id.localeCompare(b.id)),
     };
     writeAtomically(file, `${JSON.stringify(copy, null, 2)}\n`);
-    const result: SyncReport = { category, file, read: report.read, restarted: report.restarted, upserted: report.upserted, deleted: report.deleted, total: copy.entries.length };
+    const result: SyncReport = {
+      category,
+      file,
+      read: report.read,
+      restarted: report.restarted,
+      upserted: report.upserted,
+      deleted: report.deleted,
+      total: copy.entries.length,
+      plays_added: report.playsAdded,
+      plays_deleted: report.playsDeleted,
+      plays: copy.plays.length,
+    };
     session.output.result(result, () =>
       result.read === 'full'
         ? `Read your whole ${category} list into ${file}: ${result.total} ${result.total === 1 ? 'entry' : 'entries'}.`
-        : `Synced ${file}: ${result.upserted} added or changed, ${result.deleted} removed; ${result.total} ${result.total === 1 ? 'entry' : 'entries'}.`,
+        : `Synced ${file}: ${result.upserted} added or changed, ${result.deleted} removed; ${result.total} ${result.total === 1 ? 'entry' : 'entries'}.` +
+            (result.plays_added || result.plays_deleted ? ` Plays: ${result.plays_added} added, ${result.plays_deleted} removed; ${result.plays} in all.` : ''),
     );
   });
 }
@@ -107,6 +125,9 @@ function readSyncFile(file: string, server: string, category: string): SyncFile 
 
 interface SyncOutcome {
   entries: Map<string, ListEntry>;
+  plays: Map<string, Play>;
+  playsAdded: number;
+  playsDeleted: number;
   nextSince: string;
   read: 'full' | 'changes';
   restarted: boolean;
@@ -121,7 +142,8 @@ interface SyncOutcome {
  */
 async function syncList(session: Session, api: ApiClient, category: string, saved: SyncFile | undefined): Promise<SyncOutcome> {
   const entries = new Map((saved?.entries ?? []).map((entry) => [entry.item_id, entry]));
-  const outcome: SyncOutcome = { entries, nextSince: '', read: saved ? 'changes' : 'full', restarted: false, upserted: 0, deleted: 0 };
+  const plays = new Map((saved?.plays ?? []).map((play) => [play.id, play]));
+  const outcome: SyncOutcome = { entries, plays, playsAdded: 0, playsDeleted: 0, nextSince: '', read: saved ? 'changes' : 'full', restarted: false, upserted: 0, deleted: 0 };
   let since = saved?.next_since;
   for (;;) {
     let page;
@@ -130,22 +152,39 @@ async function syncList(session: Session, api: ApiClient, category: string, save
     } catch (error) {
       if (since === undefined || !isApiError(error, 'cursor_expired')) throw error;
       session.output.notice(`The saved position of ${category} is older than the server keeps removals: reading the whole list again.`);
-      Object.assign(outcome, { read: 'full', restarted: true, upserted: 0, deleted: 0 });
+      Object.assign(outcome, { read: 'full', restarted: true, upserted: 0, deleted: 0, playsAdded: 0, playsDeleted: 0 });
       entries.clear();
+      plays.clear();
       since = undefined;
       continue;
     }
-    for (const change of page.changes) {
-      if (change.type === 'upsert') {
-        entries.set(change.item_id, change.entry);
-        outcome.upserted += 1;
-      } else if (entries.delete(change.item_id)) outcome.deleted += 1;
-    }
+    for (const change of page.changes) applyChange(outcome, change);
     since = page.next_since;
     if (!page.has_more) break;
   }
   outcome.nextSince = since;
   return outcome;
+}
+
+/** One change of the feed applied to the copy; an entry removed from the list takes its plays with it. */
+function applyChange(outcome: SyncOutcome, change: ListChange): void {
+  switch (change.type) {
+    case 'upsert':
+      outcome.entries.set(change.item_id, change.entry);
+      outcome.upserted += 1;
+      return;
+    case 'delete':
+      if (outcome.entries.delete(change.item_id)) outcome.deleted += 1;
+      for (const [id, play] of outcome.plays) if (play.item_id === change.item_id) outcome.plays.delete(id);
+      return;
+    case 'play':
+      if (!outcome.plays.has(change.play.id)) outcome.playsAdded += 1;
+      outcome.plays.set(change.play.id, change.play);
+      return;
+    case 'play_delete':
+      if (outcome.plays.delete(change.play_id)) outcome.playsDeleted += 1;
+      return;
+  }
 }
 
 /** Replaces `file` at once: the new content under a temporary name in the same directory, then renamed over it. */

@@ -72,8 +72,13 @@ export function createImageCache(options: { dir: string; maxBytes: number }): Im
     for (const entry of found) index.set(entry.key, entry.image);
   };
   let ready: Promise<void> | undefined;
-  // Built on the first image request, not at start-up: a gateway whose clients show no images never reads the directory.
-  const loaded = () => (ready ??= rebuild());
+  // Built on the first image request, not at start-up: a gateway whose clients show no images never reads the
+  // directory. A failed build (a directory not writable yet) is tried again by the next request.
+  const loaded = () =>
+    (ready ??= rebuild().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    }));
 
   return {
     async get(key) {

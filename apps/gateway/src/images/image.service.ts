@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { LRUCache } from 'lru-cache';
 import { downloadImage, type DownloadLimits } from './image-download';
 import type { CachedImage, ImageCache } from './image-cache';
-import type { ImageSources } from './image-sources';
+import type { ImageSources } from '@mt/providers';
 
 export interface ServedImage {
   image: CachedImage;

@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { ProviderReplay } from '@mt/testing';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestGateway, type TestGateway } from '../../test/gateway';
@@ -145,6 +146,34 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
       expect(res.body.equals(pngOfSize(2600, 0x04))).toBe(true);
       expect(host.hits('/t/p/w500/removed.png')).toBe(2);
       expect(readdirSync(gateway.cacheDir)).toHaveLength(1);
+      await gateway.stop();
+    });
+
+    it('removes a download left half-written by a stopped process and never touches files that are not its own', async () => {
+      const cacheDir = newCacheDir();
+      writeFileSync(path.join(cacheDir, 'notes.txt'), 'an operator pointed the cache at a directory in use');
+      writeFileSync(path.join(cacheDir, '.download-0123456789abcdef01234567'), pngOfSize(1000));
+      const gateway = await startGateway({ IMAGE_CACHE_DIR: cacheDir, IMAGE_CACHE_MAX_BYTES: String(5 * 1024 * 1024), IMAGE_MEMORY_CACHE_BYTES: '0' });
+      for (let n = 0; n < 7; n += 1) {
+        host.put(`/t/p/original/foreign-${n}.png`, pngOfSize(1024 * 1024, n));
+        expect((await getImage(gateway.url, `/api/v1/images/tmdb/original/foreign-${n}.png`)).status).toBe(200);
+      }
+      expect(existsSync(path.join(cacheDir, 'notes.txt'))).toBe(true);
+      expect(readdirSync(cacheDir).filter((name) => name.startsWith('.download-'))).toEqual([]);
+      expect(readdirSync(cacheDir).filter((name) => name.endsWith('.png'))).toHaveLength(5);
+      await gateway.stop();
+    });
+
+    it('answers 500 while its cache directory cannot be created, and serves once it can, without a restart', async () => {
+      const parent = newCacheDir();
+      const blocker = path.join(parent, 'not-a-directory');
+      writeFileSync(blocker, 'a file where the cache directory should go');
+      const gateway = await startGateway({ IMAGE_CACHE_DIR: path.join(blocker, 'cache') });
+      expectRefused(await rawRequest(gateway.url, { path: '/api/v1/images/tmdb/w500/poster.png' }), 500, 'internal');
+      unlinkSync(blocker);
+      const res = await getImage(gateway.url, '/api/v1/images/tmdb/w500/poster.png');
+      expect(res.status).toBe(200);
+      expect(res.body.equals(SMALL_PNG)).toBe(true);
       await gateway.stop();
     });
 
@@ -325,6 +354,17 @@ describe('the image route /api/v1/images/<provider>/<path>', () => {
     expect(slowHost.requests()).toHaveLength(16);
     await gateway.stop();
     await slowHost.close();
+  });
+
+  it("serves the provider replay server's TMDB posters and Open Library covers, as the catalog's poster paths name them", async () => {
+    const replay = await new ProviderReplay().start();
+    const gateway = await startGateway({ ...replay.env, OPENLIBRARY_ENABLED: 'true' });
+    for (const imagePath of ['/api/v1/images/tmdb/w500/vfrQk5IPloGg1v9Rzbh2Eg3VGyM.jpg', '/api/v1/images/openlibrary/b/id/12345-M.jpg']) {
+      const res = await getImage(gateway.url, imagePath);
+      expect({ imagePath, status: res.status, type: res.headers.get('content-type') }).toEqual({ imagePath, status: 200, type: 'image/jpeg' });
+    }
+    await gateway.stop();
+    await replay.close();
   });
 
   it('answers 502 when the image host is slower than the download deadline', async () => {

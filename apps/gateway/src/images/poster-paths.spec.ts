@@ -1,11 +1,10 @@
-import { imageSourcesOf, posterPath, providerSettings } from '@mt/providers';
+import { imageSources, imageSourcesOf, posterPath, providerSettings } from '@mt/providers';
 import { parseImagePath } from './image-path';
-import { imageSources } from './image-sources';
 
 /** The catalog writes `poster` with posterPath; this route must read each one back to the very image URL. */
 describe("the catalog's poster paths and this route", () => {
   const env = { TMDB_API_KEY: 'key' };
-  // As each side reads them: the catalog from its validated settings, this route from the raw environment.
+  // As each side reads them: the catalog from its validated settings, this route (config.ts) from the environment.
   const catalogSources = imageSourcesOf(providerSettings(env));
   const sources = imageSources(env);
 

@@ -1,12 +1,12 @@
 import type { Logger } from '@mt/logging';
-import { closeRedis, createRedis, settleWithin } from '@mt/stores';
+import { redisKeys } from '@mt/contracts';
+import { closeRedis, createRedis, settleWithin, type Redis } from '@mt/stores';
 import { Queue, Worker, type Job } from 'bullmq';
-import type Redis from 'ioredis';
 import type { EventQueue } from '../domain/store-ports';
 
 export interface ScrobbleQueueOptions {
   redisUrl: string;
-  /** REDIS_KEY_PREFIX: BullMQ's keys go under `<prefix>bull:scrobble-events:`. */
+  /** REDIS_KEY_PREFIX: BullMQ's keys go under `<prefix>{bull:scrobble}:scrobble-events:`, one slot on a cluster. */
   keyPrefix: string;
   logger: Logger;
   concurrency: number;
@@ -34,7 +34,7 @@ export class ScrobbleQueue implements EventQueue {
   private readonly prefix: string;
 
   constructor(private readonly options: ScrobbleQueueOptions) {
-    this.prefix = `${options.keyPrefix}bull`;
+    this.prefix = redisKeys(options.keyPrefix).scrobbleQueuePrefix();
   }
 
   private redis(): Redis {

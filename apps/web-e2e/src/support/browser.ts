@@ -111,3 +111,12 @@ export async function openPage(browser: Browser, options: { width: number; heigh
     },
   };
 }
+
+/** Every screen: no serious or critical axe violation, nothing wider than the window, and a screenshot. */
+export async function checkScreen(w: WatchedPage, name: string) {
+  const violations = await w.axe();
+  if (violations.length) throw new Error(`${name}: ${JSON.stringify(violations, null, 2)}`);
+  const widths = await w.page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+  if (widths.scroll > widths.client) throw new Error(`${name}: ${widths.scroll} px wide in a ${widths.client} px window (horizontal scroll)`);
+  await w.screenshot(name);
+}

@@ -2928,6 +2928,8 @@ export interface components {
             year: number | null;
             overview: string | null;
             poster_url: string | null;
+            /** @description This API's path of the poster (`GET /api/v1/images/<provider>/<path>`), served from its own origin; null when there is none */
+            poster: string | null;
             /** @description At least the provider's own id (`tmdb`, `openlibrary`) */
             external_ids: {
                 [key: string]: string;
@@ -2993,6 +2995,8 @@ export interface components {
             finished_at: string | null;
             /** @description How many times the entry went from `completed` back to `watching` (a rewatch, or a reread in books); kept when it leaves `watching` again */
             repeat_count: number;
+            /** @description Read-only; books whose `pages` is known: `progress` as a percentage of `pages` (one decimal, at most 100; null without progress). Absent otherwise */
+            progress_percent?: number | null;
             /** @description The viewing cycle new plays belong to: 1, plus one per rewatch started with POST …/rewatch */
             cycle: number;
             /**

@@ -11,6 +11,8 @@ export interface EpisodesStore {
   allOf(showId: Id, session?: Session): Promise<Episode[]>;
   /** The episodes with these ids (any show). */
   byIds(ids: readonly Id[], session?: Session): Promise<Episode[]>;
+  /** The episodes at these places (show, season, number), in one read; places without one are left out. */
+  atPlaces(places: ReadonlyArray<{ showId: Id; season: number; number: number }>): Promise<Episode[]>;
   /** The show's episode with this season and number, or null. */
   find(showId: Id, season: number, number: number, session?: Session): Promise<Episode | null>;
   /** Of each show, how many regular episodes aired by `today`. */

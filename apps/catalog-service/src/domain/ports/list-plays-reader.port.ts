@@ -1,4 +1,5 @@
 import type { Id } from '../ids';
+import type { Session } from './atomic.port';
 import type { PlayTallies, Runtimes } from '../play-stats';
 
 /** One play as the list's exports write it (`@mt/importers` ExportPlay). */
@@ -14,7 +15,7 @@ export interface ExportedPlay {
 /** What the list's exports read of its plays (data/list-plays.reader.ts). */
 export interface ExportPlaysReader {
   /** The plays of these items, by the item's hex id, oldest first by cycle then `watched_at` (unknown first in its cycle). */
-  ofItems(userId: string, itemIds: readonly Id[]): Promise<Map<string, ExportedPlay[]>>;
+  ofItems(userId: string, itemIds: readonly Id[], session?: Session): Promise<Map<string, ExportedPlay[]>>;
 }
 
 /** What the list statistics read of the plays and of the runtimes they are counted by (data/list-plays.reader.ts). */

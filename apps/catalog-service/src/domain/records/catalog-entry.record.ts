@@ -53,7 +53,8 @@ export type EntryResponseSource = Pick<
 /** A row of a catalog page: what its response shows, and the sort keys its cursor position is taken from. */
 export type EntryListingRow = EntryResponseSource & Pick<EntryDocument, 'title_key' | 'year_missing'>;
 
-export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'>;
+/** What a list entry keeps of its catalog entry: title, year, and the own field of a length in pages (books). */
+export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'> & { own?: Record<string, unknown> };
 
 /** A change of one entry: `$set`, `$unset`, and the state it was computed from (a concurrent change makes it retry). */
 export interface EntryChange {

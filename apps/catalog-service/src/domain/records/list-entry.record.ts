@@ -1,3 +1,4 @@
+import { PROGRESS_LENGTH_FIELDS } from '@mt/domain';
 import type { Id } from '../ids';
 import type { EntryResponseSource, ItemSummaryRow } from './catalog-entry.record';
 import type { HistoryEvent } from '../list-history';
@@ -9,9 +10,14 @@ export interface ListedItem {
   titleKey: string;
   title: string;
   year: number | null;
+  /** A book's `pages` (null when unknown or not a book). */
+  pages: number | null;
 }
 
-export const listedItem = (row: ItemSummaryRow): ListedItem => ({ id: row._id, titleKey: row.title_key, title: row.title, year: row.year });
+export function listedItem(row: ItemSummaryRow): ListedItem {
+  const pages = row.own?.[PROGRESS_LENGTH_FIELDS.pages];
+  return { id: row._id, titleKey: row.title_key, title: row.title, year: row.year, pages: typeof pages === 'number' ? pages : null };
+}
 
 /**
  * One entry of a user's list. `item_title_key` (the item's folded title, renamed with it) serves the
@@ -28,6 +34,8 @@ export interface ListEntryDocument {
   /** Absent on entries stored before 2026-11-29: responses join the catalog entry for those. */
   item_title?: string;
   item_year?: number | null;
+  /** The book's `pages` as the entry keeps it (with the title): its `progress_percent` (absent before 2026-12-02: none shown). */
+  item_pages?: number | null;
   status: ListStatus;
   score: number | null;
   score_missing: 0 | 1;

@@ -4,7 +4,7 @@ import { nextCursor, resumeWalk, type CursorCodec } from '@mt/pagination';
 import { KeyedMutex } from '@mt/stores';
 import { toId, type Id } from '../../domain/ids';
 import { categoryBasePath, type CategoryDefinition } from '../../domain/categories';
-import { externalKey, titleKey } from '@mt/domain';
+import { externalKey, PROGRESS_LENGTH_FIELDS, titleKey } from '@mt/domain';
 import { toPage } from '../../domain/offset-page';
 import type { CatalogListQuery, EntryFieldsInput } from '../../domain/catalog-query';
 import type { ListStore } from '../../domain/ports/list-store.port';
@@ -91,7 +91,8 @@ export class CatalogService {
   async update(id: string, patch: EntryFieldsInput, userId: string, moderator = false): Promise<EntryResponse> {
     const objectId = toId(id);
     const needsCurrent = patchNeedsCurrent(this.deps.category, patch);
-    const retitles = patch.title !== undefined || patch.year !== undefined;
+    // List entries keep the title, the year and a book's pages: a change of any of them is copied to them.
+    const retitles = patch.title !== undefined || patch.year !== undefined || patch[PROGRESS_LENGTH_FIELDS.pages] !== undefined;
     // External ids are recomputed from the entry as read; a concurrent change of them makes the update miss: read again.
     for (let attempt = 1; ; attempt++) {
       const current = needsCurrent ? await this.deps.entries.findById(objectId) : null;

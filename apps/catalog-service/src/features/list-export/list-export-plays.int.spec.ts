@@ -4,14 +4,7 @@ import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-
 import { asUser, newUserId } from '../../../test/identity-headers';
 import { seedEntries } from '../../../test/seed';
 import { COLLECTIONS } from '../../data/database';
-
-const text = (req: request.Test) =>
-  req.buffer(true).parse((res, done) => {
-    let body = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => (body += chunk));
-    res.on('end', () => done(null, body));
-  });
+import { downloaded } from '../../../test/imports';
 
 describe('list export of plays (tvshows)', () => {
   let h: CatalogHarness;
@@ -48,7 +41,7 @@ describe('list export of plays (tvshows)', () => {
   afterAll(() => h.close());
 
   it('JSON: each entry has its plays, oldest first by cycle, unknown times first in theirs', async () => {
-    const res = await text(request(h.app).get(`${base}/list/export`).set(asUser(user)));
+    const res = await downloaded(request(h.app).get(`${base}/list/export`).set(asUser(user)));
     expect(res.status).toBe(200);
     const [entry] = JSON.parse(res.body as string).entries;
     expect(entry.plays).toEqual([
@@ -59,7 +52,7 @@ describe('list export of plays (tvshows)', () => {
   });
 
   it('CSV rows=plays: one row per play under the documented header, as a download of its own name', async () => {
-    const res = await text(request(h.app).get(`${base}/list/export?format=csv&rows=plays`).set(asUser(user)));
+    const res = await downloaded(request(h.app).get(`${base}/list/export?format=csv&rows=plays`).set(asUser(user)));
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="tvshows-plays-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect((res.body as string).split('\r\n')).toEqual([

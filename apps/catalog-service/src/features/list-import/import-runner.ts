@@ -8,6 +8,9 @@ import { ListedItemGoneError, type ImportedEntry, type ListImportBatches } from 
 import type { ImportCounts, RowError } from '../../domain/list-import';
 import { PlannedEntries, type ImportMatcher, type RowMatch } from './import-matcher';
 import { KeptRowMessages } from './kept-row-messages';
+import type { ImportPlays } from './import-plays';
+import { MAX_BATCH_PLAYS } from '../../domain/plays';
+import type { PlayedEntryState } from '../../domain/play-state';
 import { DuplicateEntryError, DuplicateExternalIdError } from '../../domain/records/catalog-entry.record';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import type { Session } from '../../domain/ports/atomic.port';
@@ -20,12 +23,21 @@ export const IMPORT_BATCH_ROWS = 500;
 /** A batch that met a racing creation of one of its catalog entries is matched again this many times. */
 const BATCH_ATTEMPTS = 5;
 
+/** What a row wrote of its entry, kept after its plays; null when the plays decide or the row wrote nothing. */
+function keptEntry(row: EntryRow, outcome: ImportOutcome | undefined): PlayedEntryState | null {
+  if (row.playsDecideStatus || (outcome !== 'added' && outcome !== 'updated')) return null;
+  const { status, progress, started_at, finished_at } = row.entry;
+  return { status, progress, started_at, finished_at };
+}
+
 /** The job's record is gone (its account was deleted) or another worker moved it on: this run must stop. */
 export class ImportJobGoneError extends Error {
   override name = 'ImportJobGoneError';
 }
 
-type OkRow = Extract<ImportRow, { ok: true }> & { entry: NonNullable<Extract<ImportRow, { ok: true }>['entry']> };
+type OkRow = Extract<ImportRow, { ok: true }>;
+type EntryRow = OkRow & { entry: NonNullable<OkRow['entry']> };
+const hasEntry = (row: OkRow): row is EntryRow => row.entry !== null;
 interface DryRunState {
   overlay: Map<string, NewListEntryFields>;
   planned: PlannedEntries;
@@ -47,6 +59,7 @@ class BatchTally {
 
 export interface ImportRunnerDeps {
   category: CategoryDefinition;
+  plays: ImportPlays;
   jobs: ImportJobsStore;
   lists: ListImportBatches;
   catalog: CatalogStore;
@@ -69,6 +82,7 @@ export class ImportRunner {
   private readonly lists: ImportRunnerDeps['lists'];
   private readonly catalog: ImportRunnerDeps['catalog'];
   private readonly matcher: ImportRunnerDeps['matcher'];
+  private readonly plays: ImportRunnerDeps['plays'];
   private readonly logger: ImportRunnerDeps['logger'];
   private readonly now: () => Date;
   private readonly batchRows: number;
@@ -79,6 +93,7 @@ export class ImportRunner {
     this.lists = deps.lists;
     this.catalog = deps.catalog;
     this.matcher = deps.matcher;
+    this.plays = deps.plays;
     this.logger = deps.logger;
     this.now = deps.now ?? (() => new Date());
     this.batchRows = deps.batchRows ?? IMPORT_BATCH_ROWS;
@@ -115,13 +130,17 @@ export class ImportRunner {
     const kept = new KeptRowMessages(job);
     let position = 0;
     let batch: ImportRow[] = [];
+    let plays = 0;
     for await (const row of rows) {
       position++;
       if (position <= job.rows_done) continue;
       batch.push(row);
-      if (batch.length >= this.batchRows) {
+      plays += row.ok ? row.plays.length : 0;
+      // A batch's plays are written in its transaction: it is cut at the plays one batch of plays may hold.
+      if (batch.length >= this.batchRows || plays >= MAX_BATCH_PLAYS) {
         await this.applyBatch(job, batch, position - batch.length, dry, kept);
         batch = [];
+        plays = 0;
       }
     }
     if (batch.length) await this.applyBatch(job, batch, position - batch.length, dry, kept);
@@ -144,8 +163,7 @@ export class ImportRunner {
     const tally = new BatchTally();
     const ok: OkRow[] = [];
     for (const row of rows) {
-      if (row.ok && row.entry) ok.push(row as OkRow);
-      else if (row.ok) tally.fail(row.row, 'a file of plays alone cannot be imported yet');
+      if (row.ok) ok.push(row);
       else if (row.skipped) tally.add('skipped');
       else tally.fail(row.row, row.message);
     }
@@ -156,27 +174,33 @@ export class ImportRunner {
       this.now(),
       job.dry_run ? dry.planned : undefined,
     );
-    const applied: Array<{ row: OkRow; entry: ImportedEntry; match: RowMatch }> = [];
+    const applied: Array<{ row: EntryRow; entry: ImportedEntry; match: RowMatch }> = [];
+    // Rows of plays alone (our plays CSV): matched like the others, then only their plays are written.
+    const playsOnly: Array<{ row: OkRow; itemId: ImportedEntry['itemId']; match: RowMatch }> = [];
     ok.forEach((row, index) => {
       const match = matches[index] ?? { kind: 'failed', message: 'not matched' };
       if (match.kind === 'failed') return tally.fail(row.row, match.message);
-      const entry: ImportedEntry = match.kind === 'matched' ? { itemId: match.id, fields: row.entry } : { itemId: match.doc._id, created: listedItem(match.doc), fields: row.entry };
+      const itemId = match.kind === 'matched' ? match.id : match.doc._id;
+      if (!hasEntry(row)) return playsOnly.push({ row, itemId, match });
+      const entry: ImportedEntry = match.kind === 'matched' ? { itemId, fields: row.entry } : { itemId, created: listedItem(match.doc), fields: row.entry };
       applied.push({ row, entry, match });
     });
-    for (const { match } of applied) tally.add(match.kind === 'create' ? 'catalog_created' : 'matched');
-    for (const { row } of applied) for (const message of row.warnings) tally.warnings.push({ row: row.row, message });
-    const creations = applied.flatMap(({ match }) => (match.kind === 'create' ? [match.doc] : []));
+    for (const { match } of [...applied, ...playsOnly]) tally.add(match.kind === 'create' ? 'catalog_created' : 'matched');
+    for (const { row } of [...applied, ...playsOnly]) for (const message of row.warnings) tally.warnings.push({ row: row.row, message });
+    const creations = [...applied, ...playsOnly].flatMap(({ match }) => (match.kind === 'create' ? [match.doc] : []));
     tally.errors.sort((a, b) => a.row - b.row); // a failed match may follow a failed parse in the batch
-    const stored = kept.fit(tally);
+    let stored = kept.fit(tally);
     // Computed afresh on every attempt: a retried transaction must not count its outcomes twice.
-    const checkpoint = async (outcomes: ImportOutcome[], session: Session) => {
+    const checkpoint = async (outcomes: ImportOutcome[], session: Session, playWarnings: RowError[] = []) => {
       const counts = { ...tally.counts };
       for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
+      stored = kept.fit({ errors: tally.errors, warnings: [...tally.warnings, ...playWarnings].sort((a, b) => a.row - b.row) });
       if (!(await this.jobs.checkpoint(job._id, from, from + rows.length, counts, stored, session))) throw new ImportJobGoneError('job moved on');
     };
 
     if (job.dry_run) {
-      await checkpoint(await this.lists.previewImport(job.user_id, applied.map(({ entry }) => entry), job.mode, dry.overlay), undefined);
+      const outcomes = await this.lists.previewImport(job.user_id, applied.map(({ entry }) => entry), job.mode, dry.overlay);
+      await checkpoint([...outcomes, ...playsOnly.map((): ImportOutcome => 'unchanged')], undefined);
       kept.add(stored);
       return;
     }
@@ -185,7 +209,15 @@ export class ImportRunner {
       job.mode,
       applied.map(({ entry }) => entry),
       (session) => this.catalog.insertAll(creations, session),
-      (session, outcomes) => checkpoint(outcomes, session),
+      async (session, outcomes, stamp) => {
+        // The file's entry is kept after its plays where the file wrote it (added or updated) and says it.
+        const created = (match: RowMatch) => (match.kind === 'create' ? { year: match.doc.year } : null);
+        const withEntries = applied.map(({ row, entry, match }, index) => ({ row: row.row, itemId: entry.itemId, plays: row.plays, keep: keptEntry(row, outcomes[index]), created: created(match) }));
+        const alone = playsOnly.map(({ row, itemId, match }) => ({ row: row.row, itemId, plays: row.plays, keep: null, created: created(match) }));
+        const played = await this.plays.record(stamp, [...withEntries, ...alone], `import:${job.source}`);
+        const playsOnlyOutcomes = playsOnly.map(({ row }): ImportOutcome => (played.addedByRow.get(row.row) ? 'updated' : 'unchanged'));
+        await checkpoint([...outcomes, ...playsOnlyOutcomes], session, played.warnings);
+      },
     );
     kept.add(stored);
   }

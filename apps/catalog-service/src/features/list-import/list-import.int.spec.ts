@@ -67,7 +67,9 @@ describe.each(['movies', 'tvshows', 'books'] as const)('list import through HTTP
     });
     expect(job.counts['matched']! + job.counts['catalog_created']!).toBe(ok.length);
     expect(job.errors).toEqual(failed.map((row) => ({ row: row.row, message: !row.ok && row.message })));
-    expect(job.warnings).toEqual(ok.flatMap((row) => row.warnings.map((message) => ({ row: row.row, message }))));
+    // Plays of episodes a fresh catalog does not have are a warning of their own (import-plays.int.spec.ts).
+    const rowWarnings = (job.warnings as Array<{ message: string }>).filter((warning) => !warning.message.startsWith('not episodes of this show in the catalog'));
+    expect(rowWarnings).toEqual(ok.flatMap((row) => row.warnings.map((message) => ({ row: row.row, message }))));
     // Every applied row is on the list exactly as parsed: list fields, and the catalog entry's external ids.
     const list = await listByTitle(h.app, category, user);
     expect(list.size).toBe(ok.length);
@@ -92,8 +94,13 @@ describe.each(['movies', 'tvshows', 'books'] as const)('list import through HTTP
     }
     const feed = await request(h.app).get(`/api/v1/${category}/list/changes?limit=100`).set(asUser(user));
     expect(feed.status).toBe(200);
-    expect(feed.body.changes).toHaveLength(applied);
-    expect(feed.body.changes.every((change: { type: string }) => change.type === 'upsert')).toBe(true);
+    // Each applied row once, with a `play` for each of its plays (not episodes': this catalog has none); the
+    // imports again added none.
+    const plays = (await parsedRows(body, category, c.source, c.fileName)).reduce((sum, row) => sum + (row.ok ? row.plays.filter((play) => play.season === null).length : 0), 0);
+    const types = (feed.body.changes as Array<{ type: string }>).map((change) => change.type);
+    expect(types.filter((type) => type === 'upsert')).toHaveLength(applied);
+    expect(types.filter((type) => type === 'play')).toHaveLength(plays);
+    expect(types.every((type) => type === 'upsert' || type === 'play')).toBe(true);
   });
 
   it('changes nothing on a dry run, and reports the counts the real import then has', async () => {

@@ -9,6 +9,8 @@ export interface ListEntryResponse extends NewListEntryFields {
   item: { id: string; title: string; year: number | null };
   repeat_count: number;
   cycle: number;
+  /** Books whose `pages` is known: `progress` as a percentage of them (one decimal, at most 100). */
+  progress_percent?: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -37,6 +39,8 @@ export function itemsToJoin(catalog: Pick<CatalogStore, 'summaries'>, docs: Iter
   return catalog.summaries([...docs].filter((doc) => !storedItem(doc)).map((doc) => doc.item_id));
 }
 
+const percentOf = (progress: number | null, pages: number): number | null => (progress === null ? null : Math.min(100, Math.round((progress / pages) * 1000) / 10));
+
 /** The API's view of a stored entry, with its catalog entry's title and year (the entry's copy, else `joined`). */
 export function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | undefined): ListEntryResponse {
   const id = doc.item_id.toHexString();
@@ -53,6 +57,7 @@ export function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | unde
     finished_at: doc.finished_at,
     repeat_count: doc.repeat_count ?? 0,
     cycle: doc.cycle ?? 1,
+    ...(typeof doc.item_pages === 'number' ? { progress_percent: percentOf(doc.progress, doc.item_pages) } : {}),
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };

@@ -3,7 +3,7 @@ import { historyEvents } from '../../domain/list-history';
 import { importOutcome, listFieldsOf, type ImportMode, type ImportOutcome } from '../../domain/list-import';
 import type { NewListEntryFields } from '../../domain/list-entry';
 import { addDeltas, statsDelta } from '../../domain/list-stats';
-import type { ListWrites } from './list-writes';
+import type { ChangeStamp, ListWrites } from './list-writes';
 import type { ItemGuardsStore } from '../../domain/ports/item-guards.port';
 import type { Session } from '../../domain/ports/atomic.port';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
@@ -50,7 +50,8 @@ export class ListImportBatches {
     mode: ImportMode,
     rows: readonly ImportedEntry[],
     prepare: (session: Session) => Promise<void>,
-    record: (session: Session, outcomes: ImportOutcome[]) => Promise<void>,
+    /** Runs last in the batch's write, with its stamp: the job's checkpoint, and what else the rows write (their plays). */
+    record: (session: Session, outcomes: ImportOutcome[], stamp: ChangeStamp) => Promise<void>,
   ): Promise<ImportOutcome[]> {
     await this.deps.guards.ensureGuards(rows.filter((row) => !row.created).map((row) => row.itemId), { userId });
     return this.deps.writes.run(userId, async (session, stamp) => {
@@ -84,7 +85,7 @@ export class ListImportBatches {
       await this.deps.imports.writeImported(userId, inserts, updates, stamp.at, stamp.seq, session);
       const deltas = [...inserts.map(({ fields }) => statsDelta(null, fields)), ...updates.map(({ change, old }) => statsDelta(old, { ...old, ...change }))];
       if (deltas.length) await this.deps.owners.addToStats(userId, addDeltas(deltas), session);
-      await record(session, outcomes);
+      await record(session, outcomes, stamp);
       return outcomes;
     });
   }

@@ -47,6 +47,13 @@ function buildListSchemas() {
         .int()
         .min(0)
         .openapi({ description: 'How many times the entry went from `completed` back to `watching` (a rewatch, or a reread in books); kept when it leaves `watching` again' }),
+      progress_percent: z
+        .number()
+        .min(0)
+        .max(100)
+        .nullable()
+        .optional()
+        .openapi({ description: "Read-only; books whose `pages` is known: `progress` as a percentage of `pages` (one decimal, at most 100; null without progress). Absent otherwise" }),
       cycle: z.number().int().min(1).openapi({ description: 'The viewing cycle new plays belong to: 1, plus one per rewatch started with POST …/rewatch' }),
       created_at: timestampSchema(),
       updated_at: timestampSchema(),

@@ -93,11 +93,14 @@ export class ProgressService {
     const shown: Array<{ entry: ListEntryDocument; next: Episode }> = [];
     let exhausted = false;
     while (shown.length <= limit && !exhausted) {
-      const candidates = await this.deps.lists.upNextCandidates(userId, after, CANDIDATE_BATCH);
-      exhausted = candidates.length < CANDIDATE_BATCH;
-      const nexts = await Promise.all(candidates.map((entry) => (entry.next_episode ? this.deps.episodes.find(entry.item_id, entry.next_episode.season, entry.next_episode.number) : null)));
-      for (const [index, entry] of candidates.entries()) {
-        const next = nexts[index];
+      // A first batch the size of the page: usually every candidate's next episode has aired.
+      const batch = Math.min(Math.max(limit + 1 - shown.length, 10), CANDIDATE_BATCH);
+      const candidates = await this.deps.lists.upNextCandidates(userId, after, batch);
+      exhausted = candidates.length < batch;
+      const places = candidates.flatMap((entry) => (entry.next_episode ? [{ showId: entry.item_id, ...entry.next_episode }] : []));
+      const found = new Map((await this.deps.episodes.atPlaces(places)).map((episode) => [`${episode.showId.toHexString()}:${episode.season}x${episode.number}`, episode]));
+      for (const entry of candidates) {
+        const next = entry.next_episode && found.get(`${entry.item_id.toHexString()}:${entry.next_episode.season}x${entry.next_episode.number}`);
         if (next && isRegularSeason(next.season) && isAired(next, today)) shown.push({ entry, next });
         if (shown.length > limit) break;
         after = { lastPlayedAt: entry.last_played_at?.getTime() ?? null, itemId: entry.item_id.toHexString() };

@@ -28,12 +28,12 @@ describe('provider search (movies)', () => {
     expect(res.body.code).toBe('unauthorized');
   });
 
-  it("finds works at TMDB and names the entry that already holds one's id", async () => {
+  it("finds works at TMDB, with their poster's path on this API, and names the entry that already holds one's id", async () => {
     const user = newUserId();
     const before = await search(user, 'q=alien&year=1979');
     expect(before.status).toBe(200);
     expect(before.body.data).toEqual([
-      expect.objectContaining({ provider: 'tmdb', provider_id: '348', title: 'Alien', year: 1979, external_ids: { tmdb: '348' }, existing_id: null, poster_url: expect.stringMatching(/\/w500\/vfrQk5IPloGg1v9Rzbh2Eg3VGyM\.jpg$/) }),
+      expect.objectContaining({ provider: 'tmdb', provider_id: '348', title: 'Alien', year: 1979, external_ids: { tmdb: '348' }, existing_id: null, poster_url: expect.stringMatching(/\/w500\/vfrQk5IPloGg1v9Rzbh2Eg3VGyM\.jpg$/), poster: '/api/v1/images/tmdb/w500/vfrQk5IPloGg1v9Rzbh2Eg3VGyM.jpg' }),
     ]);
     const created = await importWork(user, { provider: 'tmdb', provider_id: '348' });
     const after = await search(user, 'q=alien&year=1979');

@@ -1,6 +1,6 @@
 import { errors } from '@mt/errors';
 import { externalKeysOf } from '@mt/domain';
-import type { ProviderSearchHit } from '@mt/providers';
+import { posterPath, type ImageSources, type ProviderSearchHit } from '@mt/providers';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import type { ProviderSearchQuota } from '../../domain/ports/provider-search-quota.port';
 import type { CategoryProviders } from './category-providers';
@@ -11,7 +11,8 @@ export interface ProviderSearchQuery {
   provider?: string;
 }
 
-export type ProviderSearchResult = ProviderSearchHit & { existing_id: string | null };
+/** A hit with the catalog entry that holds one of its ids, and its poster as this API serves it (`poster`). */
+export type ProviderSearchResult = ProviderSearchHit & { existing_id: string | null; poster: string | null };
 
 /** Searches the category's providers for works, each marked with the catalog entry that already holds one of its ids. */
 export class ProviderSearchService {
@@ -19,6 +20,7 @@ export class ProviderSearchService {
     private readonly providers: CategoryProviders,
     private readonly entries: CatalogStore,
     private readonly quota: ProviderSearchQuota,
+    private readonly images: ImageSources = {},
   ) {}
 
   async search(userId: string, query: ProviderSearchQuery): Promise<{ data: ProviderSearchResult[] }> {
@@ -31,7 +33,11 @@ export class ProviderSearchService {
       for (const key of entry.external_keys ?? []) holders.set(key, entry._id.toHexString());
     }
     return {
-      data: hits.map((hit) => ({ ...hit, existing_id: externalKeysOf(hit.external_ids).map((key) => holders.get(key)).find((id) => id !== undefined) ?? null })),
+      data: hits.map((hit) => ({
+        ...hit,
+        existing_id: externalKeysOf(hit.external_ids).map((key) => holders.get(key)).find((id) => id !== undefined) ?? null,
+        poster: posterPath(hit.poster_url, this.images),
+      })),
     };
   }
 }

@@ -26,6 +26,7 @@ export const ProviderHitSchema = z
     year: z.number().int().nullable(),
     overview: z.string().nullable(),
     poster_url: z.string().nullable(),
+    poster: z.string().nullable().openapi({ description: "This API's path of the poster (`GET /api/v1/images/<provider>/<path>`), served from its own origin; null when there is none" }),
     external_ids: z.record(z.string(), z.string()).openapi({ description: "At least the provider's own id (`tmdb`, `openlibrary`)" }),
     existing_id: z.string().nullable().openapi({ description: 'The catalog entry that already holds one of these external ids; null when none does' }),
   })

@@ -86,10 +86,15 @@ describe("a show's episodes", () => {
     expect(await within(episodes).findByText('2 / 6 episodes')).toBeTruthy();
     expect(episodes.textContent).toContain('Next: S1 · E3 “Pilot 3”');
     await user.click(within(episodes).getByRole('button', { name: 'Mark season 1 watched' }));
-    expect(server.sent('POST', `/api/v1/tvshows/list/${SHOW}/plays`)[0]?.body).toEqual({ watched_at: 'now', seasons: [1] });
+    // Only the season's episodes not played yet: a second play of E1 and E2 would show twice in the diary.
+    expect(server.sent('POST', `/api/v1/tvshows/list/${SHOW}/plays`)[0]?.body).toEqual({ watched_at: 'now', episodes: ['e13', 'e14', 'e15'].map((id) => ({ episode_id: id.padEnd(24, '0') })) });
     expect(await within(episodes).findByText('5 / 6 episodes')).toBeTruthy();
     expect(episodes.textContent).toContain('Next: S2 · E1 “Return”');
     expect((within(episodes).getByRole('checkbox', { name: '3. Pilot 3' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(within(episodes).getByRole('button', { name: 'Mark all aired watched' }));
+    expect(await within(episodes).findByText('6 / 6 episodes')).toBeTruthy();
+    expect(server.sent('POST', `/api/v1/tvshows/list/${SHOW}/plays`)[1]?.body).toEqual({ watched_at: 'now', episodes: [{ episode_id: 'e21'.padEnd(24, '0') }] });
+    expect((within(episodes).getByRole('button', { name: 'Mark all aired watched' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it("unticks an episode by deleting that episode's play of the current cycle", async () => {

@@ -58,6 +58,11 @@ export function ShowEpisodes(props: { category: Category; itemId: string; entry:
   const progress = loaded.value;
   if (!progress) return loaded.state === 'error' ? <LoadError error={loaded.error} onRetry={() => setReloads((n) => n + 1)} /> : <Loading label="Loading the episodes…" rows={3} />;
   const next = progress.next_episode;
+  // Marking a season or every aired episode plays only the ones not played in this cycle: the API would add
+  // a second play of those already ticked, which the diary would then show twice.
+  const unplayed = (seasons: ShowProgress['seasons']) =>
+    seasons.flatMap((season) => (season.number === 0 ? [] : season.episodes.filter((episode) => episode.plays === 0 && hasAired(episode)))).map((episode) => ({ episode_id: episode.id }));
+  const allUnplayed = unplayed(progress.seasons);
   if (progress.seasons.length === 0)
     return (
       <section className="episodes" aria-labelledby="episodes-title">
@@ -93,7 +98,7 @@ export function ShowEpisodes(props: { category: Category; itemId: string; entry:
             Mark {episodeCode(next)} watched
           </button>
         )}
-        <button type="button" className="button" disabled={busy} onClick={() => void mark.submit({ all_aired: true }, 'Every aired episode marked as watched.')}>
+        <button type="button" className="button" disabled={busy || allUnplayed.length === 0} onClick={() => void mark.submit({ episodes: allUnplayed }, 'Every aired episode marked as watched.')}>
           Mark all aired watched
         </button>
       </div>
@@ -108,7 +113,7 @@ export function ShowEpisodes(props: { category: Category; itemId: string; entry:
             type="button"
             className="button button--small"
             disabled={busy || season.aired === 0 || season.completed >= season.aired}
-            onClick={() => void mark.submit({ seasons: [season.number] }, `${seasonName(season.number)} marked as watched.`)}
+            onClick={() => void mark.submit({ episodes: unplayed([season]) }, `${seasonName(season.number)} marked as watched.`)}
           >
             Mark {seasonName(season.number).toLowerCase()} watched
           </button>

@@ -1,5 +1,5 @@
-import { hashSlot } from '@mt/stores';
-import { redisKeys } from './redis-keys';
+import { redisKeys } from '@mt/contracts';
+import { hashSlot } from './redis-slots';
 
 /** The slots of a key set's keys, a key prefix counted with an id appended (as the scripts use it). */
 function slotsOf(set: Record<string, string>): Set<number> {
