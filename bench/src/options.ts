@@ -1,6 +1,6 @@
 import { APPS, type AppName } from '@mt/stack';
 
-export const SCENARIOS = ['proxy', 'auth', 'search', 'login', 'bulk', 'lists', 'catalog-scale', 'imports', 'coldstart', 'single-process', 'catalog-floor', 'build-ab', 'images', 'scrobble', 'plays'] as const;
+export const SCENARIOS = ['proxy', 'auth', 'search', 'login', 'bulk', 'lists', 'catalog-scale', 'imports', 'coldstart', 'single-process', 'catalog-floor', 'build-ab', 'images', 'scrobble', 'plays', 'providers'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {

@@ -43,6 +43,8 @@ import {
   type BenchStack,
 } from './stack/bench-stack';
 import { round } from './stats';
+import { startProviderReplay, type ProviderReplay } from '@mt/provider-replay';
+import { measureProviderSearch } from './scenarios/providers';
 import { required } from './required';
 
 const t0 = performance.now();
@@ -150,6 +152,7 @@ async function main(): Promise<void> {
   stores.push(mongo, redis);
   const storeUrls = { mongoUrl: mongo.url, redisUrl: redis.url };
   let bench: BenchStack | undefined;
+  let replay: ProviderReplay | undefined;
   let imageOrigin: ImageOrigin | undefined;
   let imageCacheDir: string | undefined;
   try {
@@ -218,6 +221,9 @@ async function main(): Promise<void> {
       `generated ${largest} movies in ${seconds(phase)} s; search prefix '${choice.prefix}' matches ${JSON.stringify(choice.matches)}`,
     );
 
+    // The providers scenario points the catalogs at the local replay server; the allowance of provider searches
+    // per user is lifted like the gateway's rate limit, or the measurement would meet it after 30 requests.
+    replay = options.scenarios.has('providers') ? await startProviderReplay() : undefined;
     if (options.scenarios.has('images')) {
       // The gateway learns its image hosts at start-up.
       imageOrigin = await startImageOrigin();
@@ -227,6 +233,7 @@ async function main(): Promise<void> {
     phase = performance.now();
     bench = await startBenchStack({
       ...storeUrls,
+      env: replay ? { ...replay.env, PROVIDER_SEARCHES_PER_MINUTE: '10000000' } : undefined,
       name: options.name,
       rootDir,
       profileApps: options.profileApps,
@@ -393,6 +400,11 @@ async function main(): Promise<void> {
           sorted_p95: round(last.sorted.p95 / first.sorted.p95, 2),
         },
       };
+    }
+
+    if (options.scenarios.has('providers') && replay) {
+      results.providers = await measureProviderSearch(gatewayUrl, session.jwt, choice.prefix, replay, options, log);
+      log(`  provider p95 ${results.providers.provider.p95} ms, catalog p95 ${results.providers.catalog.p95} ms, upstream calls while measured: ${results.providers.upstream_calls_while_measured}`);
     }
 
     if (options.scenarios.has('proxy')) {
@@ -576,6 +588,7 @@ async function main(): Promise<void> {
       log(`${results.log_problems.count} warning/error lines from the services (sample in the JSON file)`);
   } finally {
     if (bench) await bench.stop().catch(() => undefined);
+    await replay?.close();
     await imageOrigin?.stop();
     if (imageCacheDir) rmSync(imageCacheDir, { recursive: true, force: true });
     if (!options.keepData)

@@ -1,3 +1,4 @@
+import type { ProviderSearchResults } from '../scenarios/providers';
 import type { PlaysResults } from '../scenarios/plays';
 import type { MachineProbe } from '../machine/probe';
 import type { AuthResults } from '../scenarios/auth';
@@ -50,6 +51,8 @@ export interface BenchResults {
   auth?: AuthResults;
   /** Issue 42: the catalog service's CPU per request beside its floor (same libraries, same statements). */
   catalog_floor?: CatalogFloorResults;
+  /** Issue 39: provider search (warm cache) beside the catalog's prefix search, same run. */
+  providers?: ProviderSearchResults;
   /** Issue 42: the catalog page through the gateway, this build against another one, taking turns. */
   build_ab?: BuildAbResults;
   search?: {

@@ -100,6 +100,19 @@ export function evaluateTargets(results: BenchResults): TargetResult[] {
       );
   }
 
+  if (results.providers) {
+    const { provider, catalog, upstream_calls_while_measured: calls } = results.providers;
+    targets.push(
+      check(
+        'provider_search_p95',
+        'Provider search p95 (warm cache) vs catalog search p95, same run',
+        '≤ catalog',
+        `${ms(provider.p95)} vs ${ms(catalog.p95)}`,
+        provider.p95 <= catalog.p95 && calls === 0,
+        calls === 0 ? undefined : `${calls} upstream calls during the measurement: the cache did not answer`,
+      ),
+    );
+  } else targets.push(skip('provider_search_p95', 'Provider search p95 (warm cache) vs catalog search p95, same run', '≤ catalog', 'not measured'));
   if (results.build_ab) {
     const ab = results.build_ab;
     targets.push(check('build_ab_catalog_page', 'Catalog page through the gateway, this build ÷ the baseline build', '≥ 1.5×', `${ab.ratio.toFixed(2)}×`, ab.ratio >= 1.5));

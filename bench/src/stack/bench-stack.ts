@@ -18,6 +18,8 @@ export interface BenchStackOptions {
   profileDir?: string;
   /** Every service in one process (`npm start -- --single-process`). */
   singleProcess?: boolean;
+  /** More variables for every service (the metadata providers' replay server). */
+  env?: Record<string, string>;
   /** Extra environment of the gateway (the image scenario's image host). */
   gatewayEnv?: NodeJS.ProcessEnv;
   /** The catalogs read the catalog databases of the stack of this name (a second build over the same data). */
@@ -74,6 +76,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     env: {
       RATE_LIMIT_PER_MINUTE: '10000000',
       JWT_KEY_DIR: path.join(options.rootDir, 'tmp', 'bench-keys'),
+      ...options.env,
     },
     appEnv: {
       gateway: { ...profileEnv('gateway'), ...options.gatewayEnv },

@@ -42,4 +42,7 @@ export interface CategoryPaths {
   '/api/v1/{category}/list/{item_id}/plays': GenericPathItem<'/list/{item_id}/plays'>;
   '/api/v1/{category}/list/{item_id}/plays/{play_id}': GenericPathItem<'/list/{item_id}/plays/{play_id}'>;
   '/api/v1/{category}/list/plays': GenericPathItem<'/list/plays'>;
+  '/api/v1/{category}/providers/search': GenericPathItem<'/providers/search'>;
+  '/api/v1/{category}/providers/import': GenericPathItem<'/providers/import'>;
+  '/api/v1/{category}/{id}/refresh': GenericPathItem<'/{id}/refresh'>;
 }

@@ -37,6 +37,8 @@ import type {
   LoginRequest,
   LoginResponse,
   Message,
+  ProviderImport,
+  ProviderSearch,
   Page,
   RegisterRequest,
   TokenMetadata,
@@ -69,6 +71,8 @@ export interface ApiClientOptions {
 
 /** Query of the catalog search (GET /api/v1/{category}), as the served document declares it. */
 export type SearchQuery = NonNullable<CategoryPaths['/api/v1/{category}']['get']['parameters']['query']>;
+/** A search of a category's metadata providers: `q`, `year`, `provider`. */
+export type ProviderSearchQuery = CategoryPaths['/api/v1/{category}/providers/search']['get']['parameters']['query'];
 /** Query of a personal list (GET /api/v1/{category}/list). */
 export type ListQuery = NonNullable<CategoryPaths['/api/v1/{category}/list']['get']['parameters']['query']>;
 /** Body of a new catalog entry: the shared fields, and the category's own by name. */
@@ -146,6 +150,13 @@ export interface ApiClient {
   mergeEntry(category: string, id: string, into: string): Promise<CatalogEntry>;
   /** Admins: grants or removes the moderator role. */
   setUserRole(userId: string, role: AssignableRole): Promise<User>;
+
+  /** The category's metadata providers (docs/api.md "Metadata providers and posters"): works found, each with `existing_id`. */
+  searchProviders(category: string, query: ProviderSearchQuery): Promise<ProviderSearch>;
+  /** A new catalog entry from a provider's work (409 with `existingId` when the catalog has it). */
+  importFromProvider(category: string, body: ProviderImport): Promise<CatalogEntry>;
+  /** Re-reads an entry from its provider (its creator, or a moderator). */
+  refreshEntry(category: string, id: string): Promise<CatalogEntry>;
 }
 
 /** A file to import: its bytes, their media type, the import's source and options. */
@@ -341,6 +352,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       ),
     setUserRole: (userId, role) =>
       unwrap(http.PUT('/api/v1/auth/users/{id}/role', { params: { path: { id: userId } }, body: { role } })),
+    searchProviders: (name, query) =>
+      unwrap<ProviderSearch>(categoryHttp.GET('/api/v1/{category}/providers/search', { params: { path: category(name), query } })),
+    importFromProvider: (name, body) =>
+      unwrap<CatalogEntry>(categoryHttp.POST('/api/v1/{category}/providers/import', { params: { path: category(name) }, body })),
+    refreshEntry: (name, id) =>
+      unwrap<CatalogEntry>(categoryHttp.POST('/api/v1/{category}/{id}/refresh', { params: { path: { ...category(name), id } } })),
   };
   return client;
 }

@@ -12,6 +12,7 @@ export {
   type CatalogEntryCreate,
   type ImportUpload,
   type ListQuery,
+  type ProviderSearchQuery,
   type SearchQuery,
   type TokenProvider,
 } from './client';

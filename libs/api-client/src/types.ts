@@ -29,6 +29,10 @@ export type HomeEntry = Schemas['HomeEntry'];
 export type WorkSummary = Schemas['WorkSummary'];
 export type SearchResults = Schemas['SearchResults'];
 export type SearchHit = Schemas['SearchHit'];
+/** Metadata providers (docs/api.md "Metadata providers and posters"). */
+export type ProviderHit = Schemas['ProviderHit'];
+export type ProviderSearch = Schemas['ProviderSearch'];
+export type ProviderImport = Schemas['ProviderImport'];
 
 /** The fields every category's catalog entries share; a category adds its own (`director`, `isbn`...). */
 export type CatalogEntry = Schemas['CatalogEntry'] & { readonly [field: string]: unknown };

@@ -1,4 +1,4 @@
-import { ENTRY_LIMITS, normaliseIsbn, type ProviderMedia } from '@mt/domain';
+import { ENTRY_LIMITS, normaliseIsbn, OPENLIBRARY_ID, type ProviderMedia } from '@mt/domain';
 import { z } from 'zod';
 import type { AnswerCache } from './answer-cache';
 import type { MetadataProvider, ProviderSearchHit, ProviderSeason, ProviderWork, ReadOptions } from './provider';
@@ -14,7 +14,7 @@ const GENRES_KEPT = 5;
 
 const WORK_ID = /^OL\d{1,12}W$/;
 const EDITION_ID = /^OL\d{1,12}M$/;
-const OLID = /^OL\d{1,12}[WM]$/;
+const OLID = OPENLIBRARY_ID.pattern;
 const keyOf = (prefix: string) => z.string().regex(new RegExp(`^/${prefix}/OL\\d{1,12}[A-Z]$`));
 
 const searchAnswer = z.object({

@@ -63,4 +63,6 @@ export interface MetadataProvider {
   seasons(providerId: string, options?: ReadOptions): Promise<ProviderSeason[]>;
   /** Whether `providerId` has the shape of this provider's ids for `media` (else a 400 before any call). */
   validId(media: ProviderMedia, providerId: string): boolean;
+  /** This provider's id of the work another service names (an IMDb id at TMDB), or null when it knows none. */
+  idFor?(media: ProviderMedia, externalIds: Readonly<Record<string, string>>): Promise<string | null>;
 }

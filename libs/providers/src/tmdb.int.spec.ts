@@ -116,3 +116,13 @@ describe('TMDB adapter failures', () => {
     await expect(tmdb({ ...replay.env, TMDB_API_KEY: 'wrong' }).search('movie', { q: 'alien' })).rejects.toMatchObject(unavailable);
   });
 });
+
+describe('TMDB find by IMDb id', () => {
+  it("gives TMDB's id of the movie or the series an IMDb id names, null for none", async () => {
+    expect(await tmdb().idFor('movie', { imdb: 'tt0078748' })).toBe('348');
+    expect(await tmdb().idFor('tv', { imdb: 'tt11280740' })).toBe('95396');
+    expect(await tmdb().idFor('movie', { imdb: 'tt0000001' })).toBeNull();
+    expect(await tmdb().idFor('movie', {})).toBeNull();
+    expect(replay.requests.map((request) => request.path)).toEqual(['/tmdb/3/find/tt0078748', '/tmdb/3/find/tt11280740', '/tmdb/3/find/tt0000001']);
+  });
+});

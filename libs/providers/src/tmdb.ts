@@ -1,4 +1,4 @@
-import { ENTRY_LIMITS, type ProviderMedia } from '@mt/domain';
+import { ENTRY_LIMITS, IMDB_ID as IMDB_ID_KEY, TMDB_ID as TMDB_ID_KEY, type ProviderMedia } from '@mt/domain';
 import { z } from 'zod';
 import type { AnswerCache } from './answer-cache';
 import type { MetadataProvider, ProviderEpisode, ProviderSearchHit, ProviderSeason, ProviderWork, ReadOptions } from './provider';
@@ -49,6 +49,10 @@ const showAnswer = z.object({
   seasons: z.array(z.object({ season_number: z.number().int().min(0) })).default([]),
   external_ids: z.object({ imdb_id: nullableText, tvdb_id: z.number().int().nullish() }).default({}),
 });
+const findAnswer = z.object({
+  movie_results: z.array(z.object({ id: z.number().int().positive() })).default([]),
+  tv_results: z.array(z.object({ id: z.number().int().positive() })).default([]),
+});
 const seasonAnswer = z.object({
   season_number: z.number().int().min(0),
   episodes: z.array(
@@ -62,8 +66,9 @@ const seasonAnswer = z.object({
   ),
 });
 
-const TMDB_ID = /^[1-9]\d{0,9}$/;
-const IMDB_ID = /^tt\d{7,10}$/;
+// The catalog's own id formats: an id it could not store is left out, not guessed.
+const TMDB_ID = TMDB_ID_KEY.pattern;
+const IMDB_ID = IMDB_ID_KEY.pattern;
 
 /** TMDB's API v3 (developer.themoviedb.org): movies, and series with their seasons and episodes. */
 export class TmdbProvider implements MetadataProvider {
@@ -110,6 +115,15 @@ export class TmdbProvider implements MetadataProvider {
         },
       ];
     });
+  }
+
+  /** TMDB's id of a work named by its IMDb id (the find API: developer.themoviedb.org/reference/find-by-id). */
+  async idFor(media: ProviderMedia, externalIds: Readonly<Record<string, string>>): Promise<string | null> {
+    const imdb = externalIds['imdb'];
+    if (!imdb || !IMDB_ID.test(imdb)) return null;
+    const found = await this.http.getJson(`${this.settings.apiUrl}/find/${imdb}?external_source=imdb_id`, findAnswer);
+    const match = (media === 'tv' ? found.tv_results : found.movie_results)[0];
+    return match ? String(match.id) : null;
   }
 
   async fetchWork(media: ProviderMedia, providerId: string, options: ReadOptions = {}): Promise<ProviderWork> {

@@ -36,7 +36,12 @@ export const catalogService = defineService({
         lockMs: config.IMPORT_LOCK_MS,
       },
       importUploadsAtOnce: config.IMPORT_UPLOADS_AT_ONCE,
-      providers: { settings: providerSettings(config), redis: providersRedis, redisKeyPrefix: config.REDIS_KEY_PREFIX },
+      providers: {
+        settings: providerSettings(config),
+        redis: providersRedis,
+        redisKeyPrefix: config.REDIS_KEY_PREFIX,
+        searchLimits: { searches: config.PROVIDER_SEARCHES_PER_MINUTE, windowSeconds: 60 },
+      },
     });
     const consumer = new UserEventsConsumer({
       redis: createRedis({

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { STORE_PROFILES } from '../data/store-profile/store-profile';
 import { DEFAULT_IMPORT_UPLOADS_AT_ONCE } from '../features/list-import/upload-admission';
 import { providersEnvShape } from '@mt/providers';
+import { PROVIDER_SEARCH_LIMITS } from '../domain/provider-search-limits';
 
 const optionalPort = z
   .string()
@@ -62,6 +63,8 @@ const catalogEnvSchema = z
     OPENLIBRARY_ENABLED: providersEnvShape.OPENLIBRARY_ENABLED,
     OPENLIBRARY_URL: providersEnvShape.OPENLIBRARY_URL,
     OPENLIBRARY_COVERS_URL: providersEnvShape.OPENLIBRARY_COVERS_URL,
+    /** Provider searches one user may make per minute in this category (a 31st is a 429). */
+    PROVIDER_SEARCHES_PER_MINUTE: envInt(PROVIDER_SEARCH_LIMITS.searches, 1, 1_000_000_000),
   })
   .superRefine((env, ctx) => {
     if (env.PORT === 0 && env.ADVERTISED_URL === undefined) {

@@ -3,14 +3,7 @@ import { errors } from '@mt/errors';
 import type { Redis } from '@mt/stores';
 import type { ProviderSearchQuota } from '../domain/ports/provider-search-quota.port';
 
-export interface SearchQuotaLimits {
-  /** Searches allowed per window and user. */
-  searches: number;
-  windowSeconds: number;
-}
-
-/** docs/api.md "Metadata providers": 30 searches a minute per user. */
-export const PROVIDER_SEARCH_LIMITS: SearchQuotaLimits = { searches: 30, windowSeconds: 60 };
+import { PROVIDER_SEARCH_LIMITS, type SearchQuotaLimits } from '../domain/provider-search-limits';
 
 /**
  * A fixed window per user on Redis, shared by every instance of the category: the first search of a window

@@ -4,7 +4,7 @@ import { categoryBasePath, type CategoryDefinition } from '../domain/categories'
 import { catalogSchemas } from '../features/catalog/catalog.schemas';
 import type { ProviderImportService } from '../features/providers/provider-import.service';
 import type { ProviderSearchService } from '../features/providers/provider-search.service';
-import { providerSchemas } from '../features/providers/providers.schemas';
+import { ProviderImportSchema, ProviderSearchQuerySchema, ProviderSearchSchema } from '../features/providers/providers.schemas';
 
 const FAILURES =
   'A provider that fails, times out (5 s) or answers garbage is a 502 `provider_unavailable`; its refusal (429, after one retry) is a 503 with `Retry-After`. ' +
@@ -12,7 +12,6 @@ const FAILURES =
 
 /** The category's metadata provider endpoints: search, import, refresh (docs/api.md "Metadata providers"). */
 export function providerEndpoints(category: CategoryDefinition, search: ProviderSearchService, imports: ProviderImportService): Endpoint[] {
-  const s = providerSchemas(category);
   const entry = catalogSchemas(category);
   return [
     defineEndpoint({
@@ -27,8 +26,8 @@ export function providerEndpoints(category: CategoryDefinition, search: Provider
         'Without `provider`, every provider serving the category is searched. Each result names the catalog entry that already holds one of its external ids (`existing_id`), ' +
         'so a client offers that entry instead of a duplicate. Answers are cached for 24 h: the same search does not spend the provider\'s quota twice. ' +
         FAILURES,
-      query: s.SearchQuery,
-      responses: { 200: { description: 'Works found at the providers', schema: s.SearchAnswer } },
+      query: ProviderSearchQuerySchema,
+      responses: { 200: { description: 'Works found at the providers', schema: ProviderSearchSchema } },
       errors: [401, 502, 503],
       // Documented as needing a bearer credential, which is what the handler holds it to.
       openapi: { security: [{ bearerAuth: [] }] },
@@ -49,7 +48,7 @@ export function providerEndpoints(category: CategoryDefinition, search: Provider
         'A work whose external id an entry already holds (or whose title and year one has) is a 409 with `existing_id`: of concurrent imports of one work exactly one creates it. ' +
         'An id the provider does not know is a 404. ' +
         FAILURES,
-      body: s.ImportBody,
+      body: ProviderImportSchema,
       responses: { 201: { description: 'The new entry', schema: entry.Entry } },
       errors: [404, 409, 502, 503],
       async handle({ body, caller }) {

@@ -5,6 +5,9 @@ import { integer } from '../arguments';
 import { withExamples, type CommandContext } from '../command-context';
 import type { Output } from '../output/output';
 import { describeListEntry } from './list-format';
+import { CliError } from '../errors';
+import { EXIT } from '../exit-codes';
+import type { Session } from '../session';
 
 /**
  * The search filters the served document has, one row each: the option and the query parameter it fills (checked
@@ -31,11 +34,13 @@ export function registerCatalog(program: Command, ctx: CommandContext): void {
   search
     .addOption(new Option('--sort <key>', 'sort key (default: relevance with words, else title)').choices(SEARCH_SORTS))
     .addOption(new Option('--order <order>', 'asc or desc (default: asc for title, desc otherwise)').choices(ORDERS))
+    .option('--provider [name]', "search the category's metadata providers (TMDB, Open Library) instead of the catalog: works to add with mt add --from")
     .option('--page <n>', 'page number', integer(1, 1_000_000_000))
     .option('--limit <n>', `entries per page (1-${MAX_PAGE_LIMIT}, default 20)`, integer(1, MAX_PAGE_LIMIT));
-  withExamples(search, 'mt search movies matrix', 'mt search books --genre fantasy --sort year --limit 50', 'mt search movies blade runner --year 1982 --json | jq -r ".data[0].id"');
+  withExamples(search, 'mt search movies matrix', 'mt search books --genre fantasy --sort year --limit 50', 'mt search movies blade runner --year 1982 --json | jq -r ".data[0].id"', 'mt search movies alien --provider');
   search.action(async (category: string, words: string[], options: Record<string, unknown>, command: Command) => {
     const session = ctx.session(command);
+    if (options['provider'] !== undefined) return searchProviders(session, category, words, options);
     const query: Record<string, unknown> = {};
     if (words.length) query['q'] = words.join(' ');
     for (const filter of SEARCH_FILTERS) {
@@ -80,6 +85,28 @@ export function registerCatalog(program: Command, ctx: CommandContext): void {
     }
     session.output.result({ entry, list_entry: listEntry }, () => describeEntry(session.output, category, entry, listEntry));
   });
+}
+
+/** `mt search <category> <words> --provider [name]`: works found at the providers, and which the catalog has already. */
+async function searchProviders(session: Session, category: string, words: string[], options: Record<string, unknown>): Promise<void> {
+  session.requireToken();
+  if (!words.length) throw new CliError('give words to search the providers for', EXIT.usage);
+  for (const key of ['genre', 'sort', 'order', 'page', 'limit']) {
+    if (options[key] !== undefined) throw new CliError(`--${key} does not apply to a provider search`, EXIT.usage);
+  }
+  const provider = typeof options['provider'] === 'string' ? options['provider'] : undefined;
+  const year = typeof options['year'] === 'number' ? options['year'] : undefined;
+  const found = await session.api().searchProviders(category, { q: words.join(' '), ...(year === undefined ? {} : { year }), ...(provider ? { provider } : {}) });
+  session.output.result(found, () =>
+    found.data.length === 0
+      ? 'No works found.'
+      : session.output.table(found.data, [
+          { header: 'WORK', value: (hit) => `${hit.provider}:${hit.provider_id}`, style: (text) => session.output.style.dim(text) },
+          { header: 'TITLE', value: (hit) => hit.title, shrink: true, style: (text) => session.output.style.bold(text) },
+          { header: 'YEAR', value: (hit) => (hit.year === null ? '' : String(hit.year)) },
+          { header: 'IN CATALOG', value: (hit) => hit.existing_id ?? '' },
+        ]) + (session.output.tty ? session.output.style.dim('add one with: mt add ' + category + ' --from <work>') + '\n' : ''),
+  );
 }
 
 /** `--external-id <x>` → `externalId`, as commander names option values. */

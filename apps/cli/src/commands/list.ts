@@ -11,7 +11,7 @@ import { readAllStdin } from '../io';
 import type { Session } from '../session';
 import { pageFooter } from './catalog';
 import { describeListEntry, listColumns } from './list-format';
-import { resolveItem } from './resolve-item';
+import { importWork, parseWorkReference, resolveItem } from './resolve-item';
 
 /** The list-entry fields `add` and `set` take, as options. */
 interface EntryFieldOptions {
@@ -88,26 +88,30 @@ export function registerList(program: Command, ctx: CommandContext): void {
         .command('add')
         .summary('add an entry to your list (by id or title)')
         .description(
-          'Add a catalog entry to your list, by id or by --title/--year. A title is matched against the catalog (case and accents ignored, same year); ' +
-            'when nothing matches, the entry is created in the catalog. An entry already on your list is reported with its id (exit 5).',
+          'Add a catalog entry to your list: by id, by a metadata provider\'s work (--from tmdb:603), or by --title/--year. A title is searched first: ' +
+            'an entry of the catalog with that title (any year unless --year is given; several: name one), else a provider\'s work of that title, imported; ' +
+            'only then is an entry created from the title alone. An entry already on your list is reported with its id (exit 5).',
         )
         .argument('<category>', 'movies, tvshows, books...')
         .argument('[id]', 'the catalog entry id')
         .option('-t, --title <title>', 'find (or create) the catalog entry by title')
-        .option('-y, --year <year>', 'with --title: its year', integer(1870, 2100)),
+        .option('-y, --year <year>', 'with --title: its year', integer(1870, 2100))
+        .option('--from <provider:id>', "a metadata provider's work (see mt search --provider), imported when the catalog does not have it"),
     ),
     'mt add movies 65f1c0ffee0000000000abcd --status completed --score 9',
     'mt add movies --title "The Matrix" --year 1999 --status plan_to_watch',
     'mt add books --title Dune --year 1965 --json | jq -r .item_id',
-  ).action(async (category: string, id: string | undefined, options: EntryFieldOptions & { title?: string; year?: number }, command: Command) => {
+    'mt add movies --from tmdb:603 --status completed',
+  ).action(async (category: string, id: string | undefined, options: EntryFieldOptions & { title?: string; year?: number; from?: string }, command: Command) => {
     const session = ctx.session(command);
     session.requireToken();
-    if (id !== undefined && options.title !== undefined) throw usageError('give an id or --title, not both');
-    if (id === undefined && options.title === undefined) throw usageError('give the id of a catalog entry, or --title (and --year)');
+    if ([id, options.title, options.from].filter((given) => given !== undefined).length > 1) throw usageError('give one of an id, --title or --from');
+    if (id === undefined && options.title === undefined && options.from === undefined) throw usageError('give the id of a catalog entry, --title (and --year), or --from provider:id');
     if (id !== undefined && !isEntryId(id)) throw usageError(`not an entry id (24 hexadecimal characters): ${id}`);
     if (options.year !== undefined && options.title === undefined) throw usageError('--year goes with --title');
     const api = session.api();
-    const itemId = id ?? (await resolveItem(session, api, category, { title: options.title ?? '', year: options.year }));
+    const work = options.from === undefined ? undefined : parseWorkReference(options.from);
+    const itemId = id ?? (work ? await importWork(session, api, category, work.provider, work.providerId) : await resolveItem(session, api, category, { title: options.title ?? '', year: options.year }));
     let entry: ListEntry;
     try {
       entry = await api.addListEntry(category, { item_id: itemId, ...entryFields(category, options) });

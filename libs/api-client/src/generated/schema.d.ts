@@ -2913,10 +2913,10 @@ export interface components {
              */
             into: string;
         };
-        BooksProviderSearch: {
-            data: components["schemas"]["BooksProviderHit"][];
+        ProviderSearch: {
+            data: components["schemas"]["ProviderHit"][];
         };
-        BooksProviderHit: {
+        ProviderHit: {
             /** @example tmdb */
             provider: string;
             /**
@@ -2937,7 +2937,7 @@ export interface components {
             /** @description The catalog entry that already holds one of these external ids; null when none does */
             existing_id: string | null;
         };
-        BooksProviderImport: {
+        ProviderImport: {
             /**
              * @description A provider serving this category (the category record lists them: `providers`)
              * @example tmdb
@@ -3596,42 +3596,6 @@ export interface components {
                 tmdb?: string | null;
             };
         };
-        MoviesProviderSearch: {
-            data: components["schemas"]["MoviesProviderHit"][];
-        };
-        MoviesProviderHit: {
-            /** @example tmdb */
-            provider: string;
-            /**
-             * @description The work's id at the provider (TMDB: digits; Open Library: a work `OL…W` or an edition `OL…M`)
-             * @example 603
-             */
-            provider_id: string;
-            title: string;
-            year: number | null;
-            overview: string | null;
-            poster_url: string | null;
-            /** @description This API's path of the poster (`GET /api/v1/images/<provider>/<path>`), served from its own origin; null when there is none */
-            poster: string | null;
-            /** @description At least the provider's own id (`tmdb`, `openlibrary`) */
-            external_ids: {
-                [key: string]: string;
-            };
-            /** @description The catalog entry that already holds one of these external ids; null when none does */
-            existing_id: string | null;
-        };
-        MoviesProviderImport: {
-            /**
-             * @description A provider serving this category (the category record lists them: `providers`)
-             * @example tmdb
-             */
-            provider: string;
-            /**
-             * @description The id a provider search gave
-             * @example 603
-             */
-            provider_id: string;
-        };
         /** @description Your Movies list as `media-tracker/list@1` */
         MoviesListExport: {
             /** @enum {string} */
@@ -3941,42 +3905,6 @@ export interface components {
                  */
                 tvdb?: string | null;
             };
-        };
-        TVShowsProviderSearch: {
-            data: components["schemas"]["TVShowsProviderHit"][];
-        };
-        TVShowsProviderHit: {
-            /** @example tmdb */
-            provider: string;
-            /**
-             * @description The work's id at the provider (TMDB: digits; Open Library: a work `OL…W` or an edition `OL…M`)
-             * @example 603
-             */
-            provider_id: string;
-            title: string;
-            year: number | null;
-            overview: string | null;
-            poster_url: string | null;
-            /** @description This API's path of the poster (`GET /api/v1/images/<provider>/<path>`), served from its own origin; null when there is none */
-            poster: string | null;
-            /** @description At least the provider's own id (`tmdb`, `openlibrary`) */
-            external_ids: {
-                [key: string]: string;
-            };
-            /** @description The catalog entry that already holds one of these external ids; null when none does */
-            existing_id: string | null;
-        };
-        TVShowsProviderImport: {
-            /**
-             * @description A provider serving this category (the category record lists them: `providers`)
-             * @example tmdb
-             */
-            provider: string;
-            /**
-             * @description The id a provider search gave
-             * @example 603
-             */
-            provider_id: string;
         };
         /** @description Your TV Shows list as `media-tracker/list@1` */
         TVShowsListExport: {
@@ -8433,7 +8361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BooksProviderSearch"];
+                    "application/json": components["schemas"]["ProviderSearch"];
                 };
             };
             /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
@@ -8556,7 +8484,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BooksProviderImport"];
+                "application/json": components["schemas"]["ProviderImport"];
             };
         };
         responses: {
@@ -13567,7 +13495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MoviesProviderSearch"];
+                    "application/json": components["schemas"]["ProviderSearch"];
                 };
             };
             /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
@@ -13690,7 +13618,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MoviesProviderImport"];
+                "application/json": components["schemas"]["ProviderImport"];
             };
         };
         responses: {
@@ -19930,7 +19858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TVShowsProviderSearch"];
+                    "application/json": components["schemas"]["ProviderSearch"];
                 };
             };
             /** @description Malformed JSON, failed validation, missing or unknown fields, unknown or invalid query parameters */
@@ -20053,7 +19981,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TVShowsProviderImport"];
+                "application/json": components["schemas"]["ProviderImport"];
             };
         };
         responses: {

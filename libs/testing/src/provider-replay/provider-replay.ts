@@ -152,6 +152,13 @@ export class ProviderReplay {
       const results = this.fixtures.shows.filter((show) => matches(show.name, query) && (!year || show.first_air_date.startsWith(year)));
       return json(res, 200, page(results.map(({ id, name, original_name, first_air_date, overview, poster_path, genres }) => ({ id, name, original_name, first_air_date, overview, poster_path, genre_ids: genres.map((g) => g.id) }))));
     }
+    if ((match = /^\/find\/(tt\d+)$/.exec(path)) && url.searchParams.get('external_source') === 'imdb_id') {
+      // https://developer.themoviedb.org/reference/find-by-id: results by media type, each as in a search.
+      const imdb = match[1];
+      const movies = this.fixtures.movies.filter((movie) => movie.external_ids.imdb_id === imdb).map(({ id, title, release_date, poster_path }) => ({ id, title, release_date, poster_path, media_type: 'movie' }));
+      const shows = this.fixtures.shows.filter((show) => show.external_ids.imdb_id === imdb).map(({ id, name, first_air_date, poster_path }) => ({ id, name, first_air_date, poster_path, media_type: 'tv' }));
+      return json(res, 200, { movie_results: movies, person_results: [], tv_results: shows, tv_episode_results: [], tv_season_results: [] });
+    }
     if ((match = /^\/movie\/(\d+)$/.exec(path))) {
       const movie = this.fixtures.movies.find((candidate) => String(candidate.id) === match![1]);
       if (!movie) return notFound(res);

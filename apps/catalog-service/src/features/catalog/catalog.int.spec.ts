@@ -27,6 +27,8 @@ describe('catalog entries (movies)', () => {
       description: null,
       genres: ['Science Fiction'],
       external_ids: {},
+      poster_url: null,
+      poster: null,
       created_by: alice,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: res.body.created_at,

@@ -32,6 +32,15 @@ describe('list imports with providers configured (movies)', () => {
     expect(list.body.total).toBe(2);
   });
 
+  it('finds the TMDB work of a row that has only an IMDb id (an IMDb export) and creates the entry from it', async () => {
+    const user = newUserId();
+    const body = 'Const,Your Rating,Date Rated,Title,Original Title,URL,Title Type,IMDb Rating,Runtime (mins),Year,Genres,Num Votes,Release Date,Directors\ntt0103644,7,2024-01-02,Alien 3,Alien 3,https://www.imdb.com/title/tt0103644/,Movie,6.4,114,1992,"Action, Horror",300000,1992-05-22,David Fincher\n';
+    const job = await importAndWait(h.app, user, { category: 'movies', source: 'imdb', body });
+    expect(job.status).toBe('completed');
+    const entry = (await request(h.app).get('/api/v1/movies?external_id=imdb:tt0103644')).body.data[0];
+    expect(entry).toMatchObject({ title: 'Alien³', external_ids: { tmdb: '8077', imdb: 'tt0103644' }, poster: '/api/v1/images/tmdb/w500/xh5wI0UoW7DfS1IyLy3d2CgrCEP.jpg' });
+  });
+
   it('creates the title-only entry when the provider fails, and the import still completes', async () => {
     replay.fail('server_error', { path: '/movie/679', times: 5 });
     const user = newUserId();
