@@ -185,7 +185,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     importJobs,
     importRunner,
     imports: new ImportsService({ category, jobs: importJobs, queue: importQueue, cursors, now, admission: new UploadAdmission(importUploadsAtOnce) }),
-    listExport: new ListExportService(category, listRepository, listPlays, now),
+    listExport: new ListExportService(category, listRepository, listPlays, now, images),
     listStats: new ListStatsService({
       owners: listOwners,
       lists: listRepository,

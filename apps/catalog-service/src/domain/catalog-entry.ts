@@ -107,7 +107,7 @@ function ownFieldsOf(category: CategoryDefinition): ReadonlyArray<{ name: string
 
 /**
  * What clients see: common fields, then the category's own fields in definition order. With `images` (the
- * enabled providers' image bases) it adds `poster`, this API's path of the poster; exports leave it out.
+ * enabled providers' image bases) it adds `poster`, this API's path of the poster.
  */
 export function toEntryResponse(category: CategoryDefinition, doc: EntryResponseSource, images?: ImageSources): Record<string, unknown> {
   const response: Record<string, unknown> = {

@@ -5,6 +5,7 @@ import type { ExportFormat, ExportRows } from './list-export.schemas';
 import type { ExportPlaysReader } from '../../domain/ports/list-plays-reader.port';
 import { listFieldsOf } from '../../domain/list-import';
 import { toEntryResponse } from '../../domain/catalog-entry';
+import type { ImageSources } from '@mt/providers';
 import type { ListStore } from '../../domain/ports/list-store.port';
 import type { Id } from '../../domain/ids';
 import type { ExportedListEntry } from '../../domain/records/list-entry.record';
@@ -27,6 +28,8 @@ export class ListExportService {
     private readonly lists: ListStore,
     private readonly plays: ExportPlaysReader,
     private readonly now: () => Date = () => new Date(),
+    /** The enabled providers' image bases: each item as the API shows it, `poster` included. */
+    private readonly images: ImageSources = {},
   ) {}
 
   export(userId: string, format: ExportFormat, rows: ExportRows = 'entries'): ListExport {
@@ -44,7 +47,7 @@ export class ListExportService {
     for await (const entry of this.lists.streamForExport(userId)) {
       const [item] = entry.item;
       // An item removed by moderation while the list is read is gone from the list too.
-      if (item) yield { ...exportEntry(entry, toEntryResponse(this.category, item) as ExportItem), itemId: entry.item_id };
+      if (item) yield { ...exportEntry(entry, toEntryResponse(this.category, item, this.images) as ExportItem), itemId: entry.item_id };
     }
   }
 
