@@ -16,7 +16,7 @@ describe('completion candidates', () => {
   const candidates = (words: string[]) => complete(program, words, categories);
 
   it('offers commands, then subcommands', async () => {
-    expect(await candidates([''])).toEqual(['login', 'logout', 'whoami', 'categories', 'search', 'show', 'list', 'add', 'set', 'rm', 'import', 'imports', 'export', 'stats', 'history', 'sync', 'tokens', 'hooks', 'inbox', 'catalog', 'role', 'completion']);
+    expect(await candidates([''])).toEqual(['login', 'logout', 'whoami', 'categories', 'search', 'show', 'list', 'add', 'set', 'rm', 'import', 'imports', 'export', 'watch', 'progress', 'up-next', 'diary', 'stats', 'history', 'sync', 'tokens', 'hooks', 'inbox', 'catalog', 'role', 'completion']);
     expect(await candidates(['tokens', 'c'])).toEqual(['create']);
     expect(await candidates(['hooks', ''])).toEqual(['ls', 'create', 'rm']);
     expect(await candidates(['inbox', ''])).toEqual(['resolve', 'dismiss']);
