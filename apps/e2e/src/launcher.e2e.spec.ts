@@ -196,7 +196,7 @@ describe('npm start (the stack launcher CLI)', () => {
 
     it('serves every process\'s metrics on its own metrics port, listed in the banner; the API ports answer 404 for /metrics', async () => {
       const ports = status.processes.flatMap((p) => [p.url, p.metrics_url]);
-      expect(new Set(ports).size).toBe(12);
+      expect(new Set(ports).size).toBe(EXPECTED_PROCESSES.length * 2);
       for (const p of status.processes) {
         expect(launched.output()).toMatch(new RegExp(`${p.name}\\s+${p.url}\\s+${p.metrics_url}\\s+pid ${p.pid}`));
         const scraped = await fetch(`${p.metrics_url}/metrics`);
@@ -219,6 +219,7 @@ describe('npm start (the stack launcher CLI)', () => {
         auth: { status: 'healthy' },
         registry: { status: 'healthy' },
         'service:auth': { status: 'healthy' },
+        'service:scrobble': { status: 'healthy' },
         'catalog:books': { status: 'healthy' },
         'catalog:movies': { status: 'healthy' },
         'catalog:tvshows': { status: 'healthy' },

@@ -120,7 +120,8 @@ export async function startRaceStack(name: string, extraEnv: Record<string, stri
           const groups = ((await redis.xinfo('GROUPS', stream)) as unknown[][]).map(fieldsOf);
           const consumed = (group: Record<string, string>) =>
             Number(group['pending']) === 0 && Number(group['lag']) === 0;
-          return groups.length === CATEGORIES.length && groups.every(consumed);
+          // Every catalog and the scrobble service consume account events, each as its own group.
+          return groups.length === CATEGORIES.length + 1 && groups.every(consumed);
         },
         timeoutMs,
         'every catalog consumed the account events',

@@ -33,7 +33,7 @@ export const HookListSchema = z.array(HookSchema).openapi('ScrobbleHookList');
 export const IdParamsSchema = z.strictObject({ id: objectIdParam() });
 
 export const ReceiverParamsSchema = z.strictObject({
-  server: z.string().max(20).openapi({ description: '`jellyfin`, `plex`, `emby` or `generic`' }),
+  server: z.string().max(200).openapi({ description: '`jellyfin`, `plex`, `emby` or `generic`' }),
   secret: z.string().max(200).openapi({ description: 'The secret of the hook (from its `url`)' }),
 });
 
