@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, retryTransient } from '@mt/stores';
+import { isDuplicateKeyError, isTransientConflict } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Hook } from '../domain/ports';
 import type { Server } from '../domain/scrobble-event';
@@ -51,7 +51,8 @@ export class HooksRepository {
 
   /** Takes the first free slot; a slot taken by a concurrent creation is retried with the next one. */
   async create(input: Omit<Hook, 'id' | 'lastEventAt'> & { secretHash: Buffer }, limit: number): Promise<Hook> {
-    for (let attempt = 0; attempt < limit; attempt++) {
+    // Each failed attempt means another creation won a slot (or collided with one), so twice the limit is ample.
+    for (let attempt = 0; attempt < limit * 2; attempt++) {
       const used = new Set((await this.hooks.find({ user_id: input.userId }, { projection: { slot: 1 } }).toArray()).map((doc) => doc.slot));
       const slot = Array.from({ length: limit }, (_, index) => index).find((index) => !used.has(index));
       if (slot === undefined) throw new HookLimitReached();
@@ -68,11 +69,12 @@ export class HooksRepository {
         last_event_at: null,
       };
       try {
-        // Concurrent inserts under one user's unique slots may also meet as a write conflict: tried again.
-        await retryTransient(() => this.hooks.insertOne(doc));
+        await this.hooks.insertOne(doc);
         return toHook(doc);
       } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
+        // A concurrent creation took the slot (duplicate key, or a write conflict on servers that report
+        // it so): read the slots again at once rather than backing off, so a loser is answered quickly.
+        if (!isDuplicateKeyError(error) && !isTransientConflict(error)) throw error;
       }
     }
     throw new HookLimitReached();
