@@ -16,7 +16,7 @@ export interface CliStack {
 /** The whole stack as processes, in databases and a Redis namespace of its own, with every category routed. */
 export async function startCliStack(name: string, env: NodeJS.ProcessEnv = {}): Promise<CliStack> {
   const redisKeyPrefix = testRedisPrefix(`cli-${name}`);
-  const databases = { auth: testDbName(`cli_${name}_auth`), ...Object.fromEntries(CATEGORIES.map((c) => [c, testDbName(`cli_${name}_${c}`)])) } as Record<string, string>;
+  const databases = { auth: testDbName(`cli_${name}_auth`), scrobble: testDbName(`cli_${name}_scrobble`), ...Object.fromEntries(CATEGORIES.map((c) => [c, testDbName(`cli_${name}_${c}`)])) } as Record<string, string>;
   const keyDir = path.join(findWorkspaceRoot(), 'tmp', 'cli-keys', redisKeyPrefix.replace(/[^A-Za-z0-9]/g, '_'));
   const logs: string[] = [];
   const cleanUp = async () => {
@@ -30,7 +30,7 @@ export async function startCliStack(name: string, env: NodeJS.ProcessEnv = {}): 
     mongoUrl: testMongoUrl(),
     redisUrl: testRedisUrl(),
     redisKeyPrefix,
-    mongoDbNames: { auth: databases['auth'], catalog: (category) => databases[category] ?? testDbName(`cli_${name}_${category}`) },
+    mongoDbNames: { auth: databases['auth'], catalog: (category) => databases[category] ?? testDbName(`cli_${name}_${category}`), scrobble: databases['scrobble'] },
     logLevel: 'info',
     env: { JWT_KEY_DIR: keyDir, ...env },
     onLog: (line) => {

@@ -43,8 +43,9 @@ export async function startRaceStack(name: string, extraEnv: Record<string, stri
   const redisKeyPrefix = testRedisPrefix(`race-${name}`);
   const dbNames = {
     auth: testDbName(`race_${name}_auth`),
+    scrobble: testDbName(`race_${name}_scrobble`),
     ...Object.fromEntries(CATEGORIES.map((category) => [category, testDbName(`race_${name}_${category}`)])),
-  } as Record<'auth' | Category, string>;
+  } as Record<'auth' | 'scrobble' | Category, string>;
   const keyDir = path.join(
     findWorkspaceRoot(),
     'tmp',
@@ -60,7 +61,7 @@ export async function startRaceStack(name: string, extraEnv: Record<string, stri
     mongoUrl: testMongoUrl(),
     redisUrl: testRedisUrl(),
     redisKeyPrefix,
-    mongoDbNames: { auth: dbNames.auth, catalog: (category) => dbNames[category as Category] },
+    mongoDbNames: { auth: dbNames.auth, catalog: (category) => dbNames[category as Category], scrobble: dbNames.scrobble },
     logLevel: 'warn',
     env: {
       JWT_KEY_DIR: keyDir,

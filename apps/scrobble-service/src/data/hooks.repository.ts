@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, isTransientConflict } from '@mt/stores';
+import { isDuplicateKeyError, isTransientConflict, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
 import type { Hook } from '../domain/ports';
 import type { Server } from '../domain/scrobble-event';
@@ -106,7 +106,7 @@ export class HooksRepository {
   async touch(hookId: string, at: Date): Promise<void> {
     const id = objectIdOf(hookId);
     if (!id) return;
-    await this.hooks.updateOne({ _id: id, $or: [{ last_event_at: null }, { last_event_at: { $lt: at } }] }, { $set: { last_event_at: at } });
+    await retryTransient(() => this.hooks.updateOne({ _id: id, $or: [{ last_event_at: null }, { last_event_at: { $lt: at } }] }, { $set: { last_event_at: at } }));
   }
 
   async idsOf(userId: string): Promise<string[]> {

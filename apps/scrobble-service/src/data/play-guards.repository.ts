@@ -9,13 +9,14 @@ interface PlayGuardDocument {
   last_play_at: Date;
 }
 
+/** Guards by hook: one per (hook, media). */
+export const PLAY_GUARD_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.playGuards, shardKey: { hook_id: 1 }, scatterGather: ["an account's deletion (by `user_id`)"] };
+
 /**
  * The last counted play of each item (and episode) per hook: a second play within the window is a
  * duplicate. The claim is one conditional upsert on a unique key, so two deliveries racing each other
  * cannot both count.
  */
-/** Guards by hook: one per (hook, media). */
-export const PLAY_GUARD_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.playGuards, shardKey: { hook_id: 1 }, scatterGather: ["an account's deletion (by `user_id`)"] };
 
 export class PlayGuardsRepository {
   constructor(private readonly db: ScrobbleDatabase) {}

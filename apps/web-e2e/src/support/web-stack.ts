@@ -19,6 +19,7 @@ export async function startWebStack(name: string, options: { env?: NodeJS.Proces
   if (!existsSync(path.join(root, 'dist/apps/web/index.html'))) throw new Error('dist/apps/web is missing: run `npx nx build web` first');
   const redisKeyPrefix = testRedisPrefix(`web-${name}`);
   const authDb = testDbName(`web_${name}_auth`);
+  const scrobbleDb = testDbName(`web_${name}_scrobble`);
   const catalogDbs = new Map<string, string>();
   const catalogDb = (category: string) => {
     if (!catalogDbs.has(category)) catalogDbs.set(category, testDbName(`web_${name}_${category}`));
@@ -32,7 +33,7 @@ export async function startWebStack(name: string, options: { env?: NodeJS.Proces
     mongoUrl: testMongoUrl(),
     redisUrl: testRedisUrl(),
     redisKeyPrefix,
-    mongoDbNames: { auth: authDb, catalog: catalogDb },
+    mongoDbNames: { auth: authDb, catalog: catalogDb, scrobble: scrobbleDb },
     // Rate limits as shipped; a generated signing key per stack.
     env: { ...options.env, JWT_KEY_DIR: keyDir },
     onLog: (line) => {
@@ -42,7 +43,7 @@ export async function startWebStack(name: string, options: { env?: NodeJS.Proces
   });
   const cleanUp = async () => {
     await deleteRedisPrefix(redisKeyPrefix).catch(() => undefined);
-    await Promise.all([authDb, ...catalogDbs.values()].map((db) => dropTestDatabase(db).catch(() => undefined)));
+    await Promise.all([authDb, scrobbleDb, ...catalogDbs.values()].map((db) => dropTestDatabase(db).catch(() => undefined)));
     rmSync(keyDir, { recursive: true, force: true });
   };
   try {
@@ -64,6 +65,7 @@ export async function startWebStack(name: string, options: { env?: NodeJS.Proces
       async stop() {
         await stack.stop();
         await cleanUp();
+        reportServiceErrors(name, logs);
       },
     };
   } catch (error) {
@@ -71,4 +73,12 @@ export async function startWebStack(name: string, options: { env?: NodeJS.Proces
     await cleanUp();
     throw error;
   }
+}
+
+/** Pino's level for errors: a browser test that saw a 500 shows here which service failed, and why. */
+const ERROR_LEVEL = 50;
+
+function reportServiceErrors(name: string, logs: readonly LogLine[]): void {
+  const errors = logs.filter((line) => typeof line.json?.['level'] === 'number' && (line.json['level'] as number) >= ERROR_LEVEL);
+  if (errors.length) console.log(`errors logged by the ${name} web stack:\n${errors.map((line) => `  [${line.process}] ${line.text}`).join('\n')}`);
 }

@@ -44,7 +44,8 @@ export class ReceiverService {
     const body = await readBody();
     const event = parseBody(hook.server, body);
     const now = this.deps.now?.() ?? new Date();
-    const touched = this.deps.hooks.touch(hook.id, now);
+    // The hook's "last event" is only shown to its owner: failing to record it must not refuse an event already stored.
+    const touched = this.deps.hooks.touch(hook.id, now).catch((error: unknown) => this.deps.logger.warn({ hook_id: hook.id, err: error }, 'hook last event time not recorded'));
     try {
       return await this.admit(hook, event, body, now);
     } finally {

@@ -1,0 +1,53 @@
+import pino from 'pino';
+import type { Hook, StoredEvent } from '../../domain/ports';
+import type { EventQueue, EventStore, HookRateLimit, HookStore, PlayGuardStore } from '../../domain/store-ports';
+import { ReceiverService } from './receiver.service';
+
+const hook: Hook = { id: 'h1', userId: 'u1', server: 'jellyfin', name: 'Jellyfin', usernames: [], threshold: 90, createdAt: new Date(0), lastEventAt: null };
+const playedBody = JSON.stringify({ NotificationType: 'PlaybackStop', ItemType: 'Movie', Name: 'Heat', Year: 1995, PlayedToCompletion: true, NotificationUsername: 'ada' });
+
+/** The receiver over stores kept in memory: what it stores, queues and logs. */
+function receiverWith(touch: HookStore['touch']) {
+  const stored: StoredEvent[] = [];
+  const queued: string[] = [];
+  const warnings: string[] = [];
+  const events = {
+    insert: async (input) => {
+      const event: StoredEvent = { ...input, id: `e${stored.length + 1}`, status: 'pending' };
+      stored.push(event);
+      return event;
+    },
+    remove: async () => undefined,
+  } as Partial<EventStore> as EventStore;
+  const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+  const receiver = new ReceiverService({
+    hooks: { touch } as Partial<HookStore> as HookStore,
+    events,
+    guards: { claim: async () => true } as Partial<PlayGuardStore> as PlayGuardStore,
+    queue: { enqueue: async (id: string) => void queued.push(id) } as EventQueue,
+    rateLimit: { take: async () => null } as HookRateLimit,
+    logger,
+  });
+  return { receiver, stored, queued, warnings };
+}
+
+describe('the webhook receiver', () => {
+  it('stores and queues a played event, and records when the hook last sent one', async () => {
+    const touched: Date[] = [];
+    const { receiver, stored, queued } = receiverWith(async (_id, at) => void touched.push(at));
+    await expect(receiver.receive(hook, async () => playedBody)).resolves.toEqual({ outcome: 'queued' });
+    expect(stored).toHaveLength(1);
+    expect(queued).toEqual([stored[0]!.id]);
+    expect(touched).toHaveLength(1);
+  });
+
+  it('still accepts an event when the time of the last event cannot be recorded, and says so in a warning', async () => {
+    const { receiver, stored, queued, warnings } = receiverWith(async () => {
+      throw Object.assign(new Error('write conflict'), { code: 112 });
+    });
+    await expect(receiver.receive(hook, async () => playedBody)).resolves.toEqual({ outcome: 'queued' });
+    expect(stored).toHaveLength(1);
+    expect(queued).toEqual([stored[0]!.id]);
+    expect(warnings).toEqual(['hook last event time not recorded']);
+  });
+});
