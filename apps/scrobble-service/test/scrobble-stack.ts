@@ -13,9 +13,10 @@ export interface ScrobbleStack {
   stop(): Promise<void>;
 }
 
-export async function startScrobbleStack(options: { scrobbleEnv?: NodeJS.ProcessEnv } = {}): Promise<ScrobbleStack> {
-  const prefix = testRedisPrefix('scrobble');
-  const names = { auth: testDbName('sc_auth'), catalog: (category: string) => `${testDbName('sc_cat')}_${category}`, scrobble: testDbName('sc_scrobble') };
+export async function startScrobbleStack(options: { name?: string; scrobbleEnv?: NodeJS.ProcessEnv; catalogEnv?: NodeJS.ProcessEnv } = {}): Promise<ScrobbleStack> {
+  const name = options.name ?? 'sc';
+  const prefix = testRedisPrefix(name === 'sc' ? 'scrobble' : `scrobble-${name}`);
+  const names = { auth: testDbName(`${name}_auth`), catalog: (category: string) => `${testDbName(`${name}_cat`)}_${category}`, scrobble: testDbName(`${name}_scrobble`) };
   const catalogs = { movies: names.catalog('movies'), tvshows: names.catalog('tvshows') };
   const lines: LogLine[] = [];
   const privateKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
@@ -32,6 +33,7 @@ export async function startScrobbleStack(options: { scrobbleEnv?: NodeJS.Process
     appEnv: {
       'auth-service': { JWT_PRIVATE_KEY: privateKey, ARGON2_CONCURRENCY: '1' },
       gateway: { RATE_LIMIT_PER_MINUTE: '0' },
+      'catalog-service': { ...options.catalogEnv },
       'scrobble-service': { PENDING_SWEEP_MS: '1000', SCROBBLE_LOCK_MS: '2000', ...options.scrobbleEnv },
     },
     onLog: (line) => lines.push(line),

@@ -24,6 +24,11 @@ export const INTERNAL_PATHS = {
   listPlays: (category: string, itemId: string) => `/internal/${category}/list/${encodeURIComponent(itemId)}/plays`,
   /** catalog-service: GET an episode by `external_id=tvdb:123` (or imdb:, tmdb:) or `show_id`, `season`, `number` (internal secret). */
   episodeLookup: (category: string) => `/internal/${category}/episodes/lookup`,
+  /**
+   * catalog-service: POST `{ title, year, external_ids }` of a work the catalog lacks; its provider's entry is
+   * added, created by the signed identity (internal secret and a signed identity). `{ item_id: null }`: no provider finds it.
+   */
+  providerMatch: (category: string) => `/internal/${category}/providers/match`,
 } as const;
 
 export const IntrospectionRequestSchema = z.strictObject({ token: z.string().max(200) });

@@ -52,6 +52,7 @@ import type { Redis } from '@mt/stores';
 import { CategoryProviders } from '../features/providers/category-providers';
 import { ProviderSearchService } from '../features/providers/provider-search.service';
 import { ProviderImportService } from '../features/providers/provider-import.service';
+import { ProviderMatchService } from '../features/providers/provider-match.service';
 import { ProviderRowFill } from '../features/providers/provider-row-fill';
 import { ProviderSearchQuotaRepository } from '../data/provider-search-quota.repository';
 import type { SearchQuotaLimits } from '../domain/provider-search-limits';
@@ -176,6 +177,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     categoryProviders: metadata.categoryProviders,
     providerSearch: metadata.search,
     providerImports: metadata.imports,
+    providerMatch: metadata.match,
     showRefresh: metadata.showRefresh,
     playsRepository: plays,
     plays: new PlaysService({ recorder: playRecorder, plays, lists: listRepository, catalog: catalogRepository, episodes: episodesRepository, writes: listWrites, cursors, now }),
@@ -258,5 +260,6 @@ function createMetadataProviders({ category, providers, catalog, catalogReposito
         })
       : undefined;
   const rowFill = categoryProviders.ids().length ? new ProviderRowFill(category, categoryProviders, logger) : undefined;
-  return { categoryProviders, search, imports, showRefresh, rowFill };
+  const match = new ProviderMatchService({ providers: categoryProviders, imports, logger });
+  return { categoryProviders, search, imports, showRefresh, rowFill, match };
 }

@@ -32,6 +32,6 @@ export function createApp({ config, logger, lifecycle, metrics, module }: Catalo
   });
   // Identity only from the gateway's signed headers; a forged or unsigned one is a 401.
   app.use(identityMiddleware(config.INTERNAL_SECRET));
-  app.use(endpointRouter([categoryEndpoints(module), internalEndpoints(module.category, module.plays, module.episodes)], { internalSecret: config.INTERNAL_SECRET }));
+  app.use(endpointRouter([categoryEndpoints(module), internalEndpoints(module.category, module.plays, module.episodes, module.providerMatch)], { internalSecret: config.INTERNAL_SECRET }));
   return finishHttpApp(app, logger);
 }

@@ -25,6 +25,7 @@ import { moderationEndpoints } from './moderation.endpoints';
 import { providerEndpoints } from './providers.endpoints';
 import type { ProviderSearchService } from '../features/providers/provider-search.service';
 import type { ProviderImportService } from '../features/providers/provider-import.service';
+import type { ProviderMatchService } from '../features/providers/provider-match.service';
 
 /** The use cases a category's endpoints call, as the wiring hands them over (composition/). */
 export interface CategoryServices {
@@ -38,6 +39,8 @@ export interface CategoryServices {
   readonly lists: ListService;
   readonly providerSearch: ProviderSearchService;
   readonly providerImports: ProviderImportService;
+  /** The scrobble service's provider step (an internal endpoint). */
+  readonly providerMatch: ProviderMatchService;
   readonly plays: PlaysService;
   readonly playBatch: PlayBatch;
   /** Present when the category is episodic. */

@@ -8,6 +8,8 @@ import { listSchemas } from '../features/list/list.schemas';
 import type { CategoryDefinition } from '../domain/categories';
 import type { PlaysService } from '../features/plays/plays.service';
 import type { EpisodesService } from '../features/episodes/episodes.service';
+import type { ProviderMatchService } from '../features/providers/provider-match.service';
+import { YEAR_MAX, YEAR_MIN } from '../domain/catalog-query';
 import { IMDB_ID, TMDB_ID, TVDB_ID } from '@mt/domain';
 
 const SCROBBLE_SOURCE = /^scrobble:[a-z0-9][a-z0-9._-]{0,49}$/;
@@ -45,13 +47,25 @@ const EpisodeLookupQuery = z
     }
   });
 
+/** A work as a media server names it; at most a handful of ids, each as short as an id is. */
+const ProviderMatchBody = z.strictObject({
+  title: z.string().trim().min(1).max(300).nullable(),
+  year: z.number().int().min(YEAR_MIN).max(YEAR_MAX).nullable(),
+  external_ids: z
+    .record(z.string().regex(/^[a-z][a-z0-9_]{0,19}$/), z.string().min(1).max(100))
+    .refine((ids) => Object.keys(ids).length <= 10, 'at most 10 ids'),
+});
+
+const ProviderMatchFound = z.object({ item_id: idSchema().nullable(), created: z.boolean() });
+
 const EpisodeFound = z.object({ item_id: idSchema(), episode: z.object({ id: idSchema(), season: z.number().int(), number: z.number().int() }) });
 
 /**
  * What the scrobble service calls (internal secret; never routed by the gateway, which routes only the
- * manifest of public endpoints): record plays under the hook owner's signed identity, and find episodes.
+ * manifest of public endpoints): record plays under the hook owner's signed identity, find episodes, and add
+ * a played work the catalog lacks from the category's providers.
  */
-export function internalEndpoints(category: CategoryDefinition, plays: PlaysService, episodes: EpisodesService | null): EndpointGroup {
+export function internalEndpoints(category: CategoryDefinition, plays: PlaysService, episodes: EpisodesService | null, providerMatch: ProviderMatchService): EndpointGroup {
   const endpoints: Endpoint[] = [
     defineEndpoint({
       name: 'record scrobbled plays',
@@ -72,6 +86,23 @@ export function internalEndpoints(category: CategoryDefinition, plays: PlaysServ
         if (body.start_only) return reply.ok(await plays.start(caller.userId, params.item_id));
         const { source, watched_at, episodes: named, seasons, all_aired, source_event_id } = body;
         return reply.created(await plays.record(caller.userId, params.item_id, { watched_at, episodes: named, seasons, all_aired, source_event_id }, source));
+      },
+    }),
+    defineEndpoint({
+      name: 'match at providers',
+      method: 'POST',
+      path: '/providers/match',
+      access: INTERNAL,
+      summary: 'Add a played work the catalog lacks from the metadata providers (scrobbles)',
+      description:
+        "Found by one of its ids, else by its exact title (and `year` when given); a title several works share finds nothing. The entry is created by the signed identity; an entry holding the work already is answered (`created: false`). `item_id: null` when no provider finds it; a failing provider is a 502.",
+      body: ProviderMatchBody,
+      responses: { 200: { description: 'The entry of the work, or null', schema: ProviderMatchFound } },
+      errors: [502],
+      async handle({ body, caller }) {
+        if (!caller) throw errors.unauthorized('a signed identity is required');
+        const found = await providerMatch.match(body, caller.userId);
+        return reply.ok(found ?? { item_id: null, created: false });
       },
     }),
   ];

@@ -19,6 +19,8 @@ const scrobbleEnvSchema = z
     SCROBBLE_CONCURRENCY: envInt(8, 1, 64),
     /** An event whose instance stopped renewing its queue lock this long ago (a crash) is run by another. */
     SCROBBLE_LOCK_MS: envInt(10_000, 1000, 600_000),
+    /** How long a failing metadata provider is waited out before an event it would have matched goes to the inbox. */
+    PROVIDER_PATIENCE_MS: envInt(3_600_000, 1000, 7 * 24 * 3_600_000),
     /** How often events still pending are queued again (their job was lost or gave up). */
     PENDING_SWEEP_MS: envInt(30_000, 100, 3_600_000),
     /** An account event left unacknowledged this long by another (crashed) consumer is taken over. */

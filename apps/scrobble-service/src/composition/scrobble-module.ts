@@ -31,6 +31,7 @@ export interface ScrobbleModuleOptions {
   hookEventsPerMinute: number;
   queue: Omit<ScrobbleQueueOptions, 'logger' | 'keyPrefix'>;
   sweep: { intervalMs: number; graceMs: number };
+  providerPatienceMs: number;
   /** Tests put a catalog of their own here; by default the catalog instances of the route table. */
   catalog?: CatalogPort;
 }
@@ -46,7 +47,7 @@ export function createScrobbleModule(options: ScrobbleModuleOptions) {
   const mappings = new MappingsRepository(db);
   const catalog = options.catalog ?? new CatalogClient({ routeTable: options.routeTable, internalSecret: options.internalSecret });
   const queue = new ScrobbleQueue({ ...options.queue, keyPrefix: options.keyPrefix, logger });
-  const processor = new EventProcessor({ events, hooks, inbox, matcher: new Matcher({ catalog, mappings }), catalog, logger });
+  const processor = new EventProcessor({ events, hooks, inbox, matcher: new Matcher({ catalog, mappings }), catalog, logger, providerPatienceMs: options.providerPatienceMs });
   const sweep = new PendingSweep({ events, queue, logger, ...options.sweep });
   return {
     connection,

@@ -32,6 +32,7 @@ export const scrobbleService = defineService({
       hookEventsPerMinute: config.HOOK_EVENTS_PER_MINUTE,
       queue: { redisUrl: config.REDIS_URL, concurrency: config.SCROBBLE_CONCURRENCY, lockMs: config.SCROBBLE_LOCK_MS },
       sweep: { intervalMs: config.PENDING_SWEEP_MS, graceMs: Math.min(config.PENDING_SWEEP_MS, 10_000) },
+      providerPatienceMs: config.PROVIDER_PATIENCE_MS,
     });
     const consumer = new UserEventsConsumer({
       redis: createRedis({ url: config.REDIS_URL, logger, name: `${SERVICE}-events`, blocking: true }),

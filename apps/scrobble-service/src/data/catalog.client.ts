@@ -3,9 +3,12 @@ import { titleKey } from '@mt/domain';
 import { INTERNAL_SECRET_HEADER, signIdentity, type Identity } from '@mt/identity';
 import type { RouteTable } from '@mt/registry-client';
 import { randomUUID } from 'node:crypto';
-import { CatalogRefused, CatalogUnavailable, type CatalogMatch, type CatalogPort, type ScrobbleCategory } from '../domain/ports';
+import { CatalogRefused, CatalogUnavailable, ProviderUnavailable, type CatalogMatch, type CatalogPort, type ScrobbleCategory } from '../domain/ports';
+import type { MediaIds } from '../domain/scrobble-event';
 
 const REQUEST_TIMEOUT_MS = 5000;
+/** Adding a show from its provider reads every season and writes them: longer than a lookup. */
+const PROVIDER_MATCH_TIMEOUT_MS = 30_000;
 /** Candidates read per title search: an exact folded title is among the first hits when it exists. */
 const TITLE_CANDIDATES = 20;
 
@@ -21,7 +24,7 @@ interface Page {
 export class CatalogClient implements CatalogPort {
   constructor(private readonly deps: { routeTable: RouteTable; internalSecret: string }) {}
 
-  private async call(category: ScrobbleCategory, path: string, init: { method?: string; body?: unknown; identity?: Identity; internal?: boolean } = {}): Promise<{ status: number; body: unknown }> {
+  private async call(category: ScrobbleCategory, path: string, init: { method?: string; body?: unknown; identity?: Identity; internal?: boolean; timeoutMs?: number } = {}): Promise<{ status: number; body: unknown }> {
     const instance = this.deps.routeTable.pickInstance(category);
     if (!instance) throw new CatalogUnavailable(`no live instance of ${category}`);
     const requestId = randomUUID();
@@ -35,13 +38,15 @@ export class CatalogClient implements CatalogPort {
         method: init.method ?? 'GET',
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        signal: AbortSignal.timeout(init.timeoutMs ?? REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
       throw new CatalogUnavailable(`${category} could not be reached (${(error as Error).message})`);
     }
     if (response.status >= 500) {
       await response.body?.cancel();
+      // The catalog's only 502 is `provider_unavailable`: its metadata provider failed, not the catalog.
+      if (response.status === 502) throw new ProviderUnavailable(`${category}'s metadata provider is unavailable`);
       throw new CatalogUnavailable(`${category} answered ${response.status}`);
     }
     const body = await response.json().catch(() => null);
@@ -76,6 +81,17 @@ export class CatalogClient implements CatalogPort {
     if (status !== 200) return null;
     const found = body as { item_id: string; episode: { id: string } };
     return { itemId: found.item_id, episodeId: found.episode.id };
+  }
+
+  async addFromProvider(userId: string, category: ScrobbleCategory, work: { title: string | null; year: number | null; externalIds: MediaIds }): Promise<string | null> {
+    const { body } = await this.call(category, INTERNAL_PATHS.providerMatch(category), {
+      method: 'POST',
+      internal: true,
+      identity: this.ownerIdentity(userId),
+      body: { title: work.title?.slice(0, 300) || null, year: work.year, external_ids: work.externalIds },
+      timeoutMs: PROVIDER_MATCH_TIMEOUT_MS,
+    });
+    return (body as { item_id?: string | null } | null)?.item_id ?? null;
   }
 
   async recordPlay(userId: string, match: CatalogMatch, play: { watchedAt: Date; sourceEventId: string; source: string }) {

@@ -61,6 +61,11 @@ export class CatalogUnavailable extends Error {
   override readonly name = 'CatalogUnavailable';
 }
 
+/** The catalog's metadata provider failed (its 502): worth retrying while the event is young (scrobble-rules). */
+export class ProviderUnavailable extends Error {
+  override readonly name = 'ProviderUnavailable';
+}
+
 /** The catalog refused a request of ours for good (a 4xx other than 404): retrying would not help. */
 export class CatalogRefused extends Error {
   override readonly name = 'CatalogRefused';
@@ -72,6 +77,11 @@ export interface CatalogPort {
   /** Entries whose folded title equals `title` (and whose year equals `year` when given). */
   findByTitle(category: ScrobbleCategory, title: string, year: number | null): Promise<string | null>;
   findEpisode(query: { externalId: string } | { showId: string; season: number; number: number }): Promise<{ itemId: string; episodeId: string } | null>;
+  /**
+   * The catalog entry of a work its providers find (by an id, else by its exact title and year), added as created
+   * by the user when the catalog lacks it; null when no provider finds it. A failing provider is ProviderUnavailable.
+   */
+  addFromProvider(userId: string, category: ScrobbleCategory, work: { title: string | null; year: number | null; externalIds: MediaIds }): Promise<string | null>;
   /** Records one play under the user's identity; the same sourceEventId twice records it once. Null: the item or episode is unknown. */
   recordPlay(userId: string, match: CatalogMatch, play: { watchedAt: Date; sourceEventId: string; source: string }): Promise<{ playId: string | null } | null>;
   /** Puts the item on the user's list as watching unless it is there. Null: the item is unknown. */

@@ -81,6 +81,12 @@ export class ProviderReplay {
     return this.baseUrl;
   }
 
+  /** A film only the calling test knows, added to the recorded ones: TMDB id `id`, IMDb id `tt0<id>`. */
+  recordMovie(id: number, title: string, releaseDate: string): void {
+    const base = structuredClone(this.fixtures.movies[1]!);
+    this.fixtures.movies.push({ ...base, id, title, original_title: title, release_date: releaseDate, imdb_id: `tt0${id}`, external_ids: { imdb_id: `tt0${id}` } } as typeof base);
+  }
+
   /** Requests whose path contains `pathPart` (all when omitted). */
   calls(pathPart = ''): number {
     return this.requests.filter((request) => request.path.includes(pathPart)).length;

@@ -42,6 +42,18 @@ export class CategoryProviders {
     return chosen;
   }
 
+  /**
+   * The provider's id of a work named by external ids: its own id when given in its shape, else the one it finds
+   * from another service's id (an IMDb id at TMDB); undefined when neither. A provider that fails throws.
+   */
+  async providerIdOf(name: ProviderId, externalIds: Readonly<Record<string, string>>): Promise<string | undefined> {
+    const serving = this.serving.get(name);
+    if (!serving) return undefined;
+    const own = externalIds[name];
+    if (own !== undefined && serving.provider.validId(serving.media, own)) return own;
+    return (await serving.provider.idFor?.(serving.media, externalIds)) ?? undefined;
+  }
+
   /** The work and, for a show, its seasons; a provider that knows no such id is a 404. */
   async read({ provider, media }: CategoryProvider, providerId: string, options: ReadOptions = {}): Promise<ProviderRead> {
     try {

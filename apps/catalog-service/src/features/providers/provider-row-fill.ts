@@ -18,7 +18,10 @@ export class ProviderRowFill {
 
   async fieldsFor(externalIds: Readonly<Record<string, string>>): Promise<Record<string, unknown> | null> {
     for (const id of this.providers.ids()) {
-      const providerId = externalIds[id] ?? (await this.idFromOtherIds(id, externalIds));
+      const providerId = await this.providers.providerIdOf(id, externalIds).catch((error: unknown) => {
+        this.logger.debug({ provider: id, reason: (error as Error).message }, 'import row not found at the provider by its other ids');
+        return undefined;
+      });
       if (providerId === undefined) continue;
       try {
         const chosen = this.providers.chooseFor(id, providerId);
@@ -30,17 +33,5 @@ export class ProviderRowFill {
       }
     }
     return null;
-  }
-
-  /** The provider's id of a row that names the work only by another service's id (an IMDb export's `imdb`). */
-  private async idFromOtherIds(provider: string, externalIds: Readonly<Record<string, string>>): Promise<string | undefined> {
-    const [serving] = this.providers.choose(provider);
-    if (!serving?.provider.idFor) return undefined;
-    try {
-      return (await serving.provider.idFor(serving.media, externalIds)) ?? undefined;
-    } catch (error) {
-      this.logger.debug({ provider, reason: (error as Error).message }, 'import row not found at the provider by its other ids');
-      return undefined;
-    }
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '@mt/logging';
-import { CatalogRefused, type CatalogMatch, type CatalogPort, type StoredEvent } from '../../domain/ports';
+import { CatalogRefused, ProviderUnavailable, type CatalogMatch, type CatalogPort, type StoredEvent } from '../../domain/ports';
 import type { EventStore, HookStore, InboxStore } from '../../domain/store-ports';
 import type { Matcher } from './matcher';
 
@@ -11,7 +11,19 @@ export const sourceEventIdOf = (event: Pick<StoredEvent, 'id'>): string => `scro
 
 /** What the queue's worker runs for one accepted event; safe to run again at any point. */
 export class EventProcessor {
-  constructor(private readonly deps: { events: EventStore; hooks: HookStore; inbox: InboxStore; matcher: Matcher; catalog: CatalogPort; logger: Logger; now?: () => Date }) {}
+  constructor(
+    private readonly deps: {
+      events: EventStore;
+      hooks: HookStore;
+      inbox: InboxStore;
+      matcher: Matcher;
+      catalog: CatalogPort;
+      logger: Logger;
+      /** How long after its receipt an event keeps waiting for a failing metadata provider. */
+      providerPatienceMs: number;
+      now?: () => Date;
+    },
+  ) {}
 
   async process(eventId: string): Promise<void> {
     const { events, hooks } = this.deps;
@@ -23,11 +35,20 @@ export class EventProcessor {
       const match = await this.deps.matcher.match(event);
       if (match && (await this.apply(event, match))) return;
     } catch (error) {
-      // Refused for good: the owner sees the play in the inbox rather than the queue retrying it forever.
-      if (!(error instanceof CatalogRefused)) throw error;
-      this.deps.logger.warn({ event_id: event.id, reason: error.message }, 'the catalog refused a scrobbled event; parked in the inbox');
+      if (!this.givesUp(event, error)) throw error;
+      this.deps.logger.warn({ event_id: event.id, reason: (error as Error).message }, 'a scrobbled event could not be applied; parked in the inbox');
     }
     await this.park(event);
+  }
+
+  /**
+   * A refusal for good, or a provider failing for longer than the patience: the owner sees the play in the inbox
+   * rather than the queue retrying it forever. Anything else is retried (the queue, then the pending sweep).
+   */
+  private givesUp(event: StoredEvent, error: unknown): boolean {
+    if (error instanceof CatalogRefused) return true;
+    const now = this.deps.now?.() ?? new Date();
+    return error instanceof ProviderUnavailable && now.getTime() - event.receivedAt.getTime() >= this.deps.providerPatienceMs;
   }
 
   /** Records the play (or the start); false when the catalog does not know the item or episode. */

@@ -2,24 +2,16 @@ import { idPairs } from '../../domain/media-ids';
 import type { CatalogMatch, CatalogPort, StoredEvent } from '../../domain/ports';
 import type { MappingStore } from '../../domain/store-ports';
 
-/**
- * A seam for a metadata provider (docs/api.md "Metadata providers"): given an event nothing else matched,
- * it may add the work to the catalog and answer its match. None is wired yet: unmatched events go to the inbox.
- */
-export interface ProviderMatcher {
-  match(event: StoredEvent): Promise<CatalogMatch | null>;
-}
-
 const episodeOf = (event: StoredEvent): CatalogMatch['episode'] =>
   event.event.season !== null && event.event.number !== null ? { season: event.event.season, number: event.event.number } : null;
 
 /**
  * Finds an event's item (and episode) in the catalog, in the order of docs/api.md "Scrobbling from media
  * servers": what the owner chose for this hook before, then external ids, then the folded title (+ year for
- * a movie; a show's year is ignored), then the provider seam.
+ * a movie; a show's year is ignored), then the catalog's metadata providers, which add the work to the catalog.
  */
 export class Matcher {
-  constructor(private readonly deps: { catalog: CatalogPort; mappings: MappingStore; provider?: ProviderMatcher }) {}
+  constructor(private readonly deps: { catalog: CatalogPort; mappings: MappingStore }) {}
 
   async match(event: StoredEvent): Promise<CatalogMatch | null> {
     const remembered = await this.deps.mappings.find(event.hookId, event.subjectKey);
@@ -29,7 +21,21 @@ export class Matcher {
       return episode ? { category: 'tvshows', itemId: remembered.itemId, episode } : null;
     }
     const found = event.event.media === 'movie' ? await this.movie(event) : await this.episode(event);
-    return found ?? (await this.deps.provider?.match(event)) ?? null;
+    return found ?? (await this.fromProvider(event));
+  }
+
+  /** The work added from the category's providers, as created by the hook's owner (a show's ids only: an episode's would name another work). */
+  private async fromProvider(event: StoredEvent): Promise<CatalogMatch | null> {
+    const { catalog } = this.deps;
+    const played = event.event;
+    if (played.media === 'movie') {
+      const itemId = await catalog.addFromProvider(event.userId, 'movies', { title: played.title, year: played.year, externalIds: played.ids });
+      return itemId ? { category: 'movies', itemId, episode: null } : null;
+    }
+    const episode = episodeOf(event);
+    if (!episode) return null;
+    const itemId = await catalog.addFromProvider(event.userId, 'tvshows', { title: played.showTitle, year: null, externalIds: played.ids });
+    return itemId ? { category: 'tvshows', itemId, episode } : null;
   }
 
   private async movie(event: StoredEvent): Promise<CatalogMatch | null> {
