@@ -1,5 +1,6 @@
 import { isDuplicateKeyError, isTransientConflict, retryTransient } from '@mt/stores';
 import { mongo } from 'mongoose';
+import { randomInt } from 'node:crypto';
 import type { Hook } from '../domain/ports';
 import type { Server } from '../domain/scrobble-event';
 import type { ShardingDeclaration } from '@mt/stores';
@@ -49,13 +50,18 @@ export class HooksRepository {
     await this.hooks.createIndex({ user_id: 1, slot: 1 }, { unique: true, name: 'user_slot' });
   }
 
-  /** Takes the first free slot; a slot taken by a concurrent creation is retried with the next one. */
+  /**
+   * Takes a free slot at random; a slot a concurrent creation took is retried with another. Random rather than
+   * the lowest: racing creations then mostly land on different slots, where all racing for the lowest would win
+   * one per round and keep the last ones waiting past the gateway's timeout.
+   */
   async create(input: Omit<Hook, 'id' | 'lastEventAt'> & { secretHash: Buffer }, limit: number): Promise<Hook> {
     // Each failed attempt means another creation won a slot (or collided with one), so twice the limit is ample.
     for (let attempt = 0; attempt < limit * 2; attempt++) {
       const used = new Set((await this.hooks.find({ user_id: input.userId }, { projection: { slot: 1 } }).toArray()).map((doc) => doc.slot));
-      const slot = Array.from({ length: limit }, (_, index) => index).find((index) => !used.has(index));
-      if (slot === undefined) throw new HookLimitReached();
+      const free = Array.from({ length: limit }, (_, index) => index).filter((index) => !used.has(index));
+      if (!free.length) throw new HookLimitReached();
+      const slot = free[randomInt(free.length)] as number;
       const doc: HookDocument = {
         _id: new mongo.ObjectId(),
         user_id: input.userId,
