@@ -132,7 +132,12 @@ describe.each([390, 1280])('at %i px wide', (width) => {
     await page.getByRole('button', { name: `+1 episodes: ${title}` }).click();
     await visible(page.getByText(`S1 · E1 of “${title}” marked as watched.`));
     await visible(page.locator('.list-row').getByText(/1 \/ \d+ episodes|1 episodes/));
+    await expectLoadedPoster(page, `Poster of ${title}`);
     await checkScreen(w, 'list-plus-one');
+    // The grid view: the same poster, larger.
+    await page.getByRole('button', { name: 'Grid', exact: true }).click();
+    await expectLoadedPoster(page, `Poster of ${title}`);
+    await checkScreen(w, 'list-grid');
 
     // The home: up next with its poster and next episode.
     await page.getByRole('link', { name: 'Media Tracker' }).click();

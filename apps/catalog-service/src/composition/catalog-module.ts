@@ -31,6 +31,7 @@ import { ListRepository } from '../data/list.repository';
 import { LIST_RANGE_FIELDS } from '../data/list-entry.document';
 import { ListPageReader } from '../data/list-page.reader';
 import { ListService } from '../features/list/list.service';
+import { ListEntryViews } from '../features/list/list-entry.response';
 import { ListImportBatches } from '../features/list/list-import-batches';
 import { ListItemCascades } from '../features/list/list-item-cascades';
 import { ListWrites } from '../features/list/list-writes';
@@ -133,11 +134,13 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
   const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
+  const listEntryViews = new ListEntryViews(catalogRepository, images);
   const lists = new ListService({
     lists: listRepository,
     pages: new ListPageReader(listRepository, storeProfile),
     owners: listOwners,
     catalog: catalogRepository,
+    views: listEntryViews,
     legacyHistories: legacyHistory,
     writes: listWrites,
     plays,
@@ -180,7 +183,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     providerMatch: metadata.match,
     showRefresh: metadata.showRefresh,
     playsRepository: plays,
-    plays: new PlaysService({ recorder: playRecorder, plays, lists: listRepository, catalog: catalogRepository, episodes: episodesRepository, writes: listWrites, cursors, now }),
+    plays: new PlaysService({ recorder: playRecorder, plays, lists: listRepository, catalog: catalogRepository, views: listEntryViews, episodes: episodesRepository, writes: listWrites, cursors, now }),
     /** Many items' plays at once: the batch endpoint, and imports (with `source` `import:<source>`). */
     playBatch: new PlayBatch({ category, catalog: catalogRepository, recorder: playRecorder, writes: listWrites, now }),
     progress: episodesRepository ? new ProgressService({ lists: listRepository, plays, episodes: episodesRepository, cursors, now }) : null,
@@ -195,7 +198,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       plays: listPlays,
       episodic: category.episodic !== undefined,
     }),
-    listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, catalogRepository, now),
+    listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, listEntryViews, now),
     userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, plays, atomic, now }),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */

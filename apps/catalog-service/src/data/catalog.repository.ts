@@ -9,7 +9,7 @@ import type { CatalogStore } from '../domain/ports/catalog-store.port';
 import type { EntryFilter } from '../domain/catalog-listing';
 
 // The length of works counted in pages (books): list entries show their progress as a percentage of it.
-const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1, [`own.${PROGRESS_LENGTH_FIELDS.pages}`]: 1 } as const;
+const ITEM_SUMMARY = { _id: 1, title: 1, year: 1, title_key: 1, poster_url: 1, [`own.${PROGRESS_LENGTH_FIELDS.pages}`]: 1 } as const;
 
 const EXTERNAL_IDS_INDEX = 'external_ids_unique';
 

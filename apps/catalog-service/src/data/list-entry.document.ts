@@ -7,7 +7,7 @@ import { MAX_HISTORY_PER_ENTRY, newestFirst, type HistoryEvent } from '../domain
 import type { ListSort, NewListEntryFields } from '../domain/list-entry';
 
 /** The fields of a list entry that copy its catalog entry. */
-export const itemCopy = (item: ListedItem) => ({ item_title_key: item.titleKey, item_title: item.title, item_year: item.year, item_pages: item.pages });
+export const itemCopy = (item: ListedItem) => ({ item_title_key: item.titleKey, item_title: item.title, item_year: item.year, item_pages: item.pages, item_poster_url: item.posterUrl });
 
 /** Prepends one write's events (oldest first) to a stored history, dropping the oldest beyond the cap. */
 export function pushHistory(events: readonly HistoryEvent[]) {

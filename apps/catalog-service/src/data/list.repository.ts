@@ -223,10 +223,10 @@ export class ListRepository implements ListStore {
   }
 
   /**
-   * Keeps every entry's copy of the catalog entry (title sort key, title, year) in step with it, in the edit's
+   * Keeps every entry's copy of the catalog entry (title sort key, title, year, pages, poster) in step with it, in the edit's
    * transaction (which writes the entry's guards first, so an import batch adding it meanwhile runs again).
    */
-  async retitleItem(item: ListedItem, session: Session): Promise<void> {
+  async copyItemIntoEntries(item: ListedItem, session: Session): Promise<void> {
     await this.entries.updateMany({ item_id: item.id }, { $set: itemCopy(item) }, { session });
   }
 

@@ -7,8 +7,9 @@ import { listedItem } from '../domain/records/list-entry.record';
 const BATCH = 500;
 
 /**
- * Start-up migration to list entries that keep a copy of their catalog entry's title and year (so a page
- * reads no catalog entry): entries stored before get theirs, a batch at a time in _id order. An entry whose
+ * Start-up migration to list entries that keep a copy of their catalog entry's title, year, pages and poster (so
+ * a page reads no catalog entry): entries stored before, or whose copy predates the poster, get theirs, a batch
+ * at a time in _id order. An entry whose
  * catalog entry is gone (a database edited by hand) is passed over and keeps being joined. Idempotent, no
  * transaction: an edit or merge of the catalog entry meanwhile writes the copy itself, and wins.
  */
@@ -33,6 +34,6 @@ export async function copyItemsIntoLegacyEntries(lists: LegacyListEntriesReposit
 export const itemCopiesMigration: Migration = {
   id: '004-legacy-item-copies',
   removableAfter: '1.0.0',
-  done: "list entries: their catalog entry's title and year copied into them",
+  done: "list entries: their catalog entry's title, year, pages and poster copied into them",
   run: async ({ listEntries, catalog }) => ({ entries: await copyItemsIntoLegacyEntries(listEntries, catalog) }),
 };

@@ -5,6 +5,9 @@ import { itemCopy } from '../data/list-entry.document';
 import type { HistoryEvent } from '../domain/list-history';
 import type { ListedItem, ListEntryDocument } from '../domain/records/list-entry.record';
 
+/** No copy of the catalog entry, or one from before the copy had the poster (its last field). */
+const WITHOUT_CURRENT_COPY: mongo.Filter<ListEntryDocument> = { $or: [{ item_title: { $exists: false } }, { item_poster_url: { $exists: false } }] };
+
 /** The writes of the start-up migrations to `list_entries`: older entries brought to the current shape. */
 export class LegacyListEntriesRepository {
   constructor(private readonly db: CatalogDatabase) {}
@@ -45,9 +48,12 @@ export class LegacyListEntriesRepository {
     return result.modifiedCount;
   }
 
-  /** Start-up: up to `limit` entries after `after` (in _id order) that keep no copy of their catalog entry (stored before they did). */
+  /**
+   * Start-up: up to `limit` entries after `after` (in _id order) that keep no copy of their catalog entry, or a
+   * copy from before it had the poster.
+   */
   withoutItemCopy(after: mongo.ObjectId | null, limit: number): Promise<Array<Pick<ListEntryDocument, '_id' | 'item_id'>>> {
-    const filter: mongo.Filter<ListEntryDocument> = after ? { item_title: { $exists: false }, _id: { $gt: after } } : { item_title: { $exists: false } };
+    const filter: mongo.Filter<ListEntryDocument> = after ? { ...WITHOUT_CURRENT_COPY, _id: { $gt: after } } : WITHOUT_CURRENT_COPY;
     return this.entries.find(filter, { projection: { _id: 1, item_id: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
   }
 
@@ -59,7 +65,7 @@ export class LegacyListEntriesRepository {
     if (!copies.length) return 0;
     const result = await this.entries.bulkWrite(
       copies.map(({ entryId, item }) => ({
-        updateOne: { filter: { _id: entryId, item_id: item.id, item_title: { $exists: false } }, update: { $set: itemCopy(item) } },
+        updateOne: { filter: { _id: entryId, item_id: item.id, ...WITHOUT_CURRENT_COPY }, update: { $set: itemCopy(item) } },
       })),
       { ordered: false },
     );

@@ -3016,6 +3016,8 @@ export interface components {
             id: string;
             title: string;
             year: number | null;
+            /** @description This API's path of the work's poster or cover (`GET /api/v1/images/<provider>/<path>`); null when it has none on an enabled provider's image host */
+            poster: string | null;
         };
         /** @description The entry left the list */
         ListChangeDelete: {

@@ -27,7 +27,7 @@ export interface ListStore {
   entriesOfItem(itemId: Id, session: Session, userIds?: readonly string[]): Promise<ListEntryDocument[]>;
   deleteByIds(ids: readonly Id[], session: Session): Promise<number>;
   moveItem(from: Id, into: ListedItem, now: Date, seqs: ReadonlyMap<string, number>, session: Session): Promise<number>;
-  retitleItem(item: ListedItem, session: Session): Promise<void>;
+  copyItemIntoEntries(item: ListedItem, session: Session): Promise<void>;
   streamForExport(userId: string): AsyncIterable<ExportedListEntry>;
   deleteAllOfUser(userId: string, session: Session): Promise<number>;
   /** A play write that changed nothing visible: only the up-next fields, no new revision or feed position. */

@@ -54,7 +54,7 @@ export type EntryResponseSource = Pick<
 export type EntryListingRow = EntryResponseSource & Pick<EntryDocument, 'title_key' | 'year_missing'>;
 
 /** What a list entry keeps of its catalog entry: title, year, and the own field of a length in pages (books). */
-export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key'> & { own?: Record<string, unknown> };
+export type ItemSummaryRow = Pick<EntryDocument, '_id' | 'title' | 'year' | 'title_key' | 'poster_url'> & { own?: Record<string, unknown> };
 
 /** A change of one entry: `$set`, `$unset`, and the state it was computed from (a concurrent change makes it retry). */
 export interface EntryChange {

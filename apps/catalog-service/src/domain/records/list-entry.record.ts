@@ -12,19 +12,20 @@ export interface ListedItem {
   year: number | null;
   /** A book's `pages` (null when unknown or not a book). */
   pages: number | null;
+  posterUrl: string | null;
 }
 
 export function listedItem(row: ItemSummaryRow): ListedItem {
   const pages = row.own?.[PROGRESS_LENGTH_FIELDS.pages];
-  return { id: row._id, titleKey: row.title_key, title: row.title, year: row.year, pages: typeof pages === 'number' ? pages : null };
+  return { id: row._id, titleKey: row.title_key, title: row.title, year: row.year, pages: typeof pages === 'number' ? pages : null, posterUrl: row.poster_url ?? null };
 }
 
 /**
  * One entry of a user's list. `item_title_key` (the item's folded title, renamed with it) serves the
  * title sort; `item_title` and `item_year` are what responses show of the item, so a page reads no
  * catalog entry; `score_missing` puts entries without a score last in both orders; `rev` counts writes for
- * optimistic concurrency on PATCH. The three `item_*` copies change with the catalog entry in its own
- * transactions (an edit of its title or year, a merge): see `ListRepository.retitleItem`, `moveItem`.
+ * optimistic concurrency on PATCH. The `item_*` copies change with the catalog entry in its own
+ * transactions (an edit of its title, year, pages or poster, a merge): see `ListRepository.copyItemIntoEntries`, `moveItem`.
  */
 export interface ListEntryDocument {
   _id: Id;
@@ -36,6 +37,8 @@ export interface ListEntryDocument {
   item_year?: number | null;
   /** The book's `pages` as the entry keeps it (with the title): its `progress_percent` (absent before 2026-12-02: none shown). */
   item_pages?: number | null;
+  /** The item's `poster_url` as the entry keeps it (absent before 2026-12-02: responses join the catalog entry). */
+  item_poster_url?: string | null;
   status: ListStatus;
   score: number | null;
   score_missing: 0 | 1;

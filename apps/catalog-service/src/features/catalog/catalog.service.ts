@@ -91,8 +91,8 @@ export class CatalogService {
   async update(id: string, patch: EntryFieldsInput, userId: string, moderator = false): Promise<EntryResponse> {
     const objectId = toId(id);
     const needsCurrent = patchNeedsCurrent(this.deps.category, patch);
-    // List entries keep the title, the year and a book's pages: a change of any of them is copied to them.
-    const retitles = patch.title !== undefined || patch.year !== undefined || patch[PROGRESS_LENGTH_FIELDS.pages] !== undefined;
+    // List entries keep the title, the year, a book's pages and the poster: a change of any of them is copied to them.
+    const retitles = patch.title !== undefined || patch.year !== undefined || patch.poster_url !== undefined || patch[PROGRESS_LENGTH_FIELDS.pages] !== undefined;
     // External ids are recomputed from the entry as read; a concurrent change of them makes the update miss: read again.
     for (let attempt = 1; ; attempt++) {
       const current = needsCurrent ? await this.deps.entries.findById(objectId) : null;
@@ -109,10 +109,10 @@ export class CatalogService {
             () =>
               this.deps.atomic.run(async (session) => {
                 const doc = await this.deps.entries.updateIfCreatedBy(objectId, moderator ? null : userId, change, session);
-                // List entries keep the item's title (and its sort key) and year: changed in the same transaction.
+                // List entries keep the item's title (and its sort key), year, pages and poster: changed in the same transaction.
                 if (doc && retitles) {
                   await this.deps.guards.touchGuards([objectId], 'all', session);
-                  await this.deps.lists.retitleItem(listedItem(doc), session);
+                  await this.deps.lists.copyItemIntoEntries(listedItem(doc), session);
                 }
                 return doc;
               }),

@@ -214,7 +214,7 @@ describe('change feed of the list (movies)', () => {
     const removed = await h.module.atomic.run((session) => h.module.listItemCascades.removeEntriesOfItem(new mongo.ObjectId(gone), session));
     expect(removed).toBe(2);
     const merged = await h.module.atomic.run((session) =>
-      h.module.listItemCascades.moveEntries(new mongo.ObjectId(from), { id: new mongo.ObjectId(into), titleKey: 'feed item 42', title: 'Feed Item 42', year: 2032, pages: null }, session),
+      h.module.listItemCascades.moveEntries(new mongo.ObjectId(from), { id: new mongo.ObjectId(into), titleKey: 'feed item 42', title: 'Feed Item 42', year: 2032, pages: null, posterUrl: null }, session),
     );
     expect(merged).toEqual({ moved: 1, removed: 1 });
     for (const user of [a, b]) {

@@ -1,9 +1,8 @@
 import { errors } from '@mt/errors';
-import { itemsToJoin, toResponse, type ListEntryResponse } from '../list/list-entry.response';
+import type { ListEntryResponse, ListEntryViews } from '../list/list-entry.response';
 import { decodeFeedPosition, encodeFeedPosition, type FeedPosition } from '../../domain/feed-position';
 import { positionRetained } from '../../domain/feed-retention';
 import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './list-changes.schemas';
-import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
 import { wholeGroups, type ListFeed } from '../../domain/ports/list-feed.port';
@@ -32,7 +31,7 @@ export class ListChangesService {
     private readonly feed: ListFeed,
     private readonly lists: ListStore,
     private readonly owners: ListOwnersStore,
-    private readonly catalog: CatalogStore,
+    private readonly views: ListEntryViews,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -51,17 +50,18 @@ export class ListChangesService {
     const legacy = shown.filter((row) => row.kind === 'record' && row.type === 'upsert').map((row) => row.item_id);
     const entries = new Map((await this.lists.findEntries(userId, legacy)).map((entry) => [entry.item_id.toHexString(), entry]));
     for (const row of shown) if (row.kind === 'entry') entries.set(row.item_id.toHexString(), row.entry);
-    const items = await itemsToJoin(this.catalog, entries.values());
+    const docs = [...entries.values()];
+    const shownEntries = new Map((await this.views.many(docs)).map((entry) => [entry.item_id, entry]));
     const changes = shown.map((row): ListChange => {
       const itemId = row.item_id.toHexString();
       if (row.kind === 'play') return { type: 'play', item_id: itemId, play: toPlayResponse(row.play, () => row.episodePresent), changed_at: row.play.created_at.toISOString() };
       if (row.kind === 'play_delete') return { type: 'play_delete', item_id: itemId, play_id: row.deletion.play_id.toHexString(), changed_at: row.deletion.changed_at.toISOString() };
-      if (row.kind === 'entry') return { type: 'upsert', item_id: itemId, entry: toResponse(row.entry, items.get(itemId)), changed_at: row.entry.updated_at.toISOString() };
+      if (row.kind === 'entry') return { type: 'upsert', item_id: itemId, entry: shownEntries.get(itemId) as ListEntryResponse, changed_at: row.entry.updated_at.toISOString() };
       const changedAt = row.changed_at.toISOString();
       const entry = row.type === 'upsert' ? entries.get(itemId) : undefined;
       // Deleted since the record was read: its tombstone comes later; telling it now is already true.
       if (!entry) return { type: 'delete', item_id: itemId, changed_at: changedAt };
-      return { type: 'upsert', item_id: itemId, entry: toResponse(entry, items.get(itemId)), changed_at: changedAt };
+      return { type: 'upsert', item_id: itemId, entry: shownEntries.get(itemId) as ListEntryResponse, changed_at: changedAt };
     });
 
     const last = shown.at(-1);

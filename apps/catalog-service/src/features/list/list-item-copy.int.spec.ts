@@ -3,23 +3,31 @@ import request from 'supertest';
 import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-harness';
 import { asModerator, asUser, newUserId } from '../../../test/identity-headers';
 import { titleKey } from '@mt/domain';
+import { startProviderReplay, type ProviderReplay } from '@mt/testing';
 import { COLLECTIONS } from '../../data/database';
 
 /** Trials of the race below: a few in `npm test`, many with RACE_TRIALS (npm run race). */
 const RACE_TRIALS = Number(process.env['RACE_TRIALS'] ?? 3);
 
-type Item = { id: string; title: string; year: number | null };
+type Item = { id: string; title: string; year: number | null; poster: string | null };
 
-describe("list entries' copy of their catalog entry's title and year", () => {
+describe("list entries' copy of their catalog entry's title, year and poster", () => {
   let h: CatalogHarness;
+  // TMDB enabled (the replay server's variables) so that a poster on its image host has this API's path.
+  let replay: ProviderReplay;
   const creator = newUserId();
   beforeAll(async () => {
-    h = await startCatalogHarness({ category: 'movies' });
+    replay = await startProviderReplay();
+    h = await startCatalogHarness({ category: 'movies', providers: { env: replay.env } });
   });
-  afterAll(() => h.close());
+  afterAll(async () => {
+    await h.close();
+    await replay.close();
+  });
 
-  const create = async (title: string, year: number | null) => {
-    const res = await request(h.app).post('/api/v1/movies').set(asUser(creator)).send({ title, year });
+  const posterUrl = (file: string) => `${replay.env['TMDB_IMAGE_URL']}/w500/${file}`;
+  const create = async (title: string, year: number | null, poster_url: string | null = null) => {
+    const res = await request(h.app).post('/api/v1/movies').set(asUser(creator)).send({ title, year, poster_url });
     expect(res.status).toBe(201);
     return res.body.id as string;
   };
@@ -47,18 +55,18 @@ describe("list entries' copy of their catalog entry's title and year", () => {
     expect(await stored(user, id)).toMatchObject({ item_title: 'Copy Original', item_year: 2001, item_title_key: 'copy original' });
 
     expect((await edit(id, { year: 2002 })).status).toBe(200);
-    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Original', year: 2002 }));
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Original', year: 2002, poster: null }));
     expect((await edit(id, { title: 'Copy Renamed', year: null })).status).toBe(200);
-    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Renamed', year: null }));
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Renamed', year: null, poster: null }));
     expect(await stored(user, id)).toMatchObject({ item_title: 'Copy Renamed', item_year: null, item_title_key: 'copy renamed' });
   });
 
-  it("gives entries a merge moved the survivor's title and year", async () => {
+  it("gives entries a merge moved the survivor's title, year and poster", async () => {
     const user = newUserId();
-    const [from, into] = [await create('Copy Merged Away', 1990), await create('Copy Survivor', 1991)];
+    const [from, into] = [await create('Copy Merged Away', 1990, posterUrl('away.jpg')), await create('Copy Survivor', 1991, posterUrl('survivor.jpg'))];
     expect((await add(user, from)).status).toBe(201);
     expect((await request(h.app).post(`/api/v1/movies/${from}/merge`).set(asModerator(newUserId())).send({ into })).status).toBe(200);
-    expect(await shownItems(user, into)).toEqual(Array(3).fill({ id: into, title: 'Copy Survivor', year: 1991 }));
+    expect(await shownItems(user, into)).toEqual(Array(3).fill({ id: into, title: 'Copy Survivor', year: 1991, poster: '/api/v1/images/tmdb/w500/survivor.jpg' }));
   });
 
   it(`leaves every entry with the entry's final title and year while edits and list additions race (${RACE_TRIALS} trials)`, async () => {
@@ -90,17 +98,43 @@ describe("list entries' copy of their catalog entry's title and year", () => {
     await entries().updateOne({ user_id: user, item_id: new mongo.ObjectId(kept) }, { $unset: { item_title: '', item_year: '' } });
     // A catalog entry removed by hand (the API removes its list entries with it): the entry stays, without a copy.
     await h.module.connection.db!.collection(COLLECTIONS.entries).deleteOne({ _id: new mongo.ObjectId(gone) });
-    expect(await shownItems(user, kept)).toEqual(Array(3).fill({ id: kept, title: 'Copy Legacy Renamed', year: 1980 }));
+    expect(await shownItems(user, kept)).toEqual(Array(3).fill({ id: kept, title: 'Copy Legacy Renamed', year: 1980, poster: null }));
 
     const restarted = await startCatalogHarness({ category: 'movies', dbName: h.dbName });
     try {
-      expect(restarted.logLines().join('\n')).toContain('"entries":1,"msg":"list entries: their catalog entry\'s title and year copied into them"');
+      expect(restarted.logLines().join('\n')).toContain('"entries":1,"msg":"list entries: their catalog entry\'s title, year, pages and poster copied into them"');
     } finally {
       await restarted.close({ keepDatabase: true });
     }
     expect(await stored(user, kept)).toMatchObject({ item_title: 'Copy Legacy Renamed', item_year: 1980 });
     expect(await stored(user, gone)).not.toHaveProperty('item_title');
-    expect(await shownItems(user, kept)).toEqual(Array(3).fill({ id: kept, title: 'Copy Legacy Renamed', year: 1980 }));
+    expect(await shownItems(user, kept)).toEqual(Array(3).fill({ id: kept, title: 'Copy Legacy Renamed', year: 1980, poster: null }));
+  });
+
+  it('shows the poster in pages, single entries and the change feed, and follows an edit or removal of poster_url', async () => {
+    const user = newUserId();
+    const id = await create('Copy Pictured', 1999, posterUrl('first.jpg'));
+    expect((await add(user, id)).status).toBe(201);
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Pictured', year: 1999, poster: '/api/v1/images/tmdb/w500/first.jpg' }));
+    expect((await edit(id, { poster_url: posterUrl('second.jpg') })).status).toBe(200);
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Pictured', year: 1999, poster: '/api/v1/images/tmdb/w500/second.jpg' }));
+    expect(await stored(user, id)).toMatchObject({ item_poster_url: posterUrl('second.jpg') });
+    // A poster elsewhere than an enabled provider's image host is kept but never shown as this API's path.
+    expect((await edit(id, { poster_url: 'https://example.com/poster.jpg' })).status).toBe(200);
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Pictured', year: 1999, poster: null }));
+    expect((await edit(id, { poster_url: null })).status).toBe(200);
+    expect(await stored(user, id)).toMatchObject({ item_poster_url: null });
+  });
+
+  it('joins the catalog entry for entries whose copy predates the poster, and copies it into them at the next start', async () => {
+    const user = newUserId();
+    const id = await create('Copy Before Posters', 1985, posterUrl('old.jpg'));
+    expect((await add(user, id)).status).toBe(201);
+    await entries().updateOne({ user_id: user, item_id: new mongo.ObjectId(id) }, { $unset: { item_poster_url: '' } });
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: 'Copy Before Posters', year: 1985, poster: '/api/v1/images/tmdb/w500/old.jpg' }));
+    const restarted = await startCatalogHarness({ category: 'movies', dbName: h.dbName });
+    await restarted.close({ keepDatabase: true });
+    expect(await stored(user, id)).toMatchObject({ item_title: 'Copy Before Posters', item_poster_url: posterUrl('old.jpg') });
   });
 
   it("shows the catalog entry's title when an instance of the previous version renamed only the sort key", async () => {
@@ -111,6 +145,6 @@ describe("list entries' copy of their catalog entry's title and year", () => {
     const renamed = 'Copy Renamed By Old Instance';
     await h.module.connection.db!.collection(COLLECTIONS.entries).updateOne({ _id: new mongo.ObjectId(id) }, { $set: { title: renamed, title_key: titleKey(renamed) } });
     await entries().updateOne({ user_id: user, item_id: new mongo.ObjectId(id) }, { $set: { item_title_key: titleKey(renamed) } });
-    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: renamed, year: 1970 }));
+    expect(await shownItems(user, id)).toEqual(Array(3).fill({ id, title: renamed, year: 1970, poster: null }));
   });
 });

@@ -34,7 +34,7 @@ describe('personal lists (movies)', () => {
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         item_id: items[1],
-        item: { id: items[1], title: 'Item 001', year: 1951 },
+        item: { id: items[1], title: 'Item 001', year: 1951, poster: null },
         status: 'plan_to_watch',
         score: null,
         progress: null,
@@ -163,8 +163,8 @@ describe('personal lists (movies)', () => {
       await request(h.app).patch(`/api/v1/movies/${created.body.id}`).set(asUser(owner)).send({ title: 'Aaa renamed', year: 2021 });
       const after = await page(owner, 'sort=title');
       expect(after.body.data.map((e: { item: object }) => e.item)).toEqual([
-        { id: created.body.id, title: 'Aaa renamed', year: 2021 },
-        { id: items[10], title: 'Item 010', year: 1960 },
+        { id: created.body.id, title: 'Aaa renamed', year: 2021, poster: null },
+        { id: items[10], title: 'Item 010', year: 1960, poster: null },
       ]);
     });
   });

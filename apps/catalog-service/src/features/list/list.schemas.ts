@@ -29,7 +29,12 @@ function buildListSchemas() {
   });
 
   const ItemSummary = z
-    .object({ id: idSchema(), title: z.string(), year: z.number().int().nullable() })
+    .object({
+      id: idSchema(),
+      title: z.string(),
+      year: z.number().int().nullable(),
+      poster: z.string().nullable().openapi({ description: "This API's path of the work's poster or cover (`GET /api/v1/images/<provider>/<path>`); null when it has none on an enabled provider's image host" }),
+    })
     .openapi('ItemSummary', { description: 'The catalog entry a list entry refers to' });
 
   const ListEntry = z

@@ -5,7 +5,7 @@ import { toId, type Id } from '../../domain/ids';
 import { addDeltas, statsDelta } from '../../domain/list-stats';
 import { pageWindow, toPage } from '../../domain/offset-page';
 import { listPositionAfter, readListPosition } from '../../domain/list-cursor';
-import { itemsToJoin, toResponse, type ListEntryResponse } from './list-entry.response';
+import type { ListEntryResponse, ListEntryViews } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from '../../domain/list-dates';
 import { historyEvents, withLegacyHistory } from '../../domain/list-history';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from '../../domain/list-entry';
@@ -34,6 +34,8 @@ export interface ListServiceDeps {
   pages: ListPages;
   owners: ListOwnersStore;
   catalog: CatalogStore;
+  /** Entries as answered, with their item's title, year and poster. */
+  views: ListEntryViews;
   legacyHistories: LegacyHistoryStore;
   writes: ListWrites;
   /** An entry leaving the list takes its plays (its `delete` in the feed stands for them). */
@@ -67,16 +69,16 @@ export class ListService {
     const score = input.score ?? null;
     const fields = { status, score, progress: input.progress ?? null, notes: input.notes ?? null, ...dates };
     try {
-      const { doc, current } = await this.deps.writes.run(userId, async (session, stamp) => {
+      const { doc } = await this.deps.writes.run(userId, async (session, stamp) => {
         // Read again, as a write: an addition racing a moderator's removal or merge of the item either
         // commits first (and is removed or moved with the others) or conflicts, runs again and finds it gone.
         const current = await this.deps.catalog.claimForList(itemId, session);
         if (!current) throw errors.notFound('catalog entry not found');
         const doc = await this.deps.lists.insertNew(userId, listedItem(current), fields, now, stamp.seq, historyEvents(null, fields, now), session);
         await this.deps.owners.addToStats(userId, statsDelta(null, doc), session);
-        return { doc, current };
+        return { doc };
       });
-      return toResponse(doc, current);
+      return this.deps.views.one(doc);
     } catch (error) {
       if (error instanceof DuplicateListEntryError) throw errors.conflict('this entry is already on your list');
       throw error;
@@ -170,8 +172,7 @@ export class ListService {
   }
 
   private async respondPage(rows: ListEntryDocument[], window: { page: number; limit: number; skip: number }, total: number): Promise<Page<ListEntryResponse>> {
-    const items = await itemsToJoin(this.deps.catalog, rows);
-    return toPage(rows.map((row) => toResponse(row, items.get(row.item_id.toHexString()))), window, total);
+    return toPage(await this.deps.views.many(rows), window, total);
   }
 
   /** The user's entries, and those with the status: the owner's counters, a count only for a list older than them. */
@@ -245,7 +246,6 @@ export class ListService {
   }
 
   private async withItem(doc: ListEntryDocument): Promise<ListEntryResponse> {
-    const items = await itemsToJoin(this.deps.catalog, [doc]);
-    return toResponse(doc, items.get(doc.item_id.toHexString()));
+    return this.deps.views.one(doc);
   }
 }

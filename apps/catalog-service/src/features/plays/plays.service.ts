@@ -10,7 +10,7 @@ import type { PlayPosition, PlaysScope, PlaysStore } from '../../domain/ports/pl
 import type { ListStore } from '../../domain/ports/list-store.port';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import type { PlayDocument } from '../../domain/records/play.record';
-import { itemsToJoin, toResponse, type ListEntryResponse } from '../list/list-entry.response';
+import type { ListEntryResponse, ListEntryViews } from '../list/list-entry.response';
 import type { ListWrites } from '../list/list-writes';
 import { planPlays, type PlaysInput } from './play-targets';
 import type { PlayRecorder } from './play-recorder';
@@ -21,6 +21,8 @@ export interface PlaysServiceDeps {
   plays: PlaysStore;
   lists: ListStore;
   catalog: CatalogStore;
+  /** Entries as answered, with their item's title, year and poster. */
+  views: ListEntryViews;
   episodes: EpisodesStore | null;
   writes: ListWrites;
   cursors: CursorCodec;
@@ -63,7 +65,7 @@ export class PlaysService {
       const current = await this.deps.lists.find(userId, id, session);
       return current ? { entry: current, created: false } : { entry: await this.deps.recorder.join(stamp, id, utcToday(stamp.at)), created: true };
     });
-    return { entry: toResponse(entry, (await itemsToJoin(this.deps.catalog, [entry])).get(itemId)), created };
+    return { entry: await this.deps.views.one(entry), created };
   }
 
   /** One item's plays, newest `watched_at` first (unknown last), by cursor. */
@@ -113,7 +115,7 @@ export class PlaysService {
       const today = utcToday(stamp.at);
       return this.deps.recorder.derive(stamp, current, work, (state) => rewatched(state, today), { cycle: (current.cycle ?? 1) + 1, repeat_count: (current.repeat_count ?? 0) + 1 });
     });
-    return toResponse(entry, (await itemsToJoin(this.deps.catalog, [entry])).get(itemId));
+    return this.deps.views.one(entry);
   }
 
   private async page<T>(userId: string, scope: PlaysScope, bound: Record<string, unknown>, query: { cursor?: string; limit?: number }, respond: (plays: PlayDocument[]) => Promise<T[]>): Promise<PlaysPage<T>> {
