@@ -257,6 +257,32 @@ describe('every documented 4xx a form can meet is shown next to its field or for
     await expectMessage(password.locator('.field', { has: page.getByLabel('New password') }), /8 characters/);
   });
 
+  it('plays: 400 for a date in the future, under the date', async () => {
+    const api = web.client(person.token);
+    const film = await api.createEntry('movies', { title: unique('Not Yet '), year: 2001 });
+    await api.addListEntry('movies', { item_id: film.id });
+    await logIn(page, person.username, `/movies/${film.id}`);
+    const plays = page.getByRole('region', { name: 'When I watched it' });
+    await plays.getByRole('radio', { name: 'On a date' }).check();
+    await plays.getByLabel('Date', { exact: true }).fill('2999-03-04');
+    await plays.getByRole('button', { name: 'I watched it' }).click();
+    await expectMessage(plays.locator('.field', { has: page.getByLabel('Date', { exact: true }) }), /future/i);
+    expect(await plays.getByRole('list', { name: 'Times watched' }).count()).toBe(0);
+  });
+
+  it('connections: 400 for a threshold under 50 next to it, 409 on the form for a 21st connection', async () => {
+    const api = web.client(person.token);
+    await logIn(page, person.username, '/connections/plex');
+    const form = page.locator('form', { has: page.getByRole('button', { name: 'Create connection' }) });
+    await form.getByLabel('Counts as watched from (%)').fill('20');
+    await form.getByRole('button', { name: 'Create connection' }).click();
+    await expectMessage(form.locator('.field', { has: page.getByLabel('Counts as watched from (%)') }), /50/);
+    for (let n = 0; n < 20; n++) await api.createScrobbleHook({ server: 'plex', name: `Room ${n}` });
+    await form.getByLabel('Counts as watched from (%)').fill('90');
+    await form.getByRole('button', { name: 'Create connection' }).click();
+    await expectMessage(form, /at most 20/i);
+  });
+
   it("import: 400 for an unreadable file next to the file, and Letterboxd's file kind chosen in the form", async () => {
     const dir = path.join(os.tmpdir(), unique('import'));
     mkdirSync(dir, { recursive: true });
