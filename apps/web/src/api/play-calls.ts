@@ -35,7 +35,7 @@ export type Precision = 'exact' | 'day' | 'unknown' | 'release';
 export interface Play {
   id: string;
   item_id: string;
-  item?: { id: string; title: string; year: number | null };
+  item?: { id: string; title: string; year: number | null; poster?: string | null };
   episode: { id: string; season: number; number: number } | null;
   season: number | null;
   number: number | null;

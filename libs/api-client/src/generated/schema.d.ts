@@ -3010,7 +3010,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description The catalog entry a list entry refers to */
+        /** @description The catalog entry a list entry (or a play of the diary) refers to */
         ItemSummary: {
             /** @example 65f1c0ffee0000000000abcd */
             id: string;
@@ -3265,12 +3265,7 @@ export interface components {
         };
         DiaryPage: {
             data: (components["schemas"]["Play"] & {
-                item: {
-                    /** @example 65f1c0ffee0000000000abcd */
-                    id: string;
-                    title: string;
-                    year: number | null;
-                };
+                item: components["schemas"]["ItemSummary"];
             })[];
             limit: number;
             /** @description Cursor of the next page (pass it as `cursor`); null on the last page. Also given on offset pages. */

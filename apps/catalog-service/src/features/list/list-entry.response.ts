@@ -93,4 +93,9 @@ export class ListEntryViews {
   async one(doc: ListEntryDocument): Promise<ListEntryResponse> {
     return (await this.many([doc]))[0] as ListEntryResponse;
   }
+
+  /** A catalog entry as the `item` of an answer (the diary's plays): empty when it is gone. */
+  item(id: string, row: ItemSummaryRow | undefined): ListEntryResponse['item'] {
+    return row ? { id, title: row.title, year: row.year, poster: posterPath(row.poster_url ?? null, this.images) } : { id, title: '', year: null, poster: null };
+  }
 }

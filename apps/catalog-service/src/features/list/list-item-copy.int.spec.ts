@@ -126,6 +126,16 @@ describe("list entries' copy of their catalog entry's title, year and poster", (
     expect(await stored(user, id)).toMatchObject({ item_poster_url: null });
   });
 
+  it("gives the diary's plays their item's poster", async () => {
+    const user = newUserId();
+    const id = await create('Copy Diary', 1977, posterUrl('diary.jpg'));
+    expect((await add(user, id)).status).toBe(201);
+    expect((await request(h.app).post(`/api/v1/movies/list/${id}/plays`).set(asUser(user)).send({ watched_at: '2024-02-03' })).status).toBe(201);
+    const diary = await request(h.app).get('/api/v1/movies/list/plays').set(asUser(user));
+    expect(diary.status).toBe(200);
+    expect(diary.body.data.map((play: { item: Item }) => play.item)).toEqual([{ id, title: 'Copy Diary', year: 1977, poster: '/api/v1/images/tmdb/w500/diary.jpg' }]);
+  });
+
   it('joins the catalog entry for entries whose copy predates the poster, and copies it into them at the next start', async () => {
     const user = newUserId();
     const id = await create('Copy Before Posters', 1985, posterUrl('old.jpg'));

@@ -35,7 +35,7 @@ function buildListSchemas() {
       year: z.number().int().nullable(),
       poster: z.string().nullable().openapi({ description: "This API's path of the work's poster or cover (`GET /api/v1/images/<provider>/<path>`); null when it has none on an enabled provider's image host" }),
     })
-    .openapi('ItemSummary', { description: 'The catalog entry a list entry refers to' });
+    .openapi('ItemSummary', { description: 'The catalog entry a list entry (or a play of the diary) refers to' });
 
   const ListEntry = z
     .object({
@@ -150,6 +150,7 @@ function buildListSchemas() {
   const ListEntryHistory = z.array(HistoryEvent).openapi('ListEntryHistory', { description: 'Newest first, at most 1000 per entry' });
 
   return {
+    ItemSummary,
     ListEntry,
     AddListEntry,
     PatchListEntry,

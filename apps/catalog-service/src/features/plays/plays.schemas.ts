@@ -42,7 +42,7 @@ function buildPlaySchemas() {
       created_at: timestampSchema(),
     })
     .openapi('Play');
-  const ItemSummary = z.object({ id: idSchema(), title: z.string(), year: z.number().int().nullable() });
+  const { ItemSummary } = listSchemas;
 
   const PlaysAdded = z.object({ added: z.array(Play), existing: z.number().int().min(0).openapi({ description: 'Plays of the request already recorded (same source_event_id, or same episode at the same instant)' }) }).openapi('PlaysAdded');
   const cursorPage = <T extends z.ZodType>(item: T, name: string) => z.object({ data: z.array(item), limit: z.number().int(), next_cursor: nextCursorSchema() }).openapi(name);

@@ -76,17 +76,14 @@ export class PlaysService {
   }
 
   /** The diary: the user's plays across the category between two dates (inclusive), with their items. */
-  async diary(userId: string, query: { from?: string; to?: string; cursor?: string; limit?: number }): Promise<PlaysPage<PlayResponse & { item: { id: string; title: string; year: number | null } }>> {
+  async diary(userId: string, query: { from?: string; to?: string; cursor?: string; limit?: number }): Promise<PlaysPage<PlayResponse & { item: ListEntryResponse['item'] }>> {
     const scope: PlaysScope = {
       from: query.from ? new Date(`${query.from}T00:00:00.000Z`) : undefined,
       before: query.to ? new Date(new Date(`${query.to}T00:00:00.000Z`).getTime() + 86_400_000) : undefined,
     };
     return this.page(userId, scope, { from: query.from ?? null, to: query.to ?? null }, query, async (plays) => {
       const items = await this.deps.catalog.summaries([...new Map(plays.map((play) => [play.item_id.toHexString(), play.item_id])).values()]);
-      return (await this.respond(plays)).map((play) => {
-        const item = items.get(play.item_id);
-        return { ...play, item: { id: play.item_id, title: item?.title ?? '', year: item?.year ?? null } };
-      });
+      return (await this.respond(plays)).map((play) => ({ ...play, item: this.deps.views.item(play.item_id, items.get(play.item_id)) }));
     });
   }
 

@@ -6,8 +6,9 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { categoryWords, playWords } from '../../categories/labels';
+import { categoryWords, pictureNoun, playWords } from '../../categories/labels';
 import { Field, LoadError } from '../../ui/field';
+import { Poster } from '../../ui/poster';
 import { EmptyState, Loading } from '../../ui/status';
 import { NotFoundScreen } from '../not-found-screen';
 import { playDate } from './play-date';
@@ -82,6 +83,7 @@ export function DiaryScreen() {
           <ul className="diary__plays">
             {plays.map((play) => (
               <li key={play.id} className="diary__play">
+                <Poster work={{ title: play.item?.title ?? '', poster: play.item?.poster }} noun={pictureNoun(category)} />
                 <Link href={`/${category.id}/${play.item_id}`}>{play.item?.title ?? 'Untitled'}</Link>
                 {play.season !== null && <span className="card__meta"> {episodeCode(play)}</span>}
                 {play.precision === 'exact' && play.watched_at && (
