@@ -15,7 +15,8 @@ export const scrobbleService = defineService({
   loadConfig: loadScrobbleConfig,
   stores: (config) => ({
     mongo: { url: config.MONGO_URL, dbName: config.MONGO_DB_NAME },
-    // The queue and the rate limit live in Redis: the receiver is not ready without it.
+    // The queue and the rate limit live in Redis, awaited at start-up; once running, a Redis outage only
+    // delays events (stored first, queued by the pending sweep), so readiness is MongoDB's.
     redis: { url: config.REDIS_URL, waitAtStartup: true },
   }),
   create: ({ config, logger, lifecycle, metrics, mongo, redis }) => {
