@@ -134,10 +134,13 @@ describe.each([390, 1280])('at %i px wide', (width) => {
     await visible(page.locator('.list-row').getByText(/1 \/ \d+ episodes|1 episodes/));
     await expectLoadedPoster(page, `Poster of ${title}`);
     await checkScreen(w, 'list-plus-one');
-    // The grid view: the same poster, larger.
+    // The grid view: the same poster, larger; and the catalog's own search results.
     await page.getByRole('button', { name: 'Grid', exact: true }).click();
     await expectLoadedPoster(page, `Poster of ${title}`);
     await checkScreen(w, 'list-grid');
+    await page.goto(`${web.url}/tvshows?q=${encodeURIComponent(title)}`);
+    await expectLoadedPoster(page, `Poster of ${title}`);
+    await checkScreen(w, 'catalog-search');
 
     // The home: up next with its poster and next episode.
     await page.getByRole('link', { name: 'Media Tracker' }).click();

@@ -8,9 +8,10 @@ import { ScreenTitle } from '../../app/screen-title';
 import { useApi, useSession } from '../../app/services';
 import { useCategory } from '../../categories/categories';
 import { CategoryNav } from '../../categories/category-nav';
-import { categoryWords, entryNoun, statusLabel } from '../../categories/labels';
+import { categoryWords, entryNoun, pictureNoun, statusLabel } from '../../categories/labels';
 import { LoadError } from '../../ui/field';
 import { Pager } from '../../ui/pager';
+import { Poster } from '../../ui/poster';
 import { EmptyState, Loading } from '../../ui/status';
 import { useDebounced } from '../../ui/use-debounced';
 import { NotFoundScreen } from '../not-found-screen';
@@ -122,15 +123,18 @@ export function SearchScreen() {
             </p>
             <ul className={`cards${busy ? ' cards--stale' : ''}`}>
               {page.data.map((entry) => (
-                <li key={entry.id} className="card">
-                  <Link href={`/${category.id}/${entry.id}`} className="card__title">
-                    {entry.title}
-                  </Link>
-                  <span className="card__meta">
-                    {entry.year ?? 'Year unknown'}
-                    {entry.genres.length > 0 && ` · ${entry.genres.join(', ')}`}
-                  </span>
-                  <ListMarkBadge category={category} mark={markOf(entry.id)} />
+                <li key={entry.id} className="card card--work">
+                  <Poster work={entry} noun={pictureNoun(category)} />
+                  <div className="card__body">
+                    <Link href={`/${category.id}/${entry.id}`} className="card__title">
+                      {entry.title}
+                    </Link>
+                    <span className="card__meta">
+                      {entry.year ?? 'Year unknown'}
+                      {entry.genres.length > 0 && ` · ${entry.genres.join(', ')}`}
+                    </span>
+                    <ListMarkBadge category={category} mark={markOf(entry.id)} />
+                  </div>
                 </li>
               ))}
             </ul>
