@@ -7,7 +7,7 @@ const hook: Hook = { id: 'h1', userId: 'u1', server: 'jellyfin', name: 'Jellyfin
 const playedBody = JSON.stringify({ NotificationType: 'PlaybackStop', ItemType: 'Movie', Name: 'Heat', Year: 1995, PlayedToCompletion: true, NotificationUsername: 'ada' });
 
 /** The receiver over stores kept in memory: what it stores, queues and logs. */
-function receiverWith(touch: HookStore['touch']) {
+function receiverWith(touch: HookStore['touch'], now?: () => Date) {
   const stored: StoredEvent[] = [];
   const queued: string[] = [];
   const warnings: string[] = [];
@@ -27,6 +27,7 @@ function receiverWith(touch: HookStore['touch']) {
     queue: { enqueue: async (id: string) => void queued.push(id) } as EventQueue,
     rateLimit: { take: async () => null } as HookRateLimit,
     logger,
+    now,
   });
   return { receiver, stored, queued, warnings };
 }
@@ -39,6 +40,19 @@ describe('the webhook receiver', () => {
     expect(stored).toHaveLength(1);
     expect(queued).toEqual([stored[0]!.id]);
     expect(touched).toHaveLength(1);
+  });
+
+  it("writes the hook's last-event time once a second during a burst of events", async () => {
+    const touched: Date[] = [];
+    const at = (ms: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, 0, ms));
+    let clock = at(400);
+    const { receiver, stored } = receiverWith(async (_id, when) => void touched.push(when), () => clock);
+    const body = (n: number) => JSON.stringify({ ...JSON.parse(playedBody), Name: `Film ${n}` });
+    await receiver.receive({ ...hook, lastEventAt: at(0) }, async () => body(1));
+    clock = at(1000);
+    await receiver.receive({ ...hook, lastEventAt: at(0) }, async () => body(2));
+    expect(stored).toHaveLength(2);
+    expect(touched).toEqual([at(1000)]);
   });
 
   it('still accepts an event when the time of the last event cannot be recorded, and says so in a warning', async () => {

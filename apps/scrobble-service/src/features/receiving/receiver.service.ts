@@ -9,6 +9,9 @@ import { NotServerFormatError, type ScrobbleEvent, type Server } from '../../dom
 import { decide, DUPLICATE_WINDOW_MS } from '../../domain/scrobble-rules';
 import type { EventQueue, EventStore, HookRateLimit, HookStore, PlayGuardStore } from '../../domain/store-ports';
 
+/** `last_event_at` is kept to the second: a hook's burst of events writes it once a second, not once per event. */
+const LAST_EVENT_RESOLUTION_MS = 1000;
+
 export type ReceiveOutcome = { outcome: 'ignored'; reason: string } | { outcome: 'duplicate'; reason: string } | { outcome: 'queued' };
 
 export interface ReceiverDeps {
@@ -45,7 +48,8 @@ export class ReceiverService {
     const event = parseBody(hook.server, body);
     const now = this.deps.now?.() ?? new Date();
     // The hook's "last event" is only shown to its owner: failing to record it must not refuse an event already stored.
-    const touched = this.deps.hooks.touch(hook.id, now).catch((error: unknown) => this.deps.logger.warn({ hook_id: hook.id, err: error }, 'hook last event time not recorded'));
+    const recent = hook.lastEventAt !== null && now.getTime() - hook.lastEventAt.getTime() < LAST_EVENT_RESOLUTION_MS;
+    const touched = recent ? undefined : this.deps.hooks.touch(hook.id, now).catch((error: unknown) => this.deps.logger.warn({ hook_id: hook.id, err: error }, 'hook last event time not recorded'));
     try {
       return await this.admit(hook, event, body, now);
     } finally {
