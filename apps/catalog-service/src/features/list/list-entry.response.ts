@@ -51,14 +51,16 @@ const percentOf = (progress: number | null, pages: number): number | null => (pr
 
 const joinedCopy = (row: ItemSummaryRow): ItemCopy => ({ title: row.title, year: row.year, posterUrl: row.poster_url ?? null });
 
+/** The `item` of an answer; the catalog never deletes entries a list points at, so an empty one only covers a database edited by hand. */
+const itemSummary = (id: string, item: ItemCopy | undefined, images: ImageSources): ListEntryResponse['item'] =>
+  item ? { id, title: item.title, year: item.year, poster: posterPath(item.posterUrl, images) } : { id, title: '', year: null, poster: null };
+
 /** The API's view of a stored entry, with its catalog entry's title, year and poster (the entry's copy, else `joined`). */
 function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | undefined, images: ImageSources): ListEntryResponse {
   const id = doc.item_id.toHexString();
-  const item = storedItem(doc) ?? (joined && joinedCopy(joined));
   return {
     item_id: id,
-    // The catalog never deletes entries a list points at; the fallback only covers a database edited by hand.
-    item: item ? { id, title: item.title, year: item.year, poster: posterPath(item.posterUrl, images) } : { id, title: '', year: null, poster: null },
+    item: itemSummary(id, storedItem(doc) ?? (joined && joinedCopy(joined)), images),
     status: doc.status,
     score: doc.score,
     progress: doc.progress,
@@ -72,7 +74,6 @@ function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | undefined, 
     updated_at: doc.updated_at.toISOString(),
   };
 }
-
 
 /**
  * List entries as the API shows them: each with its catalog entry's title, year and poster (`poster`, this API's
@@ -96,6 +97,6 @@ export class ListEntryViews {
 
   /** A catalog entry as the `item` of an answer (the diary's plays): empty when it is gone. */
   item(id: string, row: ItemSummaryRow | undefined): ListEntryResponse['item'] {
-    return row ? { id, title: row.title, year: row.year, poster: posterPath(row.poster_url ?? null, this.images) } : { id, title: '', year: null, poster: null };
+    return itemSummary(id, row && joinedCopy(row), this.images);
   }
 }

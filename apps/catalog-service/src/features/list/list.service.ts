@@ -69,14 +69,14 @@ export class ListService {
     const score = input.score ?? null;
     const fields = { status, score, progress: input.progress ?? null, notes: input.notes ?? null, ...dates };
     try {
-      const { doc } = await this.deps.writes.run(userId, async (session, stamp) => {
+      const doc = await this.deps.writes.run(userId, async (session, stamp) => {
         // Read again, as a write: an addition racing a moderator's removal or merge of the item either
         // commits first (and is removed or moved with the others) or conflicts, runs again and finds it gone.
         const current = await this.deps.catalog.claimForList(itemId, session);
         if (!current) throw errors.notFound('catalog entry not found');
         const doc = await this.deps.lists.insertNew(userId, listedItem(current), fields, now, stamp.seq, historyEvents(null, fields, now), session);
         await this.deps.owners.addToStats(userId, statsDelta(null, doc), session);
-        return { doc };
+        return doc;
       });
       return this.deps.views.one(doc);
     } catch (error) {
