@@ -29,8 +29,10 @@ export interface TestGatewayOptions {
   redisDown?: boolean;
   logger?: Logger;
   jwks?: { minRefetchIntervalMs?: number };
-  /** Share a Redis namespace with another service under test (default: a fresh one). */
+  /** Share a Redis namespace with another service under test, which clears it (default: a fresh one, cleared at close). */
   prefix?: string;
+  /** Reach Redis at this URL (a relay in front of the test Redis) instead of directly. */
+  redisUrl?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
   const table = options.routeTable as Partial<StaticRouteTable>;
   if (table.setInstances && !table.hasService?.('auth')) table.setInstances('auth', [{ id: 'auth-1', url: options.authUrl }], authRoutes(), false);
   const prefix = options.prefix ?? testRedisPrefix('gw');
-  const redisUrl = options.redisDown ? `redis://127.0.0.1:${await closedPort()}` : testRedisUrl();
+  const redisUrl = options.redisDown ? `redis://127.0.0.1:${await closedPort()}` : (options.redisUrl ?? testRedisUrl());
   const config = loadGatewayConfig({
     INTERNAL_SECRET: TEST_SECRET,
     REDIS_URL: redisUrl,
@@ -76,7 +78,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
     metrics,
     close: async () => {
       agents.destroy();
-      if (!options.redisDown) await deleteRedisPrefix(prefix);
+      if (!options.redisDown && !options.prefix) await deleteRedisPrefix(prefix);
       await closeRedis(redis);
     },
   };

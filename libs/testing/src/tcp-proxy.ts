@@ -1,4 +1,5 @@
 import { connect, createServer, type Socket } from 'node:net';
+import { Transform } from 'node:stream';
 
 export interface TcpProxy {
   /** The store URL with host and port replaced by the proxy's (MongoDB URLs get `directConnection=true`). */
@@ -16,12 +17,31 @@ export interface TcpProxy {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface TcpProxyOptions {
+  /** Holds every byte sent to the store this long (a far or busy store): the order is kept. */
+  latencyMs?: number;
+}
+
+/** Passes chunks on `ms` later, in order (timers of one delay fire in the order they were set). */
+function delayed(ms: number): Transform {
+  return new Transform({
+    transform(chunk, _encoding, callback) {
+      setTimeout(() => this.push(chunk), ms);
+      callback();
+    },
+    flush(callback) {
+      setTimeout(callback, ms + 1);
+    },
+  });
+}
+
 /**
  * A TCP relay in front of a real store, so one test can take "the database" down (`cut()`) and bring it back
  * (`restore()`) without stopping the MongoDB or Redis other tests share. MongoDB URLs are rewritten with
  * `directConnection=true`: otherwise the driver would discover the real member address and bypass the proxy.
+ * With `latencyMs`, what is sent to the store arrives that much later: a store slow to answer one client.
  */
-export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
+export async function startTcpProxy(targetUrl: string, options: TcpProxyOptions = {}): Promise<TcpProxy> {
   const target = new URL(targetUrl);
   const targetPort = Number(target.port || (target.protocol.startsWith('redis') ? 6379 : 27017));
   const sockets = new Set<Socket>();
@@ -32,7 +52,9 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     }
-    client.pipe(upstream).pipe(client);
+    if (options.latencyMs) client.pipe(delayed(options.latencyMs)).pipe(upstream);
+    else client.pipe(upstream);
+    upstream.pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });

@@ -1,5 +1,6 @@
 import { redisKeys } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
+import { startTcpProxy, testRedisUrl } from '@mt/testing';
 import { createHash } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
@@ -203,6 +204,35 @@ describe('Idempotency-Key on POST (gateway)', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toEqual(first.body);
     expect(auth.calls.public - publicCallsBefore).toBe(1);
+  });
+
+  it('records the outcome before the answer ends: the same request sent at once to another gateway is a replay', async () => {
+    // This gateway's Redis is slow to hear it; the other's is not. Were the outcome recorded after the answer
+    // went out, the retry's claim would reach Redis first and find the key still in flight (409).
+    const slowRedis = await startTcpProxy(testRedisUrl(), { latencyMs: 150 });
+    const slow = await startTestGateway({
+      routeTable: new StaticRouteTable().setInstances('things', [{ id: 'things-1', url: things.url }]),
+      authUrl: auth.url,
+      env: { RATE_LIMIT_PER_MINUTE: '0' },
+      prefix: gateway.prefix,
+      redisUrl: slowRedis.url,
+    });
+    try {
+      for (let trial = 0; trial < 3; trial++) {
+        const idem = newKey();
+        const before = things.received();
+        const first = await request(slow.app).post('/api/v1/things').set('Authorization', alice).set('Idempotency-Key', idem).send({ trial });
+        const retry = await post(idem, { trial });
+        expect(first.status).toBe(201);
+        expect(retry.status).toBe(201);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(retry.body).toEqual(first.body);
+        expect(things.received() - before).toBe(1);
+      }
+    } finally {
+      await slow.close();
+      await slowRedis.close();
+    }
   });
 
   it('stores no 4xx: 300 keys answered by a large 400 grow Redis by less than 1 MiB', async () => {

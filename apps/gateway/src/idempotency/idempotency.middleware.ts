@@ -62,6 +62,7 @@ function replay(res: Response, record: DoneRecord): void {
  * 24 h (within the caller's bounds on stored answers: beyond them its oldest are forgotten); the same key
  * with the same request (method, path, query, content type, body) replays that response with
  * `Idempotent-Replayed: true`; with another request it is a 422; while the first is still running, a 409.
+ * The outcome is recorded before the response ends, so a retry made on receiving it never meets that 409.
  * The body is read (within the body limit) to fingerprint it, then sent upstream as read; the bodies held
  * at once are bounded (`bodies`: 503 with Retry-After beyond).
  * Runs after authentication, rate limiting and access control: requests refused there claim no key.
@@ -105,7 +106,7 @@ export function idempotencyMiddleware(options: IdempotencyOptions): RequestHandl
     }, inFlightTtlMs / 3);
     renewal.unref();
     res.once('close', () => clearInterval(renewal));
-    void captureResponse(res, MAX_STORED_RESPONSE_BYTES).then(async (response) => {
+    captureResponse(res, MAX_STORED_RESPONSE_BYTES, async (response) => {
       clearInterval(renewal);
       try {
         if (worthKeeping(response))
