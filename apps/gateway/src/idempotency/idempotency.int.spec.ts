@@ -1,6 +1,6 @@
 import { redisKeys } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
-import { startTcpProxy, testRedisUrl } from '@mt/testing';
+import { itThroughRedisRelay, startTcpProxy, testRedisUrl } from '@mt/testing';
 import { createHash } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
@@ -206,7 +206,7 @@ describe('Idempotency-Key on POST (gateway)', () => {
     expect(auth.calls.public - publicCallsBefore).toBe(1);
   });
 
-  it('records the outcome before the answer ends: the same request sent at once to another gateway is a replay', async () => {
+  itThroughRedisRelay('records the outcome before the answer ends: the same request sent at once to another gateway is a replay', async () => {
     // This gateway's Redis is slow to hear it; the other's is not. Were the outcome recorded after the answer
     // went out, the retry's claim would reach Redis first and find the key still in flight (409).
     const slowRedis = await startTcpProxy(testRedisUrl(), { latencyMs: 150 });
