@@ -1,3 +1,4 @@
+import { redisKeys } from '@mt/contracts';
 import { endpointRouter, routeManifest } from '@mt/endpoints';
 import { createHttpApp, finishHttpApp, inSequence } from '@mt/http';
 import type { Logger } from '@mt/logging';
@@ -8,14 +9,14 @@ import { pingRedis, type Redis } from '@mt/stores';
 import type { Express } from 'express';
 import { aggregateEndpoints, callerIdentityMiddleware } from './aggregate';
 import { authenticateMiddleware, enforceAccess } from './authn/authenticate.middleware';
-import { createAuthenticator } from './authn/authenticator';
-import { createAuthServiceClient } from './authn/auth-service.client';
-import { createJwksClient } from './authn/jwks-client';
-import { createJwtCutoffRepository } from './authn/jwt-cutoff.repository';
-import { createJwtVerifier } from './authn/jwt-verifier';
-import { createPatCacheRepository } from './authn/pat-cache.repository';
-import { createPatVerifier } from './authn/pat-verifier';
-import { watchRedisRecovery } from './authn/redis-recovery';
+import { Authenticator } from './authn/authenticator';
+import { AuthServiceClient } from './authn/auth-service.client';
+import { JwksClient } from './authn/jwks-client';
+import { JwtCutoffRepository } from './authn/jwt-cutoff.repository';
+import { JwtVerifier } from './authn/jwt-verifier';
+import { PatCacheRepository } from './authn/pat-cache.repository';
+import { PatVerifier } from './authn/pat-verifier';
+import { RedisRecovery } from './authn/redis-recovery';
 import type { GatewayConfig } from './config';
 import { createOpenApiDocument, discoveryEndpoints, gatewayFragment } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
@@ -61,23 +62,24 @@ export interface GatewayDeps {
 export function createApp(deps: GatewayDeps): Express {
   const { config, logger, lifecycle, redis, metrics, routeTable, agents } = deps;
   const prefix = config.REDIS_KEY_PREFIX;
+  const keys = redisKeys(config.REDIS_KEY_PREFIX);
 
-  const authService = createAuthServiceClient({
+  const authService = new AuthServiceClient({
     authUrl: config.AUTH_URL,
     internalSecret: config.INTERNAL_SECRET,
     logger,
   });
-  const recovery = watchRedisRecovery(redis);
-  const authenticator = createAuthenticator({
-    jwt: createJwtVerifier({
-      jwks: createJwksClient({ fetchJwks: authService.fetchJwks, logger, ...deps.jwks }),
-      cutoffs: createJwtCutoffRepository(redis, prefix, recovery),
+  const recovery = new RedisRecovery(redis);
+  const authenticator = new Authenticator({
+    jwt: new JwtVerifier({
+      jwks: new JwksClient({ fetchJwks: () => authService.fetchJwks(), logger, ...deps.jwks }),
+      cutoffs: new JwtCutoffRepository(redis, { keys, recovery }),
       authService,
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
       logger,
     }),
-    pat: createPatVerifier({ cache: createPatCacheRepository(redis, prefix, recovery), authService, metrics, logger }),
+    pat: new PatVerifier({ cache: new PatCacheRepository(redis, { keys, recovery }), authService, metrics, logger }),
   });
   const rateLimiter =
     config.RATE_LIMIT_PER_MINUTE > 0
