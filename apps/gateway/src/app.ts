@@ -21,14 +21,14 @@ import type { GatewayConfig } from './config';
 import { createOpenApiDocument, discoveryEndpoints, gatewayFragment } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
 import { imagesFromConfig } from './images';
-import { createBodyBudget } from './idempotency/body-budget';
-import { createIdempotencyRepository } from './idempotency/idempotency.repository';
+import { BodyBudget } from './idempotency/body-budget';
+import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { IDEMPOTENCY_CLAIM_LEASE_MS, idempotencyMiddleware } from './idempotency/idempotency.middleware';
 import type { UpstreamAgents } from './proxy/agents';
 import { createUpstreamProxy } from './proxy/upstream-proxy';
-import { createRateLimitRepository } from './rate-limit/rate-limit.repository';
+import { RateLimitRepository } from './rate-limit/rate-limit.repository';
 import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
-import { createRateLimiter } from './rate-limit/rate-limiter';
+import { RateLimiter } from './rate-limit/rate-limiter';
 import { createRouteResolver, resolveRouteMiddleware } from './routing/resolve-route.middleware';
 import { bodyLimit } from './security/body-limit.middleware';
 import { corsMiddleware } from './security/cors';
@@ -61,7 +61,6 @@ export interface GatewayDeps {
  */
 export function createApp(deps: GatewayDeps): Express {
   const { config, logger, lifecycle, redis, metrics, routeTable, agents } = deps;
-  const prefix = config.REDIS_KEY_PREFIX;
   const keys = redisKeys(config.REDIS_KEY_PREFIX);
 
   const authService = new AuthServiceClient({
@@ -83,7 +82,7 @@ export function createApp(deps: GatewayDeps): Express {
   });
   const rateLimiter =
     config.RATE_LIMIT_PER_MINUTE > 0
-      ? createRateLimiter(createRateLimitRepository(redis, prefix), config.RATE_LIMIT_PER_MINUTE)
+      ? new RateLimiter({ repository: new RateLimitRepository(redis, keys), limitPerMinute: config.RATE_LIMIT_PER_MINUTE })
       : undefined;
 
   // The gateway's own endpoints are declared like any service's; their manifest joins the routing table.
@@ -124,11 +123,11 @@ export function createApp(deps: GatewayDeps): Express {
       enforceAccess,
       bodyLimit,
       idempotencyMiddleware({
-        repository: createIdempotencyRepository(redis, prefix, {
-          maxAnswers: config.IDEMPOTENCY_MAX_ANSWERS,
-          maxBytes: config.IDEMPOTENCY_MAX_BYTES,
+        repository: new IdempotencyRepository(redis, {
+          keys,
+          bounds: { maxAnswers: config.IDEMPOTENCY_MAX_ANSWERS, maxBytes: config.IDEMPOTENCY_MAX_BYTES },
         }),
-        bodies: createBodyBudget(config.IDEMPOTENCY_BUFFER_BYTES, metrics),
+        bodies: new BodyBudget(config.IDEMPOTENCY_BUFFER_BYTES, metrics),
         inFlightTtlMs: IDEMPOTENCY_CLAIM_LEASE_MS,
         logger,
       }),
