@@ -18,7 +18,7 @@ import { PatCacheRepository } from './authn/pat-cache.repository';
 import { PatVerifier } from './authn/pat-verifier';
 import { RedisRecovery } from './authn/redis-recovery';
 import type { GatewayConfig } from './config';
-import { createOpenApiDocument, discoveryEndpoints, gatewayFragment } from './discovery';
+import { discoveryEndpoints, gatewayFragment, OpenApiDocument } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
 import { imagesFromConfig } from './images';
 import { BodyBudget } from './idempotency/body-budget';
@@ -29,7 +29,7 @@ import { createUpstreamProxy } from './proxy/upstream-proxy';
 import { RateLimitRepository } from './rate-limit/rate-limit.repository';
 import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
 import { RateLimiter } from './rate-limit/rate-limiter';
-import { createRouteResolver, resolveRouteMiddleware } from './routing/resolve-route.middleware';
+import { resolveRouteMiddleware, RouteResolver } from './routing/resolve-route.middleware';
 import { bodyLimit } from './security/body-limit.middleware';
 import { corsMiddleware } from './security/cors';
 import { securityHeaders } from './security/security-headers';
@@ -86,11 +86,11 @@ export function createApp(deps: GatewayDeps): Express {
       : undefined;
 
   // The gateway's own endpoints are declared like any service's; their manifest joins the routing table.
-  const openApi = createOpenApiDocument({ routeTable, logger, gatewayFragment: () => gatewayFragment(gatewayGroups) });
+  const openApi = new OpenApiDocument({ routeTable, logger, gatewayFragment: () => gatewayFragment(gatewayGroups) });
   const discovery = discoveryEndpoints({ routeTable, openApi });
   const aggregates = aggregateEndpoints({ routeTable, internalSecret: config.INTERNAL_SECRET, categoryTimeoutMs: config.AGGREGATE_TIMEOUT_MS });
   const gatewayGroups = [discovery, aggregates];
-  const resolver = createRouteResolver({ routeTable, gatewayRoutes: routeManifest(gatewayGroups).routes, logger });
+  const resolver = new RouteResolver({ routeTable, gatewayRoutes: routeManifest(gatewayGroups).routes, logger });
 
   const app = createHttpApp({
     logger,
