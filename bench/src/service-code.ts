@@ -16,4 +16,4 @@ export { withStatusDates } from '../../apps/catalog-service/src/domain/list-date
 export { ARGON2_MIN_MEMORY_KIB, ARGON2_MIN_TIME_COST } from '../../apps/auth-service/src/config';
 export { PasswordHasher } from '../../apps/auth-service/src/users/password-hasher';
 export { UsersRepository } from '../../apps/auth-service/src/users/users.repository';
-export { createJwksClient } from '../../apps/gateway/src/authn/jwks-client';
+export { JwksClient } from '../../apps/gateway/src/authn/jwks-client';

@@ -1,3 +1,4 @@
+import { redisKeys } from '@mt/contracts';
 import { endpointRouter, routeManifest } from '@mt/endpoints';
 import { createHttpApp, finishHttpApp, inSequence } from '@mt/http';
 import type { Logger } from '@mt/logging';
@@ -8,27 +9,27 @@ import { pingRedis, type Redis } from '@mt/stores';
 import type { Express } from 'express';
 import { aggregateEndpoints, callerIdentityMiddleware } from './aggregate';
 import { authenticateMiddleware, enforceAccess } from './authn/authenticate.middleware';
-import { createAuthenticator } from './authn/authenticator';
-import { createAuthServiceClient } from './authn/auth-service.client';
-import { createJwksClient } from './authn/jwks-client';
-import { createJwtCutoffRepository } from './authn/jwt-cutoff.repository';
-import { createJwtVerifier } from './authn/jwt-verifier';
-import { createPatCacheRepository } from './authn/pat-cache.repository';
-import { createPatVerifier } from './authn/pat-verifier';
-import { watchRedisRecovery } from './authn/redis-recovery';
+import { Authenticator } from './authn/authenticator';
+import { AuthServiceClient } from './authn/auth-service.client';
+import { JwksClient } from './authn/jwks-client';
+import { JwtCutoffRepository } from './authn/jwt-cutoff.repository';
+import { JwtVerifier } from './authn/jwt-verifier';
+import { PatCacheRepository } from './authn/pat-cache.repository';
+import { PatVerifier } from './authn/pat-verifier';
+import { RedisRecovery } from './authn/redis-recovery';
 import type { GatewayConfig } from './config';
-import { createOpenApiDocument, discoveryEndpoints, gatewayFragment } from './discovery';
+import { discoveryEndpoints, gatewayFragment, OpenApiDocument } from './discovery';
 import { upstreamHealth } from './health/upstream-health';
 import { imagesFromConfig } from './images';
-import { createBodyBudget } from './idempotency/body-budget';
-import { createIdempotencyRepository } from './idempotency/idempotency.repository';
+import { BodyBudget } from './idempotency/body-budget';
+import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { IDEMPOTENCY_CLAIM_LEASE_MS, idempotencyMiddleware } from './idempotency/idempotency.middleware';
 import type { UpstreamAgents } from './proxy/agents';
 import { createUpstreamProxy } from './proxy/upstream-proxy';
-import { createRateLimitRepository } from './rate-limit/rate-limit.repository';
+import { RateLimitRepository } from './rate-limit/rate-limit.repository';
 import { rateLimitMiddleware } from './rate-limit/rate-limit.middleware';
-import { createRateLimiter } from './rate-limit/rate-limiter';
-import { createRouteResolver, resolveRouteMiddleware } from './routing/resolve-route.middleware';
+import { RateLimiter } from './rate-limit/rate-limiter';
+import { resolveRouteMiddleware, RouteResolver } from './routing/resolve-route.middleware';
 import { bodyLimit } from './security/body-limit.middleware';
 import { corsMiddleware } from './security/cors';
 import { securityHeaders } from './security/security-headers';
@@ -60,36 +61,36 @@ export interface GatewayDeps {
  */
 export function createApp(deps: GatewayDeps): Express {
   const { config, logger, lifecycle, redis, metrics, routeTable, agents } = deps;
-  const prefix = config.REDIS_KEY_PREFIX;
+  const keys = redisKeys(config.REDIS_KEY_PREFIX);
 
-  const authService = createAuthServiceClient({
+  const authService = new AuthServiceClient({
     authUrl: config.AUTH_URL,
     internalSecret: config.INTERNAL_SECRET,
     logger,
   });
-  const recovery = watchRedisRecovery(redis);
-  const authenticator = createAuthenticator({
-    jwt: createJwtVerifier({
-      jwks: createJwksClient({ fetchJwks: authService.fetchJwks, logger, ...deps.jwks }),
-      cutoffs: createJwtCutoffRepository(redis, prefix, recovery),
+  const recovery = new RedisRecovery(redis);
+  const authenticator = new Authenticator({
+    jwt: new JwtVerifier({
+      jwks: new JwksClient({ fetchJwks: () => authService.fetchJwks(), logger, ...deps.jwks }),
+      cutoffs: new JwtCutoffRepository(redis, { keys, recovery }),
       authService,
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
       logger,
     }),
-    pat: createPatVerifier({ cache: createPatCacheRepository(redis, prefix, recovery), authService, metrics, logger }),
+    pat: new PatVerifier({ cache: new PatCacheRepository(redis, { keys, recovery }), authService, metrics, logger }),
   });
   const rateLimiter =
     config.RATE_LIMIT_PER_MINUTE > 0
-      ? createRateLimiter(createRateLimitRepository(redis, prefix), config.RATE_LIMIT_PER_MINUTE)
+      ? new RateLimiter({ repository: new RateLimitRepository(redis, keys), limitPerMinute: config.RATE_LIMIT_PER_MINUTE })
       : undefined;
 
   // The gateway's own endpoints are declared like any service's; their manifest joins the routing table.
-  const openApi = createOpenApiDocument({ routeTable, logger, gatewayFragment: () => gatewayFragment(gatewayGroups) });
+  const openApi = new OpenApiDocument({ routeTable, logger, gatewayFragment: () => gatewayFragment(gatewayGroups) });
   const discovery = discoveryEndpoints({ routeTable, openApi });
   const aggregates = aggregateEndpoints({ routeTable, internalSecret: config.INTERNAL_SECRET, categoryTimeoutMs: config.AGGREGATE_TIMEOUT_MS });
   const gatewayGroups = [discovery, aggregates];
-  const resolver = createRouteResolver({ routeTable, gatewayRoutes: routeManifest(gatewayGroups).routes, logger });
+  const resolver = new RouteResolver({ routeTable, gatewayRoutes: routeManifest(gatewayGroups).routes, logger });
 
   const app = createHttpApp({
     logger,
@@ -122,11 +123,11 @@ export function createApp(deps: GatewayDeps): Express {
       enforceAccess,
       bodyLimit,
       idempotencyMiddleware({
-        repository: createIdempotencyRepository(redis, prefix, {
-          maxAnswers: config.IDEMPOTENCY_MAX_ANSWERS,
-          maxBytes: config.IDEMPOTENCY_MAX_BYTES,
+        repository: new IdempotencyRepository(redis, {
+          keys,
+          bounds: { maxAnswers: config.IDEMPOTENCY_MAX_ANSWERS, maxBytes: config.IDEMPOTENCY_MAX_BYTES },
         }),
-        bodies: createBodyBudget(config.IDEMPOTENCY_BUFFER_BYTES, metrics),
+        bodies: new BodyBudget(config.IDEMPOTENCY_BUFFER_BYTES, metrics),
         inFlightTtlMs: IDEMPOTENCY_CLAIM_LEASE_MS,
         logger,
       }),

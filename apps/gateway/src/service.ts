@@ -3,7 +3,7 @@ import { defineService } from '@mt/runtime';
 import path from 'node:path';
 import { createApp } from './app';
 import { loadGatewayConfig } from './config';
-import { createUpstreamAgents } from './proxy/agents';
+import { UpstreamAgents } from './proxy/agents';
 
 /** What this service is, for its own process (main.ts) and for a host of several services (apps/all-in-one). */
 export const gatewayService = defineService({
@@ -19,7 +19,7 @@ export const gatewayService = defineService({
       redisKeyPrefix: config.REDIS_KEY_PREFIX,
       logger,
     });
-    const agents = createUpstreamAgents();
+    const agents = new UpstreamAgents();
     // `npm run build` writes the web app to dist/apps/web, beside this bundle's dist/apps/gateway.
     const webDir = config.WEB_DIR ?? path.resolve(__dirname, '..', 'web');
     return {

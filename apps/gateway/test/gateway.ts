@@ -7,7 +7,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from '../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../src/config';
-import { createUpstreamAgents, type UpstreamAgents } from '../src/proxy/agents';
+import { UpstreamAgents } from '../src/proxy/agents';
 import { TEST_SECRET } from './keys';
 import { authRoutes } from './manifests';
 import type { StaticRouteTable } from './static-route-table';
@@ -58,7 +58,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
   if (!options.redisDown) await waitForRedis(redis);
   const lifecycle = createLifecycle();
   lifecycle.started = true;
-  const agents: UpstreamAgents = createUpstreamAgents();
+  const agents = new UpstreamAgents();
   const metrics = createMetrics('gateway-test');
   const app = createApp({
     config,

@@ -10,7 +10,7 @@ import jwt from 'jsonwebtoken';
 import { createRemoteJWKSet, customFetch, jwtVerify } from 'jose';
 import { JWT_ALGORITHM } from '@mt/contracts';
 import { createLogger } from '@mt/logging';
-import { createJwksClient } from '../service-code';
+import { JwksClient } from '../service-code';
 import { compareInterleaved, printResults } from './interleaved';
 
 const issuer = 'bench-auth';
@@ -27,7 +27,7 @@ const token = jwt.sign({ sub: 'u1', jti: 't1', iat_ms: Date.now(), cutoff_ms: 0 
 });
 
 const logger = createLogger({ service: 'bench', level: 'warn' });
-const handWritten = createJwksClient({ fetchJwks: async () => jwks, logger });
+const handWritten = new JwksClient({ fetchJwks: async () => jwks, logger });
 const remote = createRemoteJWKSet(new URL('http://auth.invalid/.well-known/jwks.json'), {
   [customFetch]: async () =>
     new Response(JSON.stringify(jwks), { headers: { 'content-type': 'application/json' } }),

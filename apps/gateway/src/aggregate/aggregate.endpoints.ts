@@ -5,7 +5,7 @@ import { errors } from '@mt/errors';
 import { EntryPageParams, EntryPageSchema, HomeSchema, ListMarksParams, ListMarksQuery, ListMarksSchema, SearchQuerySchema, SearchResultsSchema } from './aggregate.schemas';
 import { listMarks } from './list-marks.service';
 import { entryWithListEntry } from './entry-page.service';
-import { asApiError, CategoryCallError, categoryClient } from './category-client';
+import { asApiError, CategoryCallError, CategoryClient } from './category-client';
 import { buildHome } from './home.service';
 import { searchEverywhere } from './search.service';
 
@@ -23,7 +23,7 @@ const PARTIAL =
 export function aggregateEndpoints(deps: AggregateDeps): EndpointGroup {
   const { routeTable, internalSecret, categoryTimeoutMs } = deps;
   const clientFor = (identity: Identity | undefined, requestId: unknown) =>
-    categoryClient({ routeTable, internalSecret, identity, requestId: String(requestId ?? '') });
+    new CategoryClient({ routeTable, internalSecret, identity, requestId: String(requestId ?? '') });
   return {
     namespace: 'gateway',
     mount: '/api/v1',

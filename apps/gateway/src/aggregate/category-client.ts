@@ -22,11 +22,6 @@ export interface CategoryAnswer<T> {
   body: T;
 }
 
-/** GETs one category's public API as the caller would through the gateway (same paths, same signed identity). */
-export interface CategoryClient {
-  get<T>(category: string, pathAndQuery: string, signal: AbortSignal): Promise<CategoryAnswer<T>>;
-}
-
 export interface CategoryClientOptions {
   routeTable: RouteTable;
   internalSecret: string;
@@ -39,31 +34,32 @@ export interface CategoryClientOptions {
  * table, the caller's identity signed as the proxy signs it, the request id passed on for the logs. A 2xx or
  * 4xx is an answer; no instance, a 5xx, a timeout or an unreadable body is a CategoryCallError.
  */
-export function categoryClient(options: CategoryClientOptions): CategoryClient {
-  const { routeTable, internalSecret, identity, requestId } = options;
-  return {
-    async get<T>(category: string, pathAndQuery: string, signal: AbortSignal) {
-      const instance = routeTable.pickInstance(category);
-      if (!instance) throw new CategoryCallError('service_unavailable', `no live instance of ${category}`);
-      const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
-      if (identity) Object.assign(headers, signIdentity(identity, requestId, internalSecret));
-      let response: Response;
-      try {
-        response = await fetch(`${instance.base_url.replace(/\/+$/, '')}/api/v1/${category}${pathAndQuery}`, { headers, signal });
-      } catch (error) {
-        if (signal.aborted) throw new CategoryCallError('gateway_timeout', `${category} did not answer in time`);
-        throw new CategoryCallError('service_unavailable', `${category} could not be reached (${(error as Error).message})`);
-      }
-      if (response.status >= 500) {
-        await response.body?.cancel();
-        throw new CategoryCallError(response.status === 503 ? 'service_unavailable' : 'bad_gateway', `${category} answered ${response.status}`);
-      }
-      try {
-        return { status: response.status, body: (await response.json()) as T };
-      } catch {
-        if (signal.aborted) throw new CategoryCallError('gateway_timeout', `${category} did not answer in time`);
-        throw new CategoryCallError('bad_gateway', `${category} answered something that is not JSON`);
-      }
-    },
-  };
+export class CategoryClient {
+  constructor(private readonly options: CategoryClientOptions) {}
+
+  /** GETs one category's public API as the caller would through the gateway (same paths, same signed identity). */
+  async get<T>(category: string, pathAndQuery: string, signal: AbortSignal): Promise<CategoryAnswer<T>> {
+    const { routeTable, internalSecret, identity, requestId } = this.options;
+    const instance = routeTable.pickInstance(category);
+    if (!instance) throw new CategoryCallError('service_unavailable', `no live instance of ${category}`);
+    const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
+    if (identity) Object.assign(headers, signIdentity(identity, requestId, internalSecret));
+    let response: Response;
+    try {
+      response = await fetch(`${instance.base_url.replace(/\/+$/, '')}/api/v1/${category}${pathAndQuery}`, { headers, signal });
+    } catch (error) {
+      if (signal.aborted) throw new CategoryCallError('gateway_timeout', `${category} did not answer in time`);
+      throw new CategoryCallError('service_unavailable', `${category} could not be reached (${(error as Error).message})`);
+    }
+    if (response.status >= 500) {
+      await response.body?.cancel();
+      throw new CategoryCallError(response.status === 503 ? 'service_unavailable' : 'bad_gateway', `${category} answered ${response.status}`);
+    }
+    try {
+      return { status: response.status, body: (await response.json()) as T };
+    } catch {
+      if (signal.aborted) throw new CategoryCallError('gateway_timeout', `${category} did not answer in time`);
+      throw new CategoryCallError('bad_gateway', `${category} answered something that is not JSON`);
+    }
+  }
 }

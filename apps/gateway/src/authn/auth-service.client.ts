@@ -17,12 +17,6 @@ export type JwksResponse = z.infer<typeof JwksResponseSchema>;
 /** A low-cardinality name for logs (`/internal/users`, not the user's id). */
 const callName = (path: string): string => path.split('/').slice(0, 3).join('/');
 
-export interface AuthServiceClient {
-  fetchJwks(): Promise<JwksResponse>;
-  introspect(token: string): Promise<IntrospectionResult>;
-  jwtCutoff(userId: string): Promise<JwtCutoff>;
-}
-
 export interface AuthServiceClientOptions {
   authUrl: string;
   internalSecret: string;
@@ -35,28 +29,51 @@ export interface AuthServiceClientOptions {
  * The gateway's calls to the auth service's internal endpoints. Any failure (unreachable, slow, non-200,
  * unexpected body) is an AuthenticationUnavailableError: the caller fails closed.
  */
-export function createAuthServiceClient({
-  authUrl,
-  internalSecret,
-  logger,
-  timeoutMs = 2000,
-}: AuthServiceClientOptions): AuthServiceClient {
-  async function call<S extends z.ZodType>(path: string, schema: S, init: RequestInit = {}): Promise<z.output<S>> {
+export class AuthServiceClient {
+  private readonly authUrl: string;
+  private readonly logger: Logger;
+  private readonly timeoutMs: number;
+  private readonly withSecret: Record<string, string>;
+
+  constructor({ authUrl, internalSecret, logger, timeoutMs = 2000 }: AuthServiceClientOptions) {
+    this.authUrl = authUrl;
+    this.logger = logger;
+    this.timeoutMs = timeoutMs;
+    this.withSecret = { [INTERNAL_SECRET_HEADER]: internalSecret };
+  }
+
+  fetchJwks(): Promise<JwksResponse> {
+    return this.call(INTERNAL_PATHS.jwks, JwksResponseSchema, { headers: this.withSecret });
+  }
+
+  introspect(token: string): Promise<IntrospectionResult> {
+    return this.call(INTERNAL_PATHS.introspect, IntrospectionResultSchema, {
+      method: 'POST',
+      headers: { ...this.withSecret, 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+  }
+
+  jwtCutoff(userId: string): Promise<JwtCutoff> {
+    return this.call(INTERNAL_PATHS.jwtCutoff(userId), JwtCutoffSchema, { headers: this.withSecret });
+  }
+
+  private async call<S extends z.ZodType>(path: string, schema: S, init: RequestInit = {}): Promise<z.output<S>> {
     const headers = new Headers(init.headers);
     const requestId = currentRequestId();
     if (requestId) headers.set('x-request-id', requestId);
     let response: Response;
     try {
-      response = await fetch(`${authUrl}${path}`, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetch(`${this.authUrl}${path}`, { ...init, headers, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
       const { name, message } = (error ?? {}) as { name?: string; message?: string };
       const reason = `${name ?? 'Error'}: ${message ?? String(error)}`;
-      logger.warn({ call: callName(path), reason }, 'auth service unreachable');
+      this.logger.warn({ call: callName(path), reason }, 'auth service unreachable');
       throw new AuthenticationUnavailableError('auth service unreachable');
     }
     if (response.status !== 200) {
       await response.body?.cancel();
-      logger.warn({ call: callName(path), status: response.status }, 'auth service refused an internal call');
+      this.logger.warn({ call: callName(path), status: response.status }, 'auth service refused an internal call');
       throw new AuthenticationUnavailableError(`auth service answered ${response.status}`);
     }
     let body: unknown;
@@ -67,22 +84,9 @@ export function createAuthServiceClient({
     }
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
-      logger.warn({ call: callName(path) }, 'auth service answer does not match the contract');
+      this.logger.warn({ call: callName(path) }, 'auth service answer does not match the contract');
       throw new AuthenticationUnavailableError('auth service sent an unexpected answer');
     }
     return parsed.data;
   }
-
-  const withSecret = { [INTERNAL_SECRET_HEADER]: internalSecret };
-
-  return {
-    fetchJwks: () => call(INTERNAL_PATHS.jwks, JwksResponseSchema, { headers: withSecret }),
-    introspect: (token) =>
-      call(INTERNAL_PATHS.introspect, IntrospectionResultSchema, {
-        method: 'POST',
-        headers: { ...withSecret, 'content-type': 'application/json' },
-        body: JSON.stringify({ token }),
-      }),
-    jwtCutoff: (userId) => call(INTERNAL_PATHS.jwtCutoff(userId), JwtCutoffSchema, { headers: withSecret }),
-  };
 }

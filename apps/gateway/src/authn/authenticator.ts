@@ -7,19 +7,15 @@ import type { PatVerifier } from './pat-verifier';
 const MAX_CREDENTIAL_LENGTH = 4096;
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-export interface Authenticator {
-  authenticate(authorization: string | undefined): Promise<AuthOutcome>;
-}
-
 /** Reads `Authorization: Bearer <credential>` and hands the credential to the PAT or the JWT verifier. */
-export function createAuthenticator(verifiers: { jwt: JwtVerifier; pat: PatVerifier }): Authenticator {
-  return {
-    async authenticate(authorization) {
-      if (authorization === undefined) return { kind: 'anonymous' };
-      const credential = BEARER.exec(authorization)?.[1];
-      if (!credential) return invalidCredential('not a Bearer credential', 'expected Authorization: Bearer <token>');
-      if (credential.length > MAX_CREDENTIAL_LENGTH) return invalidCredential('credential too long');
-      return looksLikePat(credential) ? verifiers.pat.verify(credential) : verifiers.jwt.verify(credential);
-    },
-  };
+export class Authenticator {
+  constructor(private readonly verifiers: { jwt: JwtVerifier; pat: PatVerifier }) {}
+
+  async authenticate(authorization: string | undefined): Promise<AuthOutcome> {
+    if (authorization === undefined) return { kind: 'anonymous' };
+    const credential = BEARER.exec(authorization)?.[1];
+    if (!credential) return invalidCredential('not a Bearer credential', 'expected Authorization: Bearer <token>');
+    if (credential.length > MAX_CREDENTIAL_LENGTH) return invalidCredential('credential too long');
+    return looksLikePat(credential) ? this.verifiers.pat.verify(credential) : this.verifiers.jwt.verify(credential);
+  }
 }

@@ -2,9 +2,8 @@ import { JWT_ALGORITHM, JWT_CUTOFF_CLAIM, JWT_ROLE_CLAIM, USER_DELETED_CUTOFF } 
 import { silentLogger } from '@mt/testing';
 import jwt from 'jsonwebtoken';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { JwksClient } from './jwks-client';
 import type { UserCutoff } from './jwt-cutoff.repository';
-import { createJwtVerifier } from './jwt-verifier';
+import { JwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
 
 const ISSUER = 'media-tracker';
 const AUDIENCE = 'media-tracker-api';
@@ -15,9 +14,9 @@ function setUp() {
   const signing = newKey();
   const published = new Map<string, KeyObject>([['k1', signing.publicKey]]);
   const cutoffs = new Map<string, UserCutoff>();
-  const jwks: JwksClient = { getKey: async (kid) => published.get(kid) };
+  const jwks: JwtVerifierOptions['jwks'] = { getKey: async (kid) => published.get(kid) };
   const clock = { now: Date.now() };
-  const verifier = createJwtVerifier({
+  const verifier = new JwtVerifier({
     jwks,
     cutoffs: { find: async (userId) => cutoffs.get(userId) ?? null },
     authService: { jwtCutoff: async () => ({ exists: true, cutoff_ms: null }) },

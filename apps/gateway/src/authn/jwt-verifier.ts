@@ -11,8 +11,8 @@ import type { JwksClient } from './jwks-client';
 import type { JwtCutoffRepository, UserCutoff } from './jwt-cutoff.repository';
 
 export interface JwtVerifierOptions {
-  jwks: JwksClient;
-  cutoffs: JwtCutoffRepository;
+  jwks: Pick<JwksClient, 'getKey'>;
+  cutoffs: Pick<JwtCutoffRepository, 'find'>;
   authService: Pick<AuthServiceClient, 'jwtCutoff'>;
   issuer: string;
   audience: string;
@@ -64,81 +64,93 @@ function readClaims(payload: unknown): AccessClaims | undefined {
  * when Redis cannot answer. jsonwebtoken, not jose's `jwtVerify`: jose costs about twice the CPU per ES256
  * verification here (bench/README.md "Libraries judged").
  */
-export function createJwtVerifier(options: JwtVerifierOptions) {
-  const { jwks, cutoffs, authService, issuer, audience, logger, now = Date.now } = options;
+export class JwtVerifier {
+  private readonly jwks: Pick<JwksClient, 'getKey'>;
+  private readonly cutoffs: Pick<JwtCutoffRepository, 'find'>;
+  private readonly authService: Pick<AuthServiceClient, 'jwtCutoff'>;
+  private readonly issuer: string;
+  private readonly audience: string;
+  private readonly logger: Logger;
+  private readonly now: () => number;
   // An ES256 verification is the gateway's costliest step, a client sends the same JWT with every request: its verified
   // claims are remembered while the key that verified them is still the one published for its kid (a refreshed
   // JWKS makes new key objects, so a rotation or removal re-verifies). Expiry and the user's cut-off are
   // checked on every use, as for a JWT seen for the first time.
-  const verified = new LRUCache<string, VerifiedJwt>({ max: VERIFIED_JWT_CACHE_SIZE });
+  private readonly verified = new LRUCache<string, VerifiedJwt>({ max: VERIFIED_JWT_CACHE_SIZE });
 
-  async function currentCutoff(userId: string): Promise<UserCutoff> {
+  constructor({ jwks, cutoffs, authService, issuer, audience, logger, now = Date.now }: JwtVerifierOptions) {
+    this.jwks = jwks;
+    this.cutoffs = cutoffs;
+    this.authService = authService;
+    this.issuer = issuer;
+    this.audience = audience;
+    this.logger = logger;
+    this.now = now;
+  }
+
+  async verify(token: string): Promise<AuthOutcome> {
     try {
-      return await cutoffs.find(userId);
+      return await this.verifyToken(token);
     } catch (error) {
-      logger.warn({ reason: (error as Error).message }, 'JWT cut-off not readable from Redis; asking the auth service');
-      const answer = await authService.jwtCutoff(userId); // AuthenticationUnavailableError when it cannot answer
-      return answer.exists ? answer.cutoff_ms : USER_DELETED_CUTOFF;
+      if (error instanceof AuthenticationUnavailableError) return { kind: 'undecidable', reason: error.message };
+      throw error;
     }
   }
 
-  async function revocationOf(claims: AccessClaims): Promise<string | undefined> {
-    const cutoff = await currentCutoff(claims.sub);
-    if (cutoff === USER_DELETED_CUTOFF) return 'user no longer exists';
-    if (cutoff !== null && claims.cutoffMs < cutoff) return 'minted before the last password change';
-    return undefined;
-  }
-
-  async function accept(claims: AccessClaims): Promise<AuthOutcome> {
-    if (now() >= claims.expiresAtMs) return invalidCredential('expired', 'token expired');
-    const revoked = await revocationOf(claims);
-    if (revoked) return invalidCredential(`JWT revoked: ${revoked}`);
-    const identity: Identity = { userId: claims.sub, authType: 'jwt', scopes: scopesForRole(claims.role), tokenId: claims.jti };
-    return { kind: 'authenticated', identity };
-  }
-
-  /** The claims of a JWT verified before, when the key that verified it is still published; else undefined. */
-  async function remembered(token: string): Promise<AccessClaims | undefined> {
-    const known = verified.get(token);
-    if (!known) return undefined;
-    if ((await jwks.getKey(known.kid)) === known.key) return known.claims;
-    verified.delete(token);
-    return undefined;
-  }
-
-  async function verifyToken(token: string): Promise<AuthOutcome> {
-    const known = await remembered(token);
-    if (known) return accept(known);
+  private async verifyToken(token: string): Promise<AuthOutcome> {
+    const known = await this.remembered(token);
+    if (known) return this.accept(known);
     const decoded = jwt.decode(token, { complete: true });
     if (!decoded || typeof decoded.payload === 'string') return invalidCredential('not a JWT');
     if (decoded.header.alg !== JWT_ALGORITHM) return invalidCredential(`algorithm ${decoded.header.alg} refused`);
     const kid = decoded.header.kid;
     if (typeof kid !== 'string' || kid === '') return invalidCredential('JWT without key id');
-    const key = await jwks.getKey(kid);
+    const key = await this.jwks.getKey(kid);
     if (!key) return invalidCredential('unknown key id');
     let payload: unknown;
     try {
-      payload = jwt.verify(token, key, { algorithms: [JWT_ALGORITHM], issuer, audience });
+      payload = jwt.verify(token, key, { algorithms: [JWT_ALGORITHM], issuer: this.issuer, audience: this.audience });
     } catch (error) {
       if (error instanceof jwt.TokenExpiredError) return invalidCredential('expired', 'token expired');
       return invalidCredential(`JWT rejected: ${(error as Error).message}`);
     }
     const claims = readClaims(payload);
     if (!claims) return invalidCredential(`JWT lacks sub, jti, iat_ms, ${JWT_CUTOFF_CLAIM} or exp`);
-    verified.set(token, { kid, key, claims });
-    return accept(claims);
+    this.verified.set(token, { kid, key, claims });
+    return this.accept(claims);
   }
 
-  return {
-    async verify(token: string): Promise<AuthOutcome> {
-      try {
-        return await verifyToken(token);
-      } catch (error) {
-        if (error instanceof AuthenticationUnavailableError) return { kind: 'undecidable', reason: error.message };
-        throw error;
-      }
-    },
-  };
-}
+  /** The claims of a JWT verified before, when the key that verified it is still published; else undefined. */
+  private async remembered(token: string): Promise<AccessClaims | undefined> {
+    const known = this.verified.get(token);
+    if (!known) return undefined;
+    if ((await this.jwks.getKey(known.kid)) === known.key) return known.claims;
+    this.verified.delete(token);
+    return undefined;
+  }
 
-export type JwtVerifier = ReturnType<typeof createJwtVerifier>;
+  private async accept(claims: AccessClaims): Promise<AuthOutcome> {
+    if (this.now() >= claims.expiresAtMs) return invalidCredential('expired', 'token expired');
+    const revoked = await this.revocationOf(claims);
+    if (revoked) return invalidCredential(`JWT revoked: ${revoked}`);
+    const identity: Identity = { userId: claims.sub, authType: 'jwt', scopes: scopesForRole(claims.role), tokenId: claims.jti };
+    return { kind: 'authenticated', identity };
+  }
+
+  private async revocationOf(claims: AccessClaims): Promise<string | undefined> {
+    const cutoff = await this.currentCutoff(claims.sub);
+    if (cutoff === USER_DELETED_CUTOFF) return 'user no longer exists';
+    if (cutoff !== null && claims.cutoffMs < cutoff) return 'minted before the last password change';
+    return undefined;
+  }
+
+  private async currentCutoff(userId: string): Promise<UserCutoff> {
+    try {
+      return await this.cutoffs.find(userId);
+    } catch (error) {
+      this.logger.warn({ reason: (error as Error).message }, 'JWT cut-off not readable from Redis; asking the auth service');
+      const answer = await this.authService.jwtCutoff(userId); // AuthenticationUnavailableError when it cannot answer
+      return answer.exists ? answer.cutoff_ms : USER_DELETED_CUTOFF;
+    }
+  }
+}

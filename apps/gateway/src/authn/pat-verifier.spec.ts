@@ -3,8 +3,7 @@ import type { IntrospectionResult } from '@mt/contracts';
 import { createMetrics } from '@mt/metrics';
 import { silentLogger } from '@mt/testing';
 import { generatePat } from '@mt/tokens';
-import type { PatCacheRepository } from './pat-cache.repository';
-import { createPatVerifier, patCacheTtlSeconds } from './pat-verifier';
+import { PatVerifier, patCacheTtlSeconds, type PatVerifierOptions } from './pat-verifier';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const active = (expiresAt: string): IntrospectionResult => ({
@@ -38,11 +37,11 @@ describe('PAT verifier caching', () => {
   async function cachedAfter(tookMs: number): Promise<string[]> {
     let clock = NOW;
     const saved: string[] = [];
-    const cache: PatCacheRepository = {
+    const cache: PatVerifierOptions['cache'] = {
       find: async () => null,
       save: async (tokenHash) => void saved.push(tokenHash),
     };
-    const verifier = createPatVerifier({
+    const verifier = new PatVerifier({
       cache,
       authService: {
         introspect: async () => {

@@ -7,7 +7,7 @@ import type { AuthServiceClient } from './auth-service.client';
 import type { PatCacheRepository } from './pat-cache.repository';
 
 export interface PatVerifierOptions {
-  cache: PatCacheRepository;
+  cache: Pick<PatCacheRepository, 'find' | 'save'>;
   authService: Pick<AuthServiceClient, 'introspect'>;
   metrics: Metrics;
   logger: Logger;
@@ -32,52 +32,62 @@ export function patCacheTtlSeconds(result: IntrospectionResult, nowMs: number): 
  * entry; answers are cached only where no entry exists (SET NX) and only if the lookup that missed is at most
  * PAT_ANSWER_MAX_AGE_MS old, so an introspection that started before the revocation cannot bring it back.
  */
-export function createPatVerifier({ cache, authService, metrics, logger, now = Date.now }: PatVerifierOptions) {
-  function toOutcome(result: IntrospectionResult): AuthOutcome {
+export class PatVerifier {
+  private readonly cache: Pick<PatCacheRepository, 'find' | 'save'>;
+  private readonly authService: Pick<AuthServiceClient, 'introspect'>;
+  private readonly metrics: Metrics;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+
+  constructor({ cache, authService, metrics, logger, now = Date.now }: PatVerifierOptions) {
+    this.cache = cache;
+    this.authService = authService;
+    this.metrics = metrics;
+    this.logger = logger;
+    this.now = now;
+  }
+
+  async verify(token: string): Promise<AuthOutcome> {
+    if (!isWellFormedPat(token)) return invalidCredential('malformed PAT');
+    const tokenHash = hashPat(token);
+    const lookedUpAt = this.now();
+
+    let cacheUsable = true;
+    try {
+      const cached = await this.cache.find(tokenHash);
+      this.metrics.patCacheLookups.inc({ result: cached ? 'hit' : 'miss' });
+      if (cached) return this.toOutcome(cached);
+    } catch (error) {
+      cacheUsable = false;
+      this.metrics.patCacheLookups.inc({ result: 'unavailable' });
+      this.logger.warn({ reason: (error as Error).message }, 'PAT cache unavailable; introspecting without caching');
+    }
+
+    let result: IntrospectionResult;
+    try {
+      result = await this.authService.introspect(token);
+    } catch (error) {
+      if (error instanceof AuthenticationUnavailableError) return { kind: 'undecidable', reason: error.message };
+      throw error;
+    }
+    const answeredAt = this.now();
+    const ttl = patCacheTtlSeconds(result, answeredAt);
+    // An answer that took this long may predate a revocation whose tombstone is about to expire: not cached.
+    const fresh = answeredAt - lookedUpAt <= PAT_ANSWER_MAX_AGE_MS;
+    if (cacheUsable && fresh && ttl > 0) {
+      await this.cache
+        .save(tokenHash, result, ttl)
+        .catch((error: Error) => this.logger.warn({ reason: error.message }, 'PAT cache write failed'));
+    }
+    return this.toOutcome(result);
+  }
+
+  private toOutcome(result: IntrospectionResult): AuthOutcome {
     if (!result.active) return invalidCredential('PAT inactive (unknown, revoked or expired)');
-    if (!(Date.parse(result.expires_at) > now())) return invalidCredential('PAT expired');
+    if (!(Date.parse(result.expires_at) > this.now())) return invalidCredential('PAT expired');
     return {
       kind: 'authenticated',
       identity: { userId: result.user_id, authType: 'pat', scopes: [...result.scopes], tokenId: result.token_id },
     };
   }
-
-  return {
-    async verify(token: string): Promise<AuthOutcome> {
-      if (!isWellFormedPat(token)) return invalidCredential('malformed PAT');
-      const tokenHash = hashPat(token);
-      const lookedUpAt = now();
-
-      let cacheUsable = true;
-      try {
-        const cached = await cache.find(tokenHash);
-        metrics.patCacheLookups.inc({ result: cached ? 'hit' : 'miss' });
-        if (cached) return toOutcome(cached);
-      } catch (error) {
-        cacheUsable = false;
-        metrics.patCacheLookups.inc({ result: 'unavailable' });
-        logger.warn({ reason: (error as Error).message }, 'PAT cache unavailable; introspecting without caching');
-      }
-
-      let result: IntrospectionResult;
-      try {
-        result = await authService.introspect(token);
-      } catch (error) {
-        if (error instanceof AuthenticationUnavailableError) return { kind: 'undecidable', reason: error.message };
-        throw error;
-      }
-      const answeredAt = now();
-      const ttl = patCacheTtlSeconds(result, answeredAt);
-      // An answer that took this long may predate a revocation whose tombstone is about to expire: not cached.
-      const fresh = answeredAt - lookedUpAt <= PAT_ANSWER_MAX_AGE_MS;
-      if (cacheUsable && fresh && ttl > 0) {
-        await cache
-          .save(tokenHash, result, ttl)
-          .catch((error: Error) => logger.warn({ reason: error.message }, 'PAT cache write failed'));
-      }
-      return toOutcome(result);
-    },
-  };
 }
-
-export type PatVerifier = ReturnType<typeof createPatVerifier>;

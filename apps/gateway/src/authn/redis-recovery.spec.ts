@@ -1,14 +1,14 @@
 import type { Redis } from '@mt/stores';
 import { EventEmitter } from 'node:events';
-import { watchRedisRecovery } from './redis-recovery';
+import { RedisRecovery } from './redis-recovery';
 
 // The connection's events, as ioredis emits them: 'ready' when (re)connected, 'close' when a connection ends.
 const connection = () => new EventEmitter() as unknown as Redis & EventEmitter;
 
-describe('watchRedisRecovery', () => {
+describe('RedisRecovery', () => {
   it('is not recovering after the first connection', () => {
     const redis = connection();
-    const recovery = watchRedisRecovery(redis, 1000, () => 0);
+    const recovery = new RedisRecovery(redis, { graceMs: 1000, now: () => 0 });
     redis.emit('ready');
     expect(recovery.recovering()).toBe(false);
   });
@@ -16,7 +16,7 @@ describe('watchRedisRecovery', () => {
   it('is recovering for the grace period after a reconnect, then trusts Redis again', () => {
     let now = 0;
     const redis = connection();
-    const recovery = watchRedisRecovery(redis, 1000, () => now);
+    const recovery = new RedisRecovery(redis, { graceMs: 1000, now: () => now });
     redis.emit('ready');
     redis.emit('close');
     now = 5000;

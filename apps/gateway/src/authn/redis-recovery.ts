@@ -3,9 +3,9 @@ import type { Redis } from '@mt/stores';
 /** Long enough for the auth service to reconnect (its retry backs off to 2 s) and re-publish its outbox. */
 export const REDIS_RECOVERY_GRACE_MS = 10_000;
 
-export interface RedisRecovery {
-  /** True for a while after the gateway's Redis connection came back from an outage (not during it). */
-  recovering(): boolean;
+export interface RedisRecoveryOptions {
+  graceMs?: number;
+  now?: () => number;
 }
 
 /**
@@ -14,17 +14,22 @@ export interface RedisRecovery {
  * while a PAT cache entry written before the outage still says "active". For a grace period after every
  * reconnect the gateway therefore asks the auth service (cut-offs, introspection) instead of the cache.
  */
-export function watchRedisRecovery(
-  redis: Redis,
-  graceMs = REDIS_RECOVERY_GRACE_MS,
-  now: () => number = Date.now,
-): RedisRecovery {
-  let lost = false;
-  let recoveringUntil = 0;
-  redis.on('close', () => (lost = true));
-  redis.on('ready', () => {
-    if (lost) recoveringUntil = now() + graceMs;
-    lost = false;
-  });
-  return { recovering: () => now() < recoveringUntil };
+export class RedisRecovery {
+  private readonly now: () => number;
+  private lost = false;
+  private recoveringUntil = 0;
+
+  constructor(redis: Redis, { graceMs = REDIS_RECOVERY_GRACE_MS, now = Date.now }: RedisRecoveryOptions = {}) {
+    this.now = now;
+    redis.on('close', () => (this.lost = true));
+    redis.on('ready', () => {
+      if (this.lost) this.recoveringUntil = this.now() + graceMs;
+      this.lost = false;
+    });
+  }
+
+  /** True for a while after the gateway's Redis connection came back from an outage (not during it). */
+  recovering(): boolean {
+    return this.now() < this.recoveringUntil;
+  }
 }

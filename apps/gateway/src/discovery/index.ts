@@ -1,4 +1,4 @@
 export { discoveryEndpoints, GATEWAY_MOUNT } from './discovery.endpoints';
 export { DOCS_CONTENT_SECURITY_POLICY } from './docs-page';
 export { gatewayFragment } from './gateway-openapi';
-export { createOpenApiDocument, type OpenApiDocument } from './openapi-document';
+export { OpenApiDocument } from './openapi-document';

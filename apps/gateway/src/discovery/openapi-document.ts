@@ -33,11 +33,6 @@ const SKELETON = {
   servers: [{ url: '/', description: 'This gateway' }],
 };
 
-export interface OpenApiDocument {
-  /** The merged document, serialized; rebuilt only when the route table changed. */
-  json(): Promise<string>;
-}
-
 const tagsOf = (service: string, fragment: OpenApiFragment): [OpenApiTag, ...OpenApiTag[]] => {
   const [first, ...rest] = fragment.tags ?? [];
   return first ? [first, ...rest] : [{ name: service, description: `The ${service} service` }];
@@ -47,25 +42,26 @@ const tagsOf = (service: string, fragment: OpenApiFragment): [OpenApiTag, ...Ope
  * The document clients generate from: the gateway's own operations, then every known service's fragment
  * from the route table (services in id order; the gateway's tags listed last).
  */
-export function createOpenApiDocument(deps: { routeTable: RouteTable; gatewayFragment: () => OpenApiFragment; logger: Logger }): OpenApiDocument {
-  const { routeTable, logger } = deps;
-  let gateway: OpenApiFragment | undefined;
-  let cache: { version: number; json: string } | undefined;
+export class OpenApiDocument {
+  private gateway: OpenApiFragment | undefined;
+  private cache: { version: number; json: string } | undefined;
 
-  return {
-    async json() {
-      const version = routeTable.version();
-      if (cache?.version === version) return cache.json;
-      gateway ??= deps.gatewayFragment();
-      // The gateway first, so its definitions (Error, bearerAuth) stand when a fragment disagrees.
-      const sources: OpenApiSource[] = [{ id: 'gateway', fragment: gateway, tags: tagsOf('gateway', gateway), displayRank: Number.MAX_SAFE_INTEGER }];
-      for (const { service, fragment } of routeTable.openApiFragments()) {
-        sources.push({ id: service, pathPrefix: `/api/v1/${service}`, fragment, tags: tagsOf(service, fragment) });
-      }
-      const { document, warnings } = mergeOpenApi(SKELETON, sources);
-      for (const warning of warnings) logger.warn({ reason: warning }, 'OpenAPI merge adjusted a fragment');
-      cache = { version, json: JSON.stringify(document) };
-      return cache.json;
-    },
-  };
+  constructor(private readonly deps: { routeTable: RouteTable; gatewayFragment: () => OpenApiFragment; logger: Logger }) {}
+
+  /** The merged document, serialized; rebuilt only when the route table changed. */
+  async json(): Promise<string> {
+    const { routeTable, logger } = this.deps;
+    const version = routeTable.version();
+    if (this.cache?.version === version) return this.cache.json;
+    const gateway = (this.gateway ??= this.deps.gatewayFragment());
+    // The gateway first, so its definitions (Error, bearerAuth) stand when a fragment disagrees.
+    const sources: OpenApiSource[] = [{ id: 'gateway', fragment: gateway, tags: tagsOf('gateway', gateway), displayRank: Number.MAX_SAFE_INTEGER }];
+    for (const { service, fragment } of routeTable.openApiFragments()) {
+      sources.push({ id: service, pathPrefix: `/api/v1/${service}`, fragment, tags: tagsOf(service, fragment) });
+    }
+    const { document, warnings } = mergeOpenApi(SKELETON, sources);
+    for (const warning of warnings) logger.warn({ reason: warning }, 'OpenAPI merge adjusted a fragment');
+    this.cache = { version, json: JSON.stringify(document) };
+    return this.cache.json;
+  }
 }

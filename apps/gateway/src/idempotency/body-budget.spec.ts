@@ -1,10 +1,10 @@
 import { AppError } from '@mt/errors';
 import { createMetrics } from '@mt/metrics';
-import { createBodyBudget } from './body-budget';
+import { BodyBudget } from './body-budget';
 
 describe('body budget', () => {
   it('lets bodies grow until the budget is used, refuses the next with a 503 and Retry-After, and frees on release', () => {
-    const budget = createBodyBudget(100, createMetrics('budget-test'));
+    const budget = new BodyBudget(100, createMetrics('budget-test'));
     const first = budget.reserve();
     const second = budget.reserve();
     first.cover(60);

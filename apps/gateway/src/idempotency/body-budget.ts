@@ -9,12 +9,6 @@ export interface BodyReservation {
   release(): void;
 }
 
-export interface BodyBudget {
-  reserve(): BodyReservation;
-  /** Bytes held right now. */
-  inUse(): number;
-}
-
 const GAUGE_NAME = 'gateway_idempotency_buffered_bytes';
 
 const budgetExhausted = () =>
@@ -27,39 +21,49 @@ const budgetExhausted = () =>
  * every request of this process: a body that would take it over `limitBytes` is refused (503) rather than
  * read, so concurrent large uploads cannot grow the gateway's memory without bound.
  */
-export function createBodyBudget(limitBytes: number, metrics: Metrics): BodyBudget {
-  let held = 0;
-  const gauge =
-    (metrics.registry.getSingleMetric(GAUGE_NAME) as Gauge | undefined) ??
-    new Gauge({
-      name: GAUGE_NAME,
-      help: 'Request body bytes the gateway holds to fingerprint Idempotency-Key requests',
-      registers: [metrics.registry],
-    });
-  const set = (bytes: number) => {
-    held = bytes;
-    gauge.set(held);
-  };
+export class BodyBudget {
+  private readonly gauge: Gauge;
+  private held = 0;
 
-  return {
-    inUse: () => held,
-    reserve() {
-      let mine = 0;
-      let released = false;
-      return {
-        cover(bytes) {
-          const more = bytes - mine;
-          if (released || more <= 0) return;
-          if (held + more > limitBytes) throw budgetExhausted();
-          mine = bytes;
-          set(held + more);
-        },
-        release() {
-          if (released) return;
-          released = true;
-          set(held - mine);
-        },
-      };
-    },
-  };
+  constructor(
+    private readonly limitBytes: number,
+    metrics: Metrics,
+  ) {
+    this.gauge =
+      (metrics.registry.getSingleMetric(GAUGE_NAME) as Gauge | undefined) ??
+      new Gauge({
+        name: GAUGE_NAME,
+        help: 'Request body bytes the gateway holds to fingerprint Idempotency-Key requests',
+        registers: [metrics.registry],
+      });
+  }
+
+  /** Bytes held right now. */
+  inUse(): number {
+    return this.held;
+  }
+
+  reserve(): BodyReservation {
+    let mine = 0;
+    let released = false;
+    return {
+      cover: (bytes) => {
+        const more = bytes - mine;
+        if (released || more <= 0) return;
+        if (this.held + more > this.limitBytes) throw budgetExhausted();
+        mine = bytes;
+        this.set(this.held + more);
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        this.set(this.held - mine);
+      },
+    };
+  }
+
+  private set(bytes: number): void {
+    this.held = bytes;
+    this.gauge.set(bytes);
+  }
 }

@@ -1,4 +1,4 @@
-import { redisKeys } from '@mt/contracts';
+import type { RedisKeys } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
 import { createHash } from 'node:crypto';
 import type { CapturedResponse } from './response-capture';
@@ -85,28 +85,6 @@ export interface StoredAnswerBounds {
 /** Redis's own cost of a stored answer beyond its field values (hash, sorted-set entry, key names). */
 const RECORD_OVERHEAD_BYTES = 700;
 
-export interface IdempotencyRepository {
-  /** Claims `key` for `owner` for `ttlMs`; undefined when claimed, else the record already there. */
-  claim(
-    subject: string,
-    key: string,
-    owner: string,
-    fingerprint: string,
-    ttlMs: number,
-  ): Promise<IdempotencyRecord | undefined>;
-  complete(
-    subject: string,
-    key: string,
-    owner: string,
-    fingerprint: string,
-    response: CapturedResponse,
-    ttlMs: number,
-  ): Promise<boolean>;
-  /** Extends a claim still held by `owner` by `ttlMs`; false when it is no longer ours. */
-  renew(subject: string, key: string, owner: string, ttlMs: number): Promise<boolean>;
-  release(subject: string, key: string, owner: string): Promise<void>;
-}
-
 function toRecord(flat: unknown): IdempotencyRecord {
   const fields = new Map<string, string>();
   const list = Array.isArray(flat) ? (flat as string[]) : [];
@@ -127,51 +105,56 @@ function toRecord(flat: unknown): IdempotencyRecord {
 /** A caller's key, hashed: any visible key makes a short, safe Redis key name. */
 const keyHash = (key: string) => createHash('sha256').update(key).digest('base64url');
 
-export function createIdempotencyRepository(redis: Redis, prefix: string, bounds: StoredAnswerBounds): IdempotencyRepository {
-  const keys = redisKeys(prefix);
-  const keyName = (subject: string, key: string) => keys.idempotency(subject, keyHash(key));
-  return {
-    async claim(subject, key, owner, fingerprint, ttlMs) {
-      const existing = await redis.eval(
-        CLAIM_SCRIPT,
-        1,
-        keyName(subject, key),
-        owner,
-        fingerprint,
-        String(ttlMs),
-      );
-      return existing ? toRecord(existing) : undefined;
-    },
-    async complete(subject, key, owner, fingerprint, response, ttlMs) {
-      const body = response.body;
-      // One slot (the caller's hash tag): the script evicts the caller's older records by name.
-      const set = keys.idempotencySet(subject, keyHash(key));
-      const done = await redis.eval(
-        COMPLETE_SCRIPT,
-        3,
-        set.record,
-        set.answers,
-        set.bytes,
-        owner,
-        fingerprint,
-        String(response.status),
-        JSON.stringify(response.headers),
-        body ? body.toString('base64') : '',
-        body ? '1' : '0',
-        String(ttlMs),
-        set.recordPrefix,
-        keyHash(key),
-        String(bounds.maxAnswers),
-        String(bounds.maxBytes),
-        String(RECORD_OVERHEAD_BYTES),
-      );
-      return Number(done) === 1;
-    },
-    async renew(subject, key, owner, ttlMs) {
-      return Number(await redis.eval(RENEW_SCRIPT, 1, keyName(subject, key), owner, String(ttlMs))) === 1;
-    },
-    async release(subject, key, owner) {
-      await redis.eval(RELEASE_SCRIPT, 1, keyName(subject, key), owner);
-    },
-  };
+export class IdempotencyRepository {
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: { keys: RedisKeys; bounds: StoredAnswerBounds },
+  ) {}
+
+  /** Claims `key` for `owner` for `ttlMs`; undefined when claimed, else the record already there. */
+  async claim(subject: string, key: string, owner: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined> {
+    const existing = await this.redis.eval(CLAIM_SCRIPT, 1, this.keyName(subject, key), owner, fingerprint, String(ttlMs));
+    return existing ? toRecord(existing) : undefined;
+  }
+
+  /** Replaces `owner`'s claim by the response; false when the claim is no longer ours. */
+  async complete(subject: string, key: string, owner: string, fingerprint: string, response: CapturedResponse, ttlMs: number): Promise<boolean> {
+    const { bounds } = this.options;
+    const body = response.body;
+    // One slot (the caller's hash tag): the script evicts the caller's older records by name.
+    const set = this.options.keys.idempotencySet(subject, keyHash(key));
+    const done = await this.redis.eval(
+      COMPLETE_SCRIPT,
+      3,
+      set.record,
+      set.answers,
+      set.bytes,
+      owner,
+      fingerprint,
+      String(response.status),
+      JSON.stringify(response.headers),
+      body ? body.toString('base64') : '',
+      body ? '1' : '0',
+      String(ttlMs),
+      set.recordPrefix,
+      keyHash(key),
+      String(bounds.maxAnswers),
+      String(bounds.maxBytes),
+      String(RECORD_OVERHEAD_BYTES),
+    );
+    return Number(done) === 1;
+  }
+
+  /** Extends a claim still held by `owner` by `ttlMs`; false when it is no longer ours. */
+  async renew(subject: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
+    return Number(await this.redis.eval(RENEW_SCRIPT, 1, this.keyName(subject, key), owner, String(ttlMs))) === 1;
+  }
+
+  async release(subject: string, key: string, owner: string): Promise<void> {
+    await this.redis.eval(RELEASE_SCRIPT, 1, this.keyName(subject, key), owner);
+  }
+
+  private keyName(subject: string, key: string): string {
+    return this.options.keys.idempotency(subject, keyHash(key));
+  }
 }

@@ -12,19 +12,6 @@ export interface CachedImage {
   digest: string;
 }
 
-export interface ImageCache {
-  /** The cached image of this key, marked as the most recently used; undefined on a miss. */
-  get(key: string): Promise<CachedImage | undefined>;
-  /** A fresh name in the cache directory to download into (then given to `store`). */
-  temporaryFile(): Promise<string>;
-  /** Moves a finished download into the cache under `key`, evicting the least recently used beyond the bound. */
-  store(key: string, temporary: string, image: Omit<CachedImage, 'file'>): Promise<CachedImage>;
-  /** Drops an entry whose file is gone (removed by hand, or by another process sharing the directory). */
-  forget(key: string): void;
-  /** Bytes indexed now. */
-  size(): Promise<number>;
-}
-
 const TEMPORARY_PREFIX = '.download-';
 /** `<sha256 of the key>.<sha256 of the content>.<extension>`: everything the index needs is in the name. */
 const CACHED_NAME = new RegExp(`^([0-9a-f]{64})\\.([0-9a-f]{64})\\.(${Object.values(IMAGE_TYPES).join('|')})$`);
@@ -37,24 +24,73 @@ const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
  * files' write order). Files are written under a temporary name and renamed into place, so a reader never
  * sees half an image, and only files named like cache entries are ever deleted.
  */
-export function createImageCache(options: { dir: string; maxBytes: number }): ImageCache {
-  // An entry larger than the bound would be left on disk unindexed: the configuration keeps the bound above the largest image.
-  const dir = path.resolve(options.dir);
-  const index = new LRUCache<string, CachedImage>({
-    maxSize: options.maxBytes,
-    sizeCalculation: (image) => Math.max(1, image.size),
-    // After the index changed: a file the index no longer names is removed (an identical re-download of the
-    // same key keeps its file, which has the same name).
-    disposeAfter: (image, key) => {
-      if (index.peek(key)?.file !== image.file) unlink(image.file).catch(() => undefined);
-    },
-  });
+export class ImageCache {
+  private readonly dir: string;
+  private readonly index: LRUCache<string, CachedImage>;
+  private ready: Promise<void> | undefined;
 
-  const rebuild = async () => {
-    await mkdir(dir, { recursive: true });
+  constructor(options: { dir: string; maxBytes: number }) {
+    // An entry larger than the bound would be left on disk unindexed: the configuration keeps the bound above the largest image.
+    this.dir = path.resolve(options.dir);
+    this.index = new LRUCache<string, CachedImage>({
+      maxSize: options.maxBytes,
+      sizeCalculation: (image) => Math.max(1, image.size),
+      // After the index changed: a file the index no longer names is removed (an identical re-download of the
+      // same key keeps its file, which has the same name).
+      disposeAfter: (image, key) => {
+        if (this.index.peek(key)?.file !== image.file) unlink(image.file).catch(() => undefined);
+      },
+    });
+  }
+
+  /** The cached image of this key, marked as the most recently used; undefined on a miss. */
+  async get(key: string): Promise<CachedImage | undefined> {
+    await this.loaded();
+    return this.index.get(keyHash(key));
+  }
+
+  /** A fresh name in the cache directory to download into (then given to `store`). */
+  async temporaryFile(): Promise<string> {
+    await this.loaded();
+    return path.join(this.dir, `${TEMPORARY_PREFIX}${randomBytes(12).toString('hex')}`);
+  }
+
+  /** Moves a finished download into the cache under `key`, evicting the least recently used beyond the bound. */
+  async store(key: string, temporary: string, image: Omit<CachedImage, 'file'>): Promise<CachedImage> {
+    await this.loaded();
+    const hashed = keyHash(key);
+    const file = path.join(this.dir, `${hashed}.${image.digest}.${IMAGE_TYPES[image.type]}`);
+    await rename(temporary, file);
+    const cached = { ...image, file };
+    this.index.set(hashed, cached);
+    return cached;
+  }
+
+  /** Drops an entry whose file is gone (removed by hand, or by another process sharing the directory). */
+  forget(key: string): void {
+    this.index.delete(keyHash(key));
+  }
+
+  /** Bytes indexed now. */
+  async size(): Promise<number> {
+    await this.loaded();
+    return this.index.calculatedSize;
+  }
+
+  // Built on the first image request, not at start-up: a gateway whose clients show no images never reads the
+  // directory. A failed build (a directory not writable yet) is tried again by the next request.
+  private loaded(): Promise<void> {
+    return (this.ready ??= this.rebuild().catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    }));
+  }
+
+  private async rebuild(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
     const found: Array<{ key: string; image: CachedImage; mtimeMs: number }> = [];
-    for (const name of await readdir(dir)) {
-      const file = path.join(dir, name);
+    for (const name of await readdir(this.dir)) {
+      const file = path.join(this.dir, name);
       // Left by a process that stopped mid-download.
       if (name.startsWith(TEMPORARY_PREFIX)) {
         await unlink(file).catch(() => undefined);
@@ -69,41 +105,6 @@ export function createImageCache(options: { dir: string; maxBytes: number }): Im
     }
     // Oldest first, so the newest end up the most recently used and the bound evicts the oldest.
     found.sort((a, b) => a.mtimeMs - b.mtimeMs);
-    for (const entry of found) index.set(entry.key, entry.image);
-  };
-  let ready: Promise<void> | undefined;
-  // Built on the first image request, not at start-up: a gateway whose clients show no images never reads the
-  // directory. A failed build (a directory not writable yet) is tried again by the next request.
-  const loaded = () =>
-    (ready ??= rebuild().catch((error: unknown) => {
-      ready = undefined;
-      throw error;
-    }));
-
-  return {
-    async get(key) {
-      await loaded();
-      return index.get(keyHash(key));
-    },
-    async temporaryFile() {
-      await loaded();
-      return path.join(dir, `${TEMPORARY_PREFIX}${randomBytes(12).toString('hex')}`);
-    },
-    async store(key, temporary, image) {
-      await loaded();
-      const hashed = keyHash(key);
-      const file = path.join(dir, `${hashed}.${image.digest}.${IMAGE_TYPES[image.type]}`);
-      await rename(temporary, file);
-      const cached = { ...image, file };
-      index.set(hashed, cached);
-      return cached;
-    },
-    forget(key) {
-      index.delete(keyHash(key));
-    },
-    async size() {
-      await loaded();
-      return index.calculatedSize;
-    },
-  };
+    for (const entry of found) this.index.set(entry.key, entry.image);
+  }
 }

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { GatewayConfig } from '../config';
-import { createImageCache } from './image-cache';
+import { ImageCache } from './image-cache';
 import { MAX_CONCURRENT_IMAGE_DOWNLOADS, MAX_IMAGE_BYTES, MAX_IMAGE_REDIRECTS } from './image-limits';
-import { createImageService } from './image.service';
+import { ImageService } from './image.service';
 import { imagesRoute } from './images.route';
 
 export { IMAGE_CONTENT_SECURITY_POLICY } from './images.route';
@@ -11,9 +11,9 @@ export { IMAGES_PREFIX } from './image-path';
 /** The image route with its cache and downloads, as the configuration says. */
 export function imagesFromConfig(config: GatewayConfig): RequestHandler {
   return imagesRoute(
-    createImageService({
+    new ImageService({
       sources: config.imageHosts,
-      cache: createImageCache({ dir: config.IMAGE_CACHE_DIR, maxBytes: config.IMAGE_CACHE_MAX_BYTES }),
+      cache: new ImageCache({ dir: config.IMAGE_CACHE_DIR, maxBytes: config.IMAGE_CACHE_MAX_BYTES }),
       limits: {
         timeoutMs: config.IMAGE_FETCH_TIMEOUT_MS,
         maxBytes: MAX_IMAGE_BYTES,

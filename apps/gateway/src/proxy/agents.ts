@@ -7,22 +7,15 @@ import { Agent as HttpsAgent } from 'node:https';
  */
 export const UPSTREAM_IDLE_TIMEOUT_MS = 30_000;
 
-export interface UpstreamAgents {
-  http: HttpAgent;
-  https: HttpsAgent;
-  destroy(): void;
-}
+const AGENT_OPTIONS = { keepAlive: true, timeout: UPSTREAM_IDLE_TIMEOUT_MS, maxFreeSockets: 256, scheduling: 'lifo' as const };
 
-export function createUpstreamAgents(): UpstreamAgents {
-  const options = { keepAlive: true, timeout: UPSTREAM_IDLE_TIMEOUT_MS, maxFreeSockets: 256, scheduling: 'lifo' as const };
-  const http = new HttpAgent(options);
-  const https = new HttpsAgent(options);
-  return {
-    http,
-    https,
-    destroy: () => {
-      http.destroy();
-      https.destroy();
-    },
-  };
+/** The keep-alive connection pools the proxy reaches the services through, one per protocol. */
+export class UpstreamAgents {
+  readonly http = new HttpAgent(AGENT_OPTIONS);
+  readonly https = new HttpsAgent(AGENT_OPTIONS);
+
+  destroy(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
 }

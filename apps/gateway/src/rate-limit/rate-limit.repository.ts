@@ -1,4 +1,4 @@
-import { redisKeys } from '@mt/contracts';
+import type { RedisKeys } from '@mt/contracts';
 import type { Redis } from '@mt/stores';
 
 /**
@@ -12,23 +12,15 @@ if count == tonumber(ARGV[2]) or redis.call('PTTL', KEYS[1]) < 0 then
 end
 return count`;
 
-export interface RateLimitRepository {
-  /** Adds `hits` (≥ 1) to the subject's counter of `window`; resolves with the counter's new value. */
-  add(subject: string, window: number, hits: number, ttlMs: number): Promise<number>;
-}
+export class RateLimitRepository {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
 
-export function createRateLimitRepository(redis: Redis, prefix: string): RateLimitRepository {
-  const keys = redisKeys(prefix);
-  return {
-    async add(subject, window, hits, ttlMs) {
-      const count = await redis.eval(
-        ADD_SCRIPT,
-        1,
-        keys.rateLimit(subject, window),
-        String(ttlMs),
-        String(hits),
-      );
-      return Number(count);
-    },
-  };
+  /** Adds `hits` (≥ 1) to the subject's counter of `window`; resolves with the counter's new value. */
+  async add(subject: string, window: number, hits: number, ttlMs: number): Promise<number> {
+    const count = await this.redis.eval(ADD_SCRIPT, 1, this.keys.rateLimit(subject, window), String(ttlMs), String(hits));
+    return Number(count);
+  }
 }

@@ -1,12 +1,11 @@
-import type { RateLimitRepository } from './rate-limit.repository';
-import { createRateLimiter, RATE_LIMIT_WINDOW_MS } from './rate-limiter';
+import { RateLimiter, RATE_LIMIT_WINDOW_MS, type RateLimiterOptions } from './rate-limiter';
 
 /** The shared counters as Redis would keep them, with a log of the calls (each call = one round trip). */
 function counters() {
   const values = new Map<string, number>();
   const calls: Array<{ subject: string; hits: number }> = [];
   let down = false;
-  const repository: RateLimitRepository = {
+  const repository: RateLimiterOptions['repository'] = {
     async add(subject, window, hits) {
       calls.push({ subject, hits });
       if (down) throw new Error('redis down');
@@ -29,7 +28,7 @@ const START = 1_000 * RATE_LIMIT_WINDOW_MS + 10_000; // 10 s into a window
 describe('rate limiter', () => {
   it('waits for Redis only on a subject’s first request of a window and counts the rest locally, exactly', async () => {
     const store = counters();
-    const limiter = createRateLimiter(store.repository, 3, { now: () => START, syncIntervalMs: 60_000 });
+    const limiter = new RateLimiter({ repository: store.repository, limitPerMinute: 3, now: () => START, syncIntervalMs: 60_000 });
     const verdicts = [];
     for (let i = 0; i < 4; i++) verdicts.push(await limiter.hit('ip:1'));
     expect(verdicts.map((v) => [v.remaining, v.allowed])).toEqual([
@@ -52,8 +51,8 @@ describe('rate limiter', () => {
     jest.useFakeTimers({ now: START });
     try {
       const store = counters();
-      const limiter = createRateLimiter(store.repository, 10, { syncIntervalMs: 100 });
-      const other = createRateLimiter(store.repository, 10, { syncIntervalMs: 100 });
+      const limiter = new RateLimiter({ repository: store.repository, limitPerMinute: 10, syncIntervalMs: 100 });
+      const other = new RateLimiter({ repository: store.repository, limitPerMinute: 10, syncIntervalMs: 100 });
       await limiter.hit('user:a');
       await limiter.hit('user:a');
       for (let i = 0; i < 5; i++) await other.hit('user:a');
@@ -74,7 +73,7 @@ describe('rate limiter', () => {
   it('starts a new count in a new window', async () => {
     const store = counters();
     let at = START;
-    const limiter = createRateLimiter(store.repository, 2, { now: () => at, syncIntervalMs: 60_000 });
+    const limiter = new RateLimiter({ repository: store.repository, limitPerMinute: 2, now: () => at, syncIntervalMs: 60_000 });
     await limiter.hit('ip:1');
     await limiter.hit('ip:1');
     expect((await limiter.hit('ip:1')).allowed).toBe(false);
@@ -84,7 +83,7 @@ describe('rate limiter', () => {
 
   it('rejects when Redis cannot count the first request, and asks Redis again once a sync has failed', async () => {
     const store = counters();
-    const limiter = createRateLimiter(store.repository, 5, { now: () => START, syncIntervalMs: 60_000 });
+    const limiter = new RateLimiter({ repository: store.repository, limitPerMinute: 5, now: () => START, syncIntervalMs: 60_000 });
     store.setDown(true);
     await expect(limiter.hit('ip:1')).rejects.toThrow('redis down');
     store.setDown(false);

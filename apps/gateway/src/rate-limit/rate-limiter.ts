@@ -13,6 +13,8 @@ export interface RateLimitVerdict {
 }
 
 export interface RateLimiterOptions {
+  repository: Pick<RateLimitRepository, 'add'>;
+  limitPerMinute: number;
   now?: () => number;
   syncIntervalMs?: number;
 }
@@ -27,6 +29,9 @@ interface WindowCount {
   pending: number;
 }
 
+// The key outlives its window a little, so a slow clock on another gateway still finds it.
+const ttlFor = (window: number, at: number) => (window + 1) * RATE_LIMIT_WINDOW_MS - at + 5_000;
+
 /**
  * Fixed one-minute windows aligned to the clock: each subject (user or client IP) may make `limitPerMinute`
  * requests per window. Simple and O(1) in Redis; a client can burst up to twice the limit across a window
@@ -39,97 +44,96 @@ interface WindowCount {
  * the others admit within one sync interval. When a sync fails, the local counts are dropped and every
  * request asks Redis again, so an outage shows up at once (the middleware then fails open).
  */
-export function createRateLimiter(
-  repository: RateLimitRepository,
-  limitPerMinute: number,
-  options: RateLimiterOptions = {},
-) {
-  const now = options.now ?? Date.now;
-  const syncIntervalMs = options.syncIntervalMs ?? RATE_LIMIT_SYNC_INTERVAL_MS;
-  const counts = new Map<string, WindowCount>();
-  let syncTimer: NodeJS.Timeout | undefined;
-  let syncing: Promise<void> | undefined;
+export class RateLimiter {
+  readonly limit: number;
+  private readonly repository: Pick<RateLimitRepository, 'add'>;
+  private readonly now: () => number;
+  private readonly syncIntervalMs: number;
+  private readonly counts = new Map<string, WindowCount>();
+  private syncTimer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> | undefined;
 
-  // The key outlives its window a little, so a slow clock on another gateway still finds it.
-  const ttlFor = (window: number, at: number) => (window + 1) * RATE_LIMIT_WINDOW_MS - at + 5_000;
+  constructor({ repository, limitPerMinute, now = Date.now, syncIntervalMs = RATE_LIMIT_SYNC_INTERVAL_MS }: RateLimiterOptions) {
+    this.repository = repository;
+    this.limit = limitPerMinute;
+    this.now = now;
+    this.syncIntervalMs = syncIntervalMs;
+  }
 
-  const verdict = (count: number, window: number, at: number): RateLimitVerdict => ({
-    limit: limitPerMinute,
-    remaining: Math.max(0, limitPerMinute - count),
-    resetSeconds: Math.max(1, Math.ceil(((window + 1) * RATE_LIMIT_WINDOW_MS - at) / 1000)),
-    allowed: count <= limitPerMinute,
-  });
+  /** Counts a request locally when this window's count is known here; undefined when Redis must be asked. */
+  tryHit(subject: string): RateLimitVerdict | undefined {
+    const at = this.now();
+    const window = Math.floor(at / RATE_LIMIT_WINDOW_MS);
+    const known = this.counts.get(`${window}:${subject}`);
+    if (!known) return undefined;
+    known.pending += 1;
+    this.scheduleSync();
+    return this.verdict(known.shared + known.pending, window, at);
+  }
 
-  async function syncAll(): Promise<void> {
-    syncTimer = undefined;
-    const at = now();
-    const current = Math.floor(at / RATE_LIMIT_WINDOW_MS);
+  /** Counts one request of `subject`; rejects when Redis cannot count (only ever on a window's first request). */
+  async hit(subject: string): Promise<RateLimitVerdict> {
+    const local = this.tryHit(subject);
+    if (local) return local;
+    const at = this.now();
+    const window = Math.floor(at / RATE_LIMIT_WINDOW_MS);
+    const key = `${window}:${subject}`;
+    const shared = await this.repository.add(subject, window, 1, ttlFor(window, at));
+    // A concurrent first request may have created the entry meanwhile: keep its local hits.
+    const entry = this.counts.get(key) ?? { subject, window, shared, pending: 0 };
+    entry.shared = Math.max(entry.shared, shared);
+    this.counts.set(key, entry);
+    return this.verdict(shared + entry.pending, window, at);
+  }
+
+  /** Adds every locally counted hit to Redis now (shutdown, tests). */
+  async flush(): Promise<void> {
+    clearTimeout(this.syncTimer);
+    await this.syncing;
+    await this.syncAll();
+  }
+
+  private verdict(count: number, window: number, at: number): RateLimitVerdict {
+    return {
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - count),
+      resetSeconds: Math.max(1, Math.ceil(((window + 1) * RATE_LIMIT_WINDOW_MS - at) / 1000)),
+      allowed: count <= this.limit,
+    };
+  }
+
+  private scheduleSync(): void {
+    if (this.syncTimer) return;
+    this.syncTimer = setTimeout(this.startSync, this.syncIntervalMs);
+    this.syncTimer.unref();
+  }
+
+  /** The timer's callback, made once rather than on every schedule. */
+  private readonly startSync = (): void => {
+    this.syncing = this.syncAll().finally(() => (this.syncing = undefined));
+  };
+
+  private async syncAll(): Promise<void> {
+    this.syncTimer = undefined;
+    const current = Math.floor(this.now() / RATE_LIMIT_WINDOW_MS);
     const batch: Array<[WindowCount, number]> = [];
-    for (const [key, entry] of counts) {
+    for (const [key, entry] of this.counts) {
       if (entry.pending > 0) {
         batch.push([entry, entry.pending]);
         entry.pending = 0;
       } else if (entry.window < current) {
-        counts.delete(key); // a past window with nothing left to add
+        this.counts.delete(key); // a past window with nothing left to add
       }
     }
     try {
       await Promise.all(
         batch.map(async ([entry, hits]) => {
-          entry.shared = await repository.add(entry.subject, entry.window, hits, ttlFor(entry.window, now()));
+          entry.shared = await this.repository.add(entry.subject, entry.window, hits, ttlFor(entry.window, this.now()));
         }),
       );
     } catch {
       // Redis cannot count: forget the local state so the next requests find out (and fail open) themselves.
-      counts.clear();
+      this.counts.clear();
     }
   }
-
-  function scheduleSync(): void {
-    if (syncTimer) return;
-    syncTimer = setTimeout(() => {
-      syncing = syncAll().finally(() => (syncing = undefined));
-    }, syncIntervalMs);
-    syncTimer.unref();
-  }
-
-  /** Counts a request locally when this window's count is known here; undefined when Redis must be asked. */
-  function tryHit(subject: string): RateLimitVerdict | undefined {
-    const at = now();
-    const window = Math.floor(at / RATE_LIMIT_WINDOW_MS);
-    const known = counts.get(`${window}:${subject}`);
-    if (!known) return undefined;
-    known.pending += 1;
-    scheduleSync();
-    return verdict(known.shared + known.pending, window, at);
-  }
-
-  return {
-    limit: limitPerMinute,
-    tryHit,
-
-    /** Counts one request of `subject`; rejects when Redis cannot count (only ever on a window's first request). */
-    async hit(subject: string): Promise<RateLimitVerdict> {
-      const local = tryHit(subject);
-      if (local) return local;
-      const at = now();
-      const window = Math.floor(at / RATE_LIMIT_WINDOW_MS);
-      const key = `${window}:${subject}`;
-      const shared = await repository.add(subject, window, 1, ttlFor(window, at));
-      // A concurrent first request may have created the entry meanwhile: keep its local hits.
-      const entry = counts.get(key) ?? { subject, window, shared, pending: 0 };
-      entry.shared = Math.max(entry.shared, shared);
-      counts.set(key, entry);
-      return verdict(shared + entry.pending, window, at);
-    },
-
-    /** Adds every locally counted hit to Redis now (shutdown, tests). */
-    async flush(): Promise<void> {
-      clearTimeout(syncTimer);
-      await syncing;
-      await syncAll();
-    },
-  };
 }
-
-export type RateLimiter = ReturnType<typeof createRateLimiter>;

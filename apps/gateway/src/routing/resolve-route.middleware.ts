@@ -3,32 +3,40 @@ import type { Logger } from '@mt/logging';
 import type { RouteTable } from '@mt/registry-client';
 import type { RequestHandler } from 'express';
 import { gatewayState } from '../request-state';
-import { compileRoutes, type RouteMatcher, type RouteSource } from './route-matcher';
+import { compileRoutes, type RouteDecision, type RouteMatcher, type RouteSource } from './route-matcher';
 
 /**
  * The routing and access table, compiled from the gateway's own routes and the manifests of every service in
  * the route table, and recompiled only when the route table changes.
  */
-export function createRouteResolver(deps: { routeTable: RouteTable; gatewayRoutes: readonly ManifestRoute[]; logger: Logger }) {
-  const { routeTable, gatewayRoutes, logger } = deps;
-  let compiled: { version: number; matcher: RouteMatcher } | undefined;
+export class RouteResolver {
+  private readonly routeTable: RouteTable;
+  private readonly gatewayRoutes: readonly ManifestRoute[];
+  private readonly logger: Logger;
+  private compiled: { version: number; matcher: RouteMatcher } | undefined;
 
-  const matcher = (): RouteMatcher => {
-    const version = routeTable.version();
-    if (compiled?.version === version) return compiled.matcher;
+  constructor(deps: { routeTable: RouteTable; gatewayRoutes: readonly ManifestRoute[]; logger: Logger }) {
+    this.routeTable = deps.routeTable;
+    this.gatewayRoutes = deps.gatewayRoutes;
+    this.logger = deps.logger;
+  }
+
+  resolve(method: string, path: string): RouteDecision {
+    return this.matcher().resolve(method, path);
+  }
+
+  private matcher(): RouteMatcher {
+    const version = this.routeTable.version();
+    if (this.compiled?.version === version) return this.compiled.matcher;
     const sources: RouteSource[] = [
-      { upstream: { kind: 'gateway' }, routes: gatewayRoutes },
-      ...routeTable.services().map((service) => ({ upstream: { kind: 'service' as const, service: service.service }, routes: service.manifest.routes })),
+      { upstream: { kind: 'gateway' }, routes: this.gatewayRoutes },
+      ...this.routeTable.services().map((service) => ({ upstream: { kind: 'service' as const, service: service.service }, routes: service.manifest.routes })),
     ];
-    const refused = (reason: string) => logger.warn({ reason }, 'route refused');
-    compiled = { version, matcher: compileRoutes(sources, refused) };
-    return compiled.matcher;
-  };
-
-  return { resolve: (method: string, path: string) => matcher().resolve(method, path) };
+    const refused = (reason: string) => this.logger.warn({ reason }, 'route refused');
+    this.compiled = { version, matcher: compileRoutes(sources, refused) };
+    return this.compiled.matcher;
+  }
 }
-
-export type RouteResolver = ReturnType<typeof createRouteResolver>;
 
 /**
  * First step of every non-probe request: where does it go and what does it need. Until the first route
