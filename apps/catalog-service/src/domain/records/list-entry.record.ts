@@ -68,7 +68,8 @@ export interface ListEntryDocument {
   /**
    * Its changes of status, score and progress, newest first, at most MAX_HISTORY_PER_ENTRY:
    * written by the same statement as the change, removed with the entry. Only `historyOf` reads it; every
-   * other read leaves it out (`StoreProfile.listEntryProjection`). Absent on entries stored before it (see list_history).
+   * other read leaves it out (`StoreProfile.listEntryProjection`). Absent on entries stored before it
+   * that had no history kept apart (migrations/003-legacy-history.ts folded that in): none.
    */
   history?: HistoryEvent[];
 }
