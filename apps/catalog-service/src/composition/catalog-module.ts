@@ -25,6 +25,7 @@ import { runMigrations } from '../migrations/run-migrations';
 import type { MigrationContext } from '../migrations/migration';
 import { LegacyEntriesRepository } from '../migrations/legacy-entries.repository';
 import { LegacyHistoryRepository } from '../migrations/legacy-history.repository';
+import { LegacyListChangesRepository } from '../migrations/legacy-list-changes.repository';
 import { LegacyListEntriesRepository } from '../migrations/legacy-list-entries.repository';
 import { ListOwnersRepository } from '../data/list-owners.repository';
 import { ListRepository } from '../data/list.repository';
@@ -152,7 +153,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listPlays = new ListPlaysReader(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null);
   const importRunner = new ImportRunner({ category, plays: new ImportPlays({ recorder: playRecorder, episodic: category.episodic !== undefined, lists: listRepository, plays: listPlays }), jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository, metadata.rowFill), logger, now });
 
-  const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory: new LegacyHistoryRepository(db) };
+  const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges: new LegacyListChangesRepository(db), legacyHistory: new LegacyHistoryRepository(db) };
 
   return {
     category,
@@ -196,7 +197,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       plays: listPlays,
       episodic: category.episodic !== undefined,
     }),
-    listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, listEntryViews, now),
+    listFeed: new ListChangesService(listFeedReader, listOwners, listEntryViews, now),
     userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, catalog: catalogRepository, imports: importJobs, plays, atomic, now }),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */

@@ -1,9 +1,9 @@
 import type { CategoryDefinition } from '../domain/categories';
 import type { AtomicRunner } from '../data/atomic';
 import type { CatalogRepository } from '../data/catalog.repository';
-import type { ListChangesRepository } from '../data/list-changes.repository';
 import type { LegacyEntriesRepository } from './legacy-entries.repository';
 import type { LegacyHistoryRepository } from './legacy-history.repository';
+import type { LegacyListChangesRepository } from './legacy-list-changes.repository';
 import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
 
 /** What the start-up migrations read and write. */
@@ -13,7 +13,7 @@ export interface MigrationContext {
   entries: LegacyEntriesRepository;
   catalog: CatalogRepository;
   listEntries: LegacyListEntriesRepository;
-  listChanges: ListChangesRepository;
+  listChanges: LegacyListChangesRepository;
   legacyHistory: LegacyHistoryRepository;
 }
 
