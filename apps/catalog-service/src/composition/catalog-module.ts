@@ -134,7 +134,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
   const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
-  const listEntryViews = new ListEntryViews(catalogRepository, images);
+  const listEntryViews = new ListEntryViews(images);
   const lists = new ListService({
     lists: listRepository,
     pages: new ListPageReader(listRepository, storeProfile),

@@ -45,7 +45,7 @@ export class ListChangesService {
     const hasMore = rows.length > shown.length;
 
     const docs = shown.flatMap((row) => (row.kind === 'entry' ? [row.entry] : []));
-    const shownEntries = new Map((await this.views.many(docs)).map((entry) => [entry.item_id, entry]));
+    const shownEntries = new Map(this.views.many(docs).map((entry) => [entry.item_id, entry]));
     const changes = shown.map((row): ListChange => {
       const itemId = row.item_id.toHexString();
       if (row.kind === 'play') return { type: 'play', item_id: itemId, play: toPlayResponse(row.play, () => row.episodePresent), changed_at: row.play.created_at.toISOString() };

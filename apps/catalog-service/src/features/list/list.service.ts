@@ -169,7 +169,7 @@ export class ListService {
   }
 
   private async respondPage(rows: ListEntryDocument[], window: { page: number; limit: number; skip: number }, total: number): Promise<Page<ListEntryResponse>> {
-    return toPage(await this.deps.views.many(rows), window, total);
+    return toPage(this.deps.views.many(rows), window, total);
   }
 
   /** The user's entries, and those with the status: the owner's counters, a count only for a list older than them. */
@@ -240,7 +240,7 @@ export class ListService {
     if (cap !== null && progress > cap) throw errors.validation('progress is beyond the length of the work', [{ path: 'progress', message: `must be at most ${cap} (its runtime_minutes)` }]);
   }
 
-  private async withItem(doc: ListEntryDocument): Promise<ListEntryResponse> {
+  private withItem(doc: ListEntryDocument): ListEntryResponse {
     return this.deps.views.one(doc);
   }
 }
