@@ -25,7 +25,7 @@ export interface Migration {
   /** `<number>-<name>`: start-up runs the steps in this order. */
   readonly id: string;
   /**
-   * The release after which the step, and the read shims of the older shape it marks, can be deleted: an
+   * The release after which the step, with the `legacy-*` repository methods only it uses, can be deleted: an
    * upgrade from an older release must pass through this one (its start-up runs the step).
    */
   readonly removableAfter: string;
