@@ -22,11 +22,7 @@ import { UserDeletionService } from '../features/account-deletion/account-deleti
 import { ItemGuardsRepository } from '../data/item-guards.repository';
 import { ListEntryImportsRepository } from '../data/list-entry-imports.repository';
 import { runMigrations } from '../migrations/run-migrations';
-import type { MigrationContext } from '../migrations/migration';
-import { LegacyEntriesRepository } from '../migrations/legacy-entries.repository';
-import { LegacyHistoryRepository } from '../migrations/legacy-history.repository';
-import { LegacyListChangesRepository } from '../migrations/legacy-list-changes.repository';
-import { LegacyListEntriesRepository } from '../migrations/legacy-list-entries.repository';
+import { createMigrationContext } from '../migrations/migration';
 import { ListOwnersRepository } from '../data/list-owners.repository';
 import { ListRepository } from '../data/list.repository';
 import { LIST_RANGE_FIELDS } from '../data/list-entry.document';
@@ -119,7 +115,6 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const catalogListing: CatalogListingReader = new CatalogListingReader(db, storeProfile);
   const listRepository = new ListRepository(db, storeProfile);
   const itemGuards = new ItemGuardsRepository(db);
-  const legacyListEntries = new LegacyListEntriesRepository(db);
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
   const redirects = new EntryRedirectsRepository(db);
@@ -153,7 +148,7 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const listPlays = new ListPlaysReader(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null);
   const importRunner = new ImportRunner({ category, plays: new ImportPlays({ recorder: playRecorder, episodic: category.episodic !== undefined, lists: listRepository, plays: listPlays }), jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository, metadata.rowFill), logger, now });
 
-  const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges: new LegacyListChangesRepository(db), legacyHistory: new LegacyHistoryRepository(db) };
+  const migrationContext = createMigrationContext({ category, db, atomic, catalog: catalogRepository });
 
   return {
     category,
@@ -163,7 +158,6 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     catalogRepository,
     catalogListing,
     listRepository,
-    legacyListEntries,
     migrationContext,
     listOwners,
     listChanges,

@@ -1,10 +1,11 @@
 import type { CategoryDefinition } from '../domain/categories';
 import type { AtomicRunner } from '../data/atomic';
 import type { CatalogRepository } from '../data/catalog.repository';
-import type { LegacyEntriesRepository } from './legacy-entries.repository';
-import type { LegacyHistoryRepository } from './legacy-history.repository';
-import type { LegacyListChangesRepository } from './legacy-list-changes.repository';
-import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
+import type { CatalogDatabase } from '../data/database';
+import { LegacyEntriesRepository } from './legacy-entries.repository';
+import { LegacyHistoryRepository } from './legacy-history.repository';
+import { LegacyListChangesRepository } from './legacy-list-changes.repository';
+import { LegacyListEntriesRepository } from './legacy-list-entries.repository';
 
 /** What the start-up migrations read and write. */
 export interface MigrationContext {
@@ -15,6 +16,19 @@ export interface MigrationContext {
   listEntries: LegacyListEntriesRepository;
   listChanges: LegacyListChangesRepository;
   legacyHistory: LegacyHistoryRepository;
+}
+
+/** The migrations' stores on the category's database: only they read and write the older shapes. */
+export function createMigrationContext({ category, db, atomic, catalog }: { category: CategoryDefinition; db: CatalogDatabase; atomic: AtomicRunner; catalog: CatalogRepository }): MigrationContext {
+  return {
+    category,
+    atomic,
+    catalog,
+    entries: new LegacyEntriesRepository(db),
+    listEntries: new LegacyListEntriesRepository(db),
+    listChanges: new LegacyListChangesRepository(db),
+    legacyHistory: new LegacyHistoryRepository(db),
+  };
 }
 
 /**
