@@ -17,7 +17,7 @@ function rowOrder(a: FeedRow, b: FeedRow): number {
 /**
  * The rows of a user's change feed in feed order (`seq`, then item id): the list entries, which carry the
  * `seq` of their last write, merged with the tombstones of `list_changes` and the plays and their removals.
- * Both are read after the same position up to the same `maxSeq`, `limit` of each: the first `limit` of
+ * Each is read after the same position up to the same `maxSeq`, `limit` of each: the first `limit` of
  * the merge are the feed's.
  */
 export class ListFeedReader implements ListFeed {
