@@ -19,13 +19,10 @@ import { ListStatsService } from '../features/list-stats/list-stats.service';
 import { ListPlaysReader } from '../data/list-plays.reader';
 import { ImportPlays } from '../features/list-import/import-plays';
 import { UserDeletionService } from '../features/account-deletion/account-deletion.service';
-import { LegacyHistoryRepository } from '../data/legacy-history.repository';
 import { ItemGuardsRepository } from '../data/item-guards.repository';
 import { ListEntryImportsRepository } from '../data/list-entry-imports.repository';
 import { runMigrations } from '../migrations/run-migrations';
-import type { MigrationContext } from '../migrations/migration';
-import { LegacyEntriesRepository } from '../migrations/legacy-entries.repository';
-import { LegacyListEntriesRepository } from '../migrations/legacy-list-entries.repository';
+import { createMigrationContext } from '../migrations/migration';
 import { ListOwnersRepository } from '../data/list-owners.repository';
 import { ListRepository } from '../data/list.repository';
 import { LIST_RANGE_FIELDS } from '../data/list-entry.document';
@@ -118,10 +115,8 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const catalogListing: CatalogListingReader = new CatalogListingReader(db, storeProfile);
   const listRepository = new ListRepository(db, storeProfile);
   const itemGuards = new ItemGuardsRepository(db);
-  const legacyListEntries = new LegacyListEntriesRepository(db);
   const listOwners = new ListOwnersRepository(db);
   const listChanges = new ListChangesRepository(db);
-  const legacyHistory = new LegacyHistoryRepository(db);
   const redirects = new EntryRedirectsRepository(db);
   const images = imageSourcesOf(providers?.settings ?? {});
   // Only episodic categories keep episodes (the definition says so; nothing else names a category).
@@ -134,14 +129,13 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   const importJobs = new ImportJobsRepository(db);
   const importQueue = imports ? new ImportQueue({ ...imports, category: category.id, logger }) : null;
   const listWrites = new ListWrites({ owners: listOwners, changes: listChanges, atomic, now });
-  const listEntryViews = new ListEntryViews(catalogRepository, images);
+  const listEntryViews = new ListEntryViews(images);
   const lists = new ListService({
     lists: listRepository,
     pages: new ListPageReader(listRepository, storeProfile),
     owners: listOwners,
     catalog: catalogRepository,
     views: listEntryViews,
-    legacyHistories: legacyHistory,
     writes: listWrites,
     plays,
     progressCap: category.progressUnit === 'minutes' ? (itemId) => lengthOf(catalogRepository, itemId, PROGRESS_LENGTH_FIELDS.minutes) : undefined,
@@ -150,11 +144,11 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
   });
   const playRecorder = new PlayRecorder({ category, plays, lists: listRepository, owners: listOwners, catalog: catalogRepository, episodes: episodesRepository });
   const listImports = new ListImportBatches({ lists: listRepository, imports: new ListEntryImportsRepository(db, storeProfile), guards: itemGuards, catalog: catalogRepository, owners: listOwners, writes: listWrites });
-  const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, legacyHistories: legacyHistory, plays, now });
+  const listItemCascades = new ListItemCascades({ lists: listRepository, guards: itemGuards, owners: listOwners, changes: listChanges, plays, now });
   const listPlays = new ListPlaysReader(db, category.progressUnit === 'minutes' ? PROGRESS_LENGTH_FIELDS.minutes : null);
   const importRunner = new ImportRunner({ category, plays: new ImportPlays({ recorder: playRecorder, episodic: category.episodic !== undefined, lists: listRepository, plays: listPlays }), jobs: importJobs, lists: listImports, catalog: catalogRepository, matcher: new ImportMatcher(category, catalogRepository, metadata.rowFill), logger, now });
 
-  const migrationContext: MigrationContext = { category, atomic, entries: new LegacyEntriesRepository(db), catalog: catalogRepository, listEntries: legacyListEntries, listChanges, legacyHistory };
+  const migrationContext = createMigrationContext({ category, db, atomic, catalog: catalogRepository });
 
   return {
     category,
@@ -164,7 +158,6 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     catalogRepository,
     catalogListing,
     listRepository,
-    legacyListEntries,
     migrationContext,
     listOwners,
     listChanges,
@@ -198,13 +191,13 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
       plays: listPlays,
       episodic: category.episodic !== undefined,
     }),
-    listFeed: new ListChangesService(listFeedReader, listRepository, listOwners, listEntryViews, now),
-    userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, legacyHistory, catalog: catalogRepository, imports: importJobs, plays, atomic, now }),
+    listFeed: new ListChangesService(listFeedReader, listOwners, listEntryViews, now),
+    userDeletion: new UserDeletionService({ lists: listRepository, owners: listOwners, changes: listChanges, catalog: catalogRepository, imports: importJobs, plays, atomic, now }),
 
     /** Detects transactions, ensures every index, reconciles the entry counter, runs the migrations, chooses the store profile. */
     async prepare(): Promise<void> {
       await atomic.detect();
-      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), legacyHistory.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes(), episodesRepository?.ensureIndexes(), plays.ensureIndexes()]);
+      await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes(), episodesRepository?.ensureIndexes(), plays.ensureIndexes()]);
       await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       await runMigrations(migrationContext, logger);
       const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));

@@ -39,7 +39,6 @@ export const COLLECTIONS = {
   listEntries: 'list_entries',
   listOwners: 'list_owners',
   listChanges: 'list_changes',
-  listHistory: 'list_history',
   /** Small documents per catalog entry that import batches and changes of the entry both write (ItemGuardsRepository.touchGuards). */
   listItemGuards: 'list_item_guards',
   counters: 'counters',

@@ -11,7 +11,7 @@ export const LIST_CHANGE_INDEXES: mongo.IndexDescription[] = [
   { name: 'user_item_unique', key: { user_id: 1, item_id: 1 }, unique: true },
   // The feed: a user's records after a position, in commit order (ties of one write by item id).
   { name: 'user_seq', key: { user_id: 1, seq: 1, item_id: 1 } },
-  // Tombstones only (legacy upserts have no expires_at and never expire).
+  // Each tombstone lives until its expires_at.
   { name: 'tombstone_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
 ];
 
@@ -21,9 +21,6 @@ export const LIST_CHANGE_SHARDING: ShardingDeclaration = {
   shardKey: { user_id: 1, item_id: 1 },
   scatterGather: ['the start-up migration of legacy upsert records (`type: upsert`, once per upgrade)'],
 };
-
-/** A legacy upsert record, as the start-up migration folds it. */
-export type LegacyUpsert = Pick<ListChangeDocument, 'user_id' | 'item_id' | 'seq'>;
 
 export class ListChangesRepository implements ListChangesStore {
   constructor(private readonly db: CatalogDatabase) {}
@@ -70,26 +67,12 @@ export class ListChangesRepository implements ListChangesStore {
    * Up to `limit` records of the user strictly after `after` (from the start without it; after all of
    * `after.seq` when it names no item) and numbered at most `maxSeq`, in feed order.
    */
-  page(userId: string, after: FeedResume | null, maxSeq: number, limit: number): Promise<ListChangeDocument[]> {
+  page(userId: string, after: FeedResume | null, maxSeq: number, limit: number): Promise<Array<Pick<ListChangeDocument, 'item_id' | 'seq' | 'changed_at'>>> {
     return this.changes
-      .find(feedFilter<ListChangeDocument>(userId, after, maxSeq), { projection: { _id: 0, item_id: 1, seq: 1, type: 1, changed_at: 1 } })
+      .find(feedFilter<ListChangeDocument>(userId, after, maxSeq), { projection: { _id: 0, item_id: 1, seq: 1, changed_at: 1 } })
       .sort({ seq: 1, item_id: 1 })
       .limit(limit)
       .toArray();
-  }
-
-  /** Start-up migration: up to `limit` legacy upsert records. */
-  legacyUpserts(limit: number): Promise<LegacyUpsert[]> {
-    return this.changes.find({ type: 'upsert' }, { projection: { _id: 0, user_id: 1, item_id: 1, seq: 1 } }).limit(limit).toArray();
-  }
-
-  /** Start-up migration: removes these legacy upsert records, unless the item changed again since they were read. */
-  async deleteFolded(records: readonly LegacyUpsert[]): Promise<void> {
-    if (!records.length) return;
-    await this.changes.bulkWrite(
-      records.map((record) => ({ deleteOne: { filter: { user_id: record.user_id, item_id: record.item_id, type: 'upsert', seq: record.seq } } })),
-      { ordered: false },
-    );
   }
 
   /** Account deletion: the feed goes with the list (deletion is not a change of the list). */

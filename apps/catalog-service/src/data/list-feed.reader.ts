@@ -16,8 +16,8 @@ function rowOrder(a: FeedRow, b: FeedRow): number {
 
 /**
  * The rows of a user's change feed in feed order (`seq`, then item id): the list entries, which carry the
- * `seq` of their last write, merged with the tombstones (and legacy upsert records) of `list_changes`.
- * Both are read after the same position up to the same `maxSeq`, `limit` of each: the first `limit` of
+ * `seq` of their last write, merged with the tombstones of `list_changes` and the plays and their removals.
+ * Each is read after the same position up to the same `maxSeq`, `limit` of each: the first `limit` of
  * the merge are the feed's.
  */
 export class ListFeedReader implements ListFeed {
@@ -37,25 +37,18 @@ export class ListFeedReader implements ListFeed {
 
   private async pageUpTo(userId: string, after: FeedResume | null, maxSeq: number, limit: number): Promise<FeedRow[]> {
     const entries = await this.lists.feedPage(userId, after, maxSeq, limit);
-    const records = await this.changes.page(userId, after, maxSeq, limit);
+    const tombstones = await this.changes.page(userId, after, maxSeq, limit);
     const plays = await this.plays.feedPage(userId, after, maxSeq, limit);
     const deletions = await this.plays.deletionsFeedPage(userId, after, maxSeq, limit);
     const named = plays.flatMap((play) => (play.episode_id ? [play.episode_id] : []));
     const present = new Set((await (this.episodes?.byIds(named) ?? Promise.resolve([]))).map((episode) => episode.id.toHexString()));
     const rows: FeedRow[] = [
       ...entries.map((entry) => ({ kind: 'entry' as const, seq: entry.seq, item_id: entry.item_id, entry })),
-      ...records.map((record) => ({ kind: 'record' as const, ...record })),
+      ...tombstones.map((tombstone) => ({ kind: 'tombstone' as const, ...tombstone })),
       ...plays.map((play) => ({ kind: 'play' as const, seq: play.seq, item_id: play.item_id, play, episodePresent: play.episode_id !== null && present.has(play.episode_id.toHexString()) })),
       ...deletions.map((deletion) => ({ kind: 'play_delete' as const, seq: deletion.seq, item_id: deletion.item_id, deletion })),
     ];
     rows.sort((a, b) => a.seq - b.seq || a.item_id.toHexString().localeCompare(b.item_id.toHexString()) || rowOrder(a, b));
-    // A legacy record folded into its entry's seq while it was still kept: the entry tells it once (read shim
-    // of migrations/002-legacy-upserts.ts: removable after 1.0.0, with the step).
-    const distinct = rows.filter((row, i) => {
-      const previous = rows[i - 1];
-      const aboutEntry = row.kind === 'entry' || row.kind === 'record';
-      return !aboutEntry || !previous || (previous.kind !== 'entry' && previous.kind !== 'record') || row.seq !== previous.seq || !row.item_id.equals(previous.item_id);
-    });
-    return wholeGroups(distinct, limit);
+    return wholeGroups(rows, limit);
   }
 }

@@ -185,7 +185,7 @@ export class ListRepository implements ListStore {
     return result.deletedCount;
   }
 
-  /** The user's whole entries among `itemIds` (an import's dry run; the change feed's legacy upsert records). */
+  /** The user's whole entries among `itemIds` (an import's dry run). */
   findEntries(userId: string, itemIds: readonly mongo.ObjectId[]): Promise<ListEntryDocument[]> {
     if (!itemIds.length) return Promise.resolve([]);
     return this.entries.find({ user_id: userId, item_id: { $in: [...itemIds] } }, { projection: this.entryProjection }).toArray();

@@ -5,7 +5,6 @@ import { ENTRY_REDIRECT_SHARDING } from './entry-redirects.repository';
 import { EPISODE_SHARDING } from './episodes.repository';
 import { IMPORT_JOB_SHARDING, IMPORT_UPLOAD_SHARDING } from './import-jobs.repository';
 import { ITEM_GUARD_SHARDING } from './item-guards.repository';
-import { LEGACY_HISTORY_SHARDING } from './legacy-history.repository';
 import { LIST_CHANGE_SHARDING } from './list-changes.repository';
 import { LIST_ENTRY_SHARDING } from './list-entry.document';
 import { LIST_OWNER_SHARDING } from './list-owners.repository';
@@ -23,7 +22,6 @@ export const CATALOG_SHARDING: readonly ShardingDeclaration[] = [
   IMPORT_JOB_SHARDING,
   IMPORT_UPLOAD_SHARDING,
   ITEM_GUARD_SHARDING,
-  LEGACY_HISTORY_SHARDING,
   LIST_CHANGE_SHARDING,
   LIST_ENTRY_SHARDING,
   LIST_OWNER_SHARDING,

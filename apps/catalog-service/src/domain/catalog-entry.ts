@@ -52,13 +52,9 @@ export function newEntryDocument(
   };
 }
 
-/**
- * The external ids an entry has: stored ones, else (an entry from before external ids existed, not yet
- * migrated) the derived keys computed from its own fields. Read shim of migrations/001-external-ids.ts:
- * removable after 1.0.0, with the step.
- */
-export function storedExternalIds(category: CategoryDefinition, doc: Pick<EntryDocument, 'external_ids' | 'own'>): Record<string, string> {
-  return doc.external_ids ?? resolveExternalIds(externalIdKeys(category), {}, undefined, doc.own ?? {});
+/** The external ids an entry's own fields give (books: `isbn13` from `isbn`). */
+export function derivedExternalIds(category: CategoryDefinition, own: Readonly<Record<string, unknown>>): Record<string, string> {
+  return resolveExternalIds(externalIdKeys(category), {}, undefined, own);
 }
 
 /** Whether applying `patch` needs the entry as it is now (external ids are recomputed from it). */
@@ -85,7 +81,7 @@ export function entryPatchChange(category: CategoryDefinition, patch: EntryField
   const own = { ...current.own };
   for (const name of Object.keys(category.fields)) if (patch[name] !== undefined) own[name] = patch[name];
   set['person_prefixes'] = personPrefixes(category, own);
-  const externalIds = resolveExternalIds(externalIdKeys(category), storedExternalIds(category, current), patch.external_ids, own);
+  const externalIds = resolveExternalIds(externalIdKeys(category), current.external_ids, patch.external_ids, own);
   const keys = externalKeysOf(externalIds);
   set['external_ids'] = externalIds;
   if (keys.length) set['external_keys'] = keys;
@@ -116,7 +112,7 @@ export function toEntryResponse(category: CategoryDefinition, doc: EntryResponse
     year: doc.year,
     description: doc.description,
     genres: doc.genres,
-    external_ids: storedExternalIds(category, doc),
+    external_ids: doc.external_ids,
     poster_url: doc.poster_url ?? null,
     ...(images ? { poster: posterPath(doc.poster_url, images) } : {}),
     created_by: doc.created_by,

@@ -31,22 +31,3 @@ export function historyEvents(before: Tracked | null, after: Tracked, at: Date):
 export function newestFirst(events: readonly HistoryEvent[]): HistoryEvent[] {
   return [...events].reverse().slice(0, MAX_HISTORY_PER_ENTRY);
 }
-
-/**
- * An entry's history with the events an instance of the previous version kept apart (`list_history`, read
- * until folded in): newest first, each event once, capped. Events older than the entry belong to an entry
- * of the same item that was removed since.
- */
-export function withLegacyHistory(history: readonly HistoryEvent[], legacy: readonly HistoryEvent[], createdAt: Date): HistoryEvent[] {
-  if (!legacy.length) return history.slice(0, MAX_HISTORY_PER_ENTRY);
-  const seen = new Set<string>();
-  return [...history, ...legacy.filter((event) => event.at >= createdAt)]
-    .sort((a, b) => b.at.getTime() - a.at.getTime())
-    .filter((event) => {
-      const key = JSON.stringify([event.at.getTime(), event.field, event.from, event.to]);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, MAX_HISTORY_PER_ENTRY);
-}

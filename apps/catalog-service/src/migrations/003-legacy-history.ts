@@ -1,22 +1,45 @@
 import type { Migration } from './migration';
 import type { mongo } from 'mongoose';
 import type { AtomicRunner } from '../data/atomic';
-import type { LegacyHistoryRepository } from '../data/legacy-history.repository';
-import { withLegacyHistory } from '../domain/list-history';
+import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from '../domain/list-history';
+import type { LegacyHistoryRepository } from './legacy-history.repository';
 import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
 
 /** Small batches: each is one transaction, and `$or` of its (user, item) pairs finds the entries. */
 const BATCH = 200;
 
 /**
- * Start-up migration from the history kept apart (`list_history`, one document per entry) to the history in
- * the entry: each legacy document's events are merged into its entry's (`withLegacyHistory`: each event once,
- * so a fold interrupted and repeated adds nothing twice) and the document is removed; a document whose entry
- * is gone is removed. One transaction per batch: a list write racing the fold conflicts with it and one of the
- * two runs again. Documents written meanwhile by an instance of the previous version are read beside the
- * entry's history until the next start folds them.
+ * An entry's history with the events the previous version kept apart: newest first, each event once (a fold
+ * interrupted and repeated adds nothing twice), capped. Events older than the entry belong to an entry of the
+ * same item that was removed since.
  */
-export async function foldLegacyHistories(legacy: LegacyHistoryRepository, lists: LegacyListEntriesRepository, atomic: AtomicRunner): Promise<{ folded: number; orphans: number }> {
+export function withLegacyHistory(history: readonly HistoryEvent[], legacy: readonly HistoryEvent[], createdAt: Date): HistoryEvent[] {
+  if (!legacy.length) return history.slice(0, MAX_HISTORY_PER_ENTRY);
+  const seen = new Set<string>();
+  return [...history, ...legacy.filter((event) => event.at >= createdAt)]
+    .sort((a, b) => b.at.getTime() - a.at.getTime())
+    .filter((event) => {
+      const key = JSON.stringify([event.at.getTime(), event.field, event.from, event.to]);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, MAX_HISTORY_PER_ENTRY);
+}
+
+/**
+ * Start-up migration from the history kept apart (`list_history`, one document per entry) to the history in
+ * the entry: each legacy document's events are merged into its entry's and the document is removed; a document
+ * whose entry is gone is removed. One transaction per batch: a list write racing the fold conflicts with it and
+ * one of the two runs again. The emptied collection is then dropped: the live services neither read nor write
+ * it, and no instance of the previous version runs beside this one (the upgrade stops them first).
+ * Removable after 1.0.0 (an upgrade from an older release passes through it).
+ */
+export async function foldLegacyHistories(
+  legacy: LegacyHistoryRepository,
+  lists: LegacyListEntriesRepository,
+  atomic: AtomicRunner,
+): Promise<{ folded: number; orphans: number; dropped: number }> {
   let folded = 0;
   let orphans = 0;
   let after: mongo.ObjectId | null = null;
@@ -37,12 +60,12 @@ export async function foldLegacyHistories(legacy: LegacyHistoryRepository, lists
     if (!step.full) break;
     after = step.last;
   }
-  return { folded, orphans };
+  return { folded, orphans, dropped: (await legacy.dropWhenEmpty()) ? 1 : 0 };
 }
 
 export const legacyHistoryMigration: Migration = {
   id: '003-legacy-history',
   removableAfter: '1.0.0',
-  done: 'list history: list_history folded into the list entries',
+  done: 'list history: list_history folded into the list entries (and dropped once empty)',
   run: ({ legacyHistory, listEntries, atomic }) => foldLegacyHistories(legacyHistory, listEntries, atomic),
 };

@@ -9,9 +9,11 @@ const BATCH = 500;
 /**
  * Start-up migration to list entries that keep a copy of their catalog entry's title, year, pages and poster (so
  * a page reads no catalog entry): entries stored before, or whose copy predates the poster, get theirs, a batch
- * at a time in _id order. An entry whose
- * catalog entry is gone (a database edited by hand) is passed over and keeps being joined. Idempotent, no
- * transaction: an edit or merge of the catalog entry meanwhile writes the copy itself, and wins.
+ * at a time in _id order. Responses read only the copy: no instance of the previous version runs beside this
+ * one (the upgrade stops them first). An entry whose catalog entry is gone (a database edited by hand) is
+ * passed over and shown with an empty item. Idempotent, no transaction: an edit or merge of the catalog entry
+ * meanwhile writes the copy itself, and wins. Removable after 1.0.0 (an upgrade from an older release passes
+ * through it).
  */
 export async function copyItemsIntoLegacyEntries(lists: LegacyListEntriesRepository, catalog: Pick<CatalogRepository, 'summaries'>): Promise<number> {
   let copied = 0;

@@ -1,10 +1,11 @@
 import type { CategoryDefinition } from '../domain/categories';
 import type { AtomicRunner } from '../data/atomic';
 import type { CatalogRepository } from '../data/catalog.repository';
-import type { LegacyHistoryRepository } from '../data/legacy-history.repository';
-import type { ListChangesRepository } from '../data/list-changes.repository';
-import type { LegacyEntriesRepository } from './legacy-entries.repository';
-import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
+import type { CatalogDatabase } from '../data/database';
+import { LegacyEntriesRepository } from './legacy-entries.repository';
+import { LegacyHistoryRepository } from './legacy-history.repository';
+import { LegacyListChangesRepository } from './legacy-list-changes.repository';
+import { LegacyListEntriesRepository } from './legacy-list-entries.repository';
 
 /** What the start-up migrations read and write. */
 export interface MigrationContext {
@@ -13,8 +14,21 @@ export interface MigrationContext {
   entries: LegacyEntriesRepository;
   catalog: CatalogRepository;
   listEntries: LegacyListEntriesRepository;
-  listChanges: ListChangesRepository;
+  listChanges: LegacyListChangesRepository;
   legacyHistory: LegacyHistoryRepository;
+}
+
+/** The migrations' stores on the category's database: only they read and write the older shapes. */
+export function createMigrationContext({ category, db, atomic, catalog }: { category: CategoryDefinition; db: CatalogDatabase; atomic: AtomicRunner; catalog: CatalogRepository }): MigrationContext {
+  return {
+    category,
+    atomic,
+    catalog,
+    entries: new LegacyEntriesRepository(db),
+    listEntries: new LegacyListEntriesRepository(db),
+    listChanges: new LegacyListChangesRepository(db),
+    legacyHistory: new LegacyHistoryRepository(db),
+  };
 }
 
 /**
@@ -25,7 +39,7 @@ export interface Migration {
   /** `<number>-<name>`: start-up runs the steps in this order. */
   readonly id: string;
   /**
-   * The release after which the step, and the read shims of the older shape it marks, can be deleted: an
+   * The release after which the step, with the `legacy-*` repository methods only it uses, can be deleted: an
    * upgrade from an older release must pass through this one (its start-up runs the step).
    */
   readonly removableAfter: string;

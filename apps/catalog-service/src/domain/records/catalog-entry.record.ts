@@ -28,8 +28,8 @@ export interface EntryDocument {
   person_prefixes?: string[];
   /** The category's own fields. */
   own: Record<string, unknown>;
-  /** Absent on entries written before external ids existed (see `storedExternalIds`). */
-  external_ids?: Record<string, string>;
+  /** `{}` when it has none (entries from before external ids get theirs from migrations/001-external-ids.ts). */
+  external_ids: Record<string, string>;
   external_keys?: string[];
   /** An absolute http(s) URL of the work's poster or cover; absent on entries written before posters existed. */
   poster_url?: string | null;

@@ -7,19 +7,16 @@ import type { Id } from '../ids';
  * are the list entries themselves (each carries the `seq` of its last write, `ListEntryDocument.seq`): a
  * write of 500 entries is one statement, not one more per entry here. An item added again after its
  * removal has its tombstone (older `seq`) and its entry (newer) in the feed until the tombstone expires
- * (TTL on `expires_at`): replayed in order they give the entry.
- *
- * Records of type `upsert` are legacy: written by the previous version, which kept upserts here. They are
- * still read (an instance of that version may write during a rolling upgrade) and folded into the entries'
- * `seq` at start-up (`foldLegacyUpserts`).
+ * (TTL on `expires_at`): replayed in order they give the entry. (The version before kept upserts here too:
+ * migrations/002-legacy-upserts.ts folds them into the entries.)
  */
 export interface ListChangeDocument {
   _id?: Id;
   user_id: string;
   item_id: Id;
   seq: number;
-  type: 'upsert' | 'delete';
+  type: 'delete';
   changed_at: Date;
-  /** Only on tombstones: when the TTL monitor may remove it. */
-  expires_at?: Date;
+  /** When the TTL monitor may remove it. */
+  expires_at: Date;
 }

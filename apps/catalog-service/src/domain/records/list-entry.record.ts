@@ -32,12 +32,12 @@ export interface ListEntryDocument {
   user_id: string;
   item_id: Id;
   item_title_key: string;
-  /** Absent on entries stored before 2026-11-29: responses join the catalog entry for those. */
+  /** Absent only where the catalog entry was removed by hand before migrations/004 could copy it: shown empty. */
   item_title?: string;
   item_year?: number | null;
-  /** The book's `pages` as the entry keeps it (with the title): its `progress_percent` (absent before 2026-12-02: none shown). */
+  /** The book's `pages` as the entry keeps it (with the title): its `progress_percent`. */
   item_pages?: number | null;
-  /** The item's `poster_url` as the entry keeps it (absent before 2026-12-02: responses join the catalog entry). */
+  /** The item's `poster_url` as the entry keeps it (absent, like `item_title`, only where there was nothing to copy). */
   item_poster_url?: string | null;
   status: ListStatus;
   score: number | null;
@@ -68,7 +68,8 @@ export interface ListEntryDocument {
   /**
    * Its changes of status, score and progress, newest first, at most MAX_HISTORY_PER_ENTRY:
    * written by the same statement as the change, removed with the entry. Only `historyOf` reads it; every
-   * other read leaves it out (`StoreProfile.listEntryProjection`). Absent on entries stored before it (see list_history).
+   * other read leaves it out (`StoreProfile.listEntryProjection`). Absent on entries stored before it
+   * that had no history kept apart (migrations/003-legacy-history.ts folded that in): none.
    */
   history?: HistoryEvent[];
 }

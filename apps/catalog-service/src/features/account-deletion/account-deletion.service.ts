@@ -1,7 +1,6 @@
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import type { ListChangesStore } from '../../domain/ports/list-changes-store.port';
 import type { ImportJobsStore } from '../../domain/ports/import-jobs-store.port';
-import type { LegacyHistoryStore } from '../../domain/ports/legacy-history-store.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
 import type { AtomicRunner } from '../../domain/ports/atomic.port';
@@ -11,7 +10,6 @@ export interface UserDeletionServiceDeps {
   lists: ListStore;
   owners: ListOwnersStore;
   changes: ListChangesStore;
-  legacyHistory: LegacyHistoryStore;
   catalog: CatalogStore;
   imports: ImportJobsStore;
   plays: Pick<PlaysStore, 'deleteAllOfUser'>;
@@ -41,7 +39,6 @@ export class UserDeletionService {
       // A running import's next batch finds the owner deleted (and its record gone) and stops: nothing is left.
       importIds = await this.deps.imports.deleteAllOfUser(userId, session);
       await this.deps.changes.deleteAllOfUser(userId, session);
-      await this.deps.legacyHistory.deleteAllOfUser(userId, session);
       await this.deps.plays.deleteAllOfUser(userId, session);
       return this.deps.lists.deleteAllOfUser(userId, session);
     });

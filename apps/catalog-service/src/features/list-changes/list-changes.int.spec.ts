@@ -5,7 +5,6 @@ import { asUser, newUserId } from '../../../test/identity-headers';
 import { seedEntries } from '../../../test/seed';
 import { COLLECTIONS } from '../../data/database';
 import { changesSchemas } from './list-changes.schemas';
-import { foldLegacyUpserts } from '../../migrations/002-legacy-upserts';
 
 /** The issue asks for 2 000 writes; `npm test` runs fewer (FEED_WRITES=2000 for the full figure). */
 const FEED_WRITES = Number(process.env['FEED_WRITES'] ?? 240);
@@ -134,33 +133,6 @@ describe('change feed of the list (movies)', () => {
     const res = await api(user).changes({ since: old });
     expect(res.status).toBe(410);
     expect(res.body).toMatchObject({ status: 410, code: 'cursor_expired', error: expect.stringContaining('earlier version') });
-  });
-
-  it('folds the upsert records of the previous version into the entries at start-up, and reads those written meanwhile', async () => {
-    const user = newUserId();
-    const me = api(user);
-    for (const id of items.slice(9, 13)) expect((await me.add({ item_id: id })).status).toBe(201);
-    const entries = h.module.connection.db!.collection(COLLECTIONS.listEntries);
-    const records = h.module.connection.db!.collection(COLLECTIONS.listChanges);
-    const ids = items.slice(9, 13).map((id) => new mongo.ObjectId(id));
-    // As the previous version left them: entries without seq, an upsert record per item (the first item never recorded).
-    await entries.updateMany({ user_id: user }, { $unset: { seq: '' } });
-    await records.insertMany(ids.slice(1).map((itemId, i) => ({ user_id: user, item_id: itemId, seq: 10 + i, type: 'upsert', changed_at: new Date() })));
-    await h.module.connection.db!.collection(COLLECTIONS.listOwners).updateOne({ _id: user } as object, { $set: { seq: 12 } });
-    // Until folded (an instance of the previous version may still be writing), the feed reads the records.
-    const replica: Replica = new Map();
-    await follow(user, replica);
-    expect([...replica.keys()].sort()).toEqual(items.slice(10, 13).sort());
-
-    expect(await foldLegacyUpserts(h.module.listChanges, h.module.legacyListEntries)).toMatchObject({ folded: expect.any(Number), numbered: expect.any(Number) });
-    expect(await records.countDocuments({ user_id: user })).toBe(0);
-    const folded = await entries.find({ user_id: user }).sort({ item_id: 1 }).toArray();
-    expect(folded.map((entry) => entry['seq'])).toEqual([0, 10, 11, 12]);
-    // Replayed from the start, the feed now gives the whole list (the entry never recorded first).
-    const whole: Replica = new Map();
-    await follow(user, whole);
-    expect(whole).toEqual(await currentList(user));
-    expect(await foldLegacyUpserts(h.module.listChanges, h.module.legacyListEntries)).toEqual({ folded: 0, numbered: 0 });
   });
 
   it('answers 410 cursor_expired for a since older than the 90 days deletions are kept', async () => {

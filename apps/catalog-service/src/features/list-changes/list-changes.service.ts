@@ -4,7 +4,6 @@ import { decodeFeedPosition, encodeFeedPosition, type FeedPosition } from '../..
 import { positionRetained } from '../../domain/feed-retention';
 import { DEFAULT_FEED_LIMIT, type ChangesQuery } from './list-changes.schemas';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
-import type { ListStore } from '../../domain/ports/list-store.port';
 import { wholeGroups, type ListFeed } from '../../domain/ports/list-feed.port';
 import { toPlayResponse, type PlayResponse } from '../plays/play.response';
 
@@ -29,7 +28,6 @@ export interface ChangesPage {
 export class ListChangesService {
   constructor(
     private readonly feed: ListFeed,
-    private readonly lists: ListStore,
     private readonly owners: ListOwnersStore,
     private readonly views: ListEntryViews,
     private readonly now: () => Date = () => new Date(),
@@ -46,22 +44,14 @@ export class ListChangesService {
     const shown = wholeGroups(rows, limit);
     const hasMore = rows.length > shown.length;
 
-    // Legacy upsert records (written by the previous version) name an entry: read it.
-    const legacy = shown.filter((row) => row.kind === 'record' && row.type === 'upsert').map((row) => row.item_id);
-    const entries = new Map((await this.lists.findEntries(userId, legacy)).map((entry) => [entry.item_id.toHexString(), entry]));
-    for (const row of shown) if (row.kind === 'entry') entries.set(row.item_id.toHexString(), row.entry);
-    const docs = [...entries.values()];
-    const shownEntries = new Map((await this.views.many(docs)).map((entry) => [entry.item_id, entry]));
+    const docs = shown.flatMap((row) => (row.kind === 'entry' ? [row.entry] : []));
+    const shownEntries = new Map(this.views.many(docs).map((entry) => [entry.item_id, entry]));
     const changes = shown.map((row): ListChange => {
       const itemId = row.item_id.toHexString();
       if (row.kind === 'play') return { type: 'play', item_id: itemId, play: toPlayResponse(row.play, () => row.episodePresent), changed_at: row.play.created_at.toISOString() };
       if (row.kind === 'play_delete') return { type: 'play_delete', item_id: itemId, play_id: row.deletion.play_id.toHexString(), changed_at: row.deletion.changed_at.toISOString() };
       if (row.kind === 'entry') return { type: 'upsert', item_id: itemId, entry: shownEntries.get(itemId) as ListEntryResponse, changed_at: row.entry.updated_at.toISOString() };
-      const changedAt = row.changed_at.toISOString();
-      const entry = row.type === 'upsert' ? entries.get(itemId) : undefined;
-      // Deleted since the record was read: its tombstone comes later; telling it now is already true.
-      if (!entry) return { type: 'delete', item_id: itemId, changed_at: changedAt };
-      return { type: 'upsert', item_id: itemId, entry: shownEntries.get(itemId) as ListEntryResponse, changed_at: changedAt };
+      return { type: 'delete', item_id: itemId, changed_at: row.changed_at.toISOString() };
     });
 
     const last = shown.at(-1);

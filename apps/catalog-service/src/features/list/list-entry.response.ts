@@ -1,7 +1,5 @@
-import { titleKey } from '@mt/domain';
 import { posterPath, type ImageSources } from '@mt/providers';
 import type { NewListEntryFields } from '../../domain/list-entry';
-import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import type { ItemSummaryRow } from '../../domain/records/catalog-entry.record';
 import type { ListEntryDocument } from '../../domain/records/list-entry.record';
 
@@ -16,51 +14,28 @@ export interface ListEntryResponse extends NewListEntryFields {
   updated_at: string;
 }
 
-interface ItemCopy {
-  title: string;
-  year: number | null;
-  posterUrl: string | null;
-}
-
-/** The answer of storedItem per document read (null: no current copy); gone with the document. */
-const storedItems = new WeakMap<ListEntryDocument, ItemCopy | null>();
-
-/**
- * What the entry keeps of its catalog entry (title, year, poster), or undefined where the catalog entry must be
- * read instead: an entry stored before entries kept a copy (or before the copy had the poster), or one whose
- * copy an instance of the previous version left behind during a rolling upgrade (it renames only the sort key,
- * so the copy no longer folds to it). Read shim of migrations 004 and 006: removable after 1.0.0, with them.
- */
-function storedItem(doc: ListEntryDocument): ItemCopy | undefined {
-  // Folding the title is the costly part, and a page asks twice per entry (the join, then the response).
-  let copy = storedItems.get(doc);
-  if (copy === undefined) {
-    const current = doc.item_title !== undefined && doc.item_poster_url !== undefined && titleKey(doc.item_title) === doc.item_title_key;
-    copy = current ? { title: doc.item_title as string, year: doc.item_year ?? null, posterUrl: doc.item_poster_url ?? null } : null;
-    storedItems.set(doc, copy);
-  }
-  return copy ?? undefined;
-}
-
-/** The catalog entries of the entries that keep no current copy of theirs, in one read (none when all do). */
-function itemsToJoin(catalog: Pick<CatalogStore, 'summaries'>, docs: Iterable<ListEntryDocument>): Promise<Map<string, ItemSummaryRow>> {
-  return catalog.summaries([...docs].filter((doc) => !storedItem(doc)).map((doc) => doc.item_id));
-}
-
 const percentOf = (progress: number | null, pages: number): number | null => (progress === null ? null : Math.min(100, Math.round((progress / pages) * 1000) / 10));
 
-const joinedCopy = (row: ItemSummaryRow): ItemCopy => ({ title: row.title, year: row.year, posterUrl: row.poster_url ?? null });
+/** What an answer shows of a catalog entry: its title, year and poster (this API's image path, or null). */
+const itemSummary = (id: string, title: string, year: number | null, posterUrl: string | null, images: ImageSources): ListEntryResponse['item'] => ({
+  id,
+  title,
+  year,
+  poster: posterPath(posterUrl, images),
+});
 
-/** The `item` of an answer; the catalog never deletes entries a list points at, so an empty one only covers a database edited by hand. */
-const itemSummary = (id: string, item: ItemCopy | undefined, images: ImageSources): ListEntryResponse['item'] =>
-  item ? { id, title: item.title, year: item.year, poster: posterPath(item.posterUrl, images) } : { id, title: '', year: null, poster: null };
+/** Shown for a catalog entry that is gone: the catalog never deletes one a list points at, so only a database edited by hand has it. */
+const goneItem = (id: string): ListEntryResponse['item'] => ({ id, title: '', year: null, poster: null });
 
-/** The API's view of a stored entry, with its catalog entry's title, year and poster (the entry's copy, else `joined`). */
-function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | undefined, images: ImageSources): ListEntryResponse {
+/**
+ * The API's view of a stored entry, with its copy of its catalog entry's title, year and poster. An entry
+ * without a copy points at a catalog entry removed by hand, which the start-up copy had nothing to take from.
+ */
+function toResponse(doc: ListEntryDocument, images: ImageSources): ListEntryResponse {
   const id = doc.item_id.toHexString();
   return {
     item_id: id,
-    item: itemSummary(id, storedItem(doc) ?? (joined && joinedCopy(joined)), images),
+    item: doc.item_title === undefined ? goneItem(id) : itemSummary(id, doc.item_title, doc.item_year ?? null, doc.item_poster_url ?? null, images),
     status: doc.status,
     score: doc.score,
     progress: doc.progress,
@@ -77,26 +52,21 @@ function toResponse(doc: ListEntryDocument, joined: ItemSummaryRow | undefined, 
 
 /**
  * List entries as the API shows them: each with its catalog entry's title, year and poster (`poster`, this API's
- * image path under the enabled providers' image hosts), from the entry's own copy, the catalog read once for
- * those that keep none.
+ * image path under the enabled providers' image hosts), from the entry's own copy: no catalog read.
  */
 export class ListEntryViews {
-  constructor(
-    private readonly catalog: Pick<CatalogStore, 'summaries'>,
-    private readonly images: ImageSources = {},
-  ) {}
+  constructor(private readonly images: ImageSources = {}) {}
 
-  async many(docs: readonly ListEntryDocument[]): Promise<ListEntryResponse[]> {
-    const joined = await itemsToJoin(this.catalog, docs);
-    return docs.map((doc) => toResponse(doc, joined.get(doc.item_id.toHexString()), this.images));
+  many(docs: readonly ListEntryDocument[]): ListEntryResponse[] {
+    return docs.map((doc) => toResponse(doc, this.images));
   }
 
-  async one(doc: ListEntryDocument): Promise<ListEntryResponse> {
-    return (await this.many([doc]))[0] as ListEntryResponse;
+  one(doc: ListEntryDocument): ListEntryResponse {
+    return toResponse(doc, this.images);
   }
 
   /** A catalog entry as the `item` of an answer (the diary's plays): empty when it is gone. */
   item(id: string, row: ItemSummaryRow | undefined): ListEntryResponse['item'] {
-    return itemSummary(id, row && joinedCopy(row), this.images);
+    return row ? itemSummary(id, row.title, row.year, row.poster_url ?? null, this.images) : goneItem(id);
   }
 }

@@ -5,10 +5,7 @@ import { asUser, newUserId } from '../../../test/identity-headers';
 import { seedEntries } from '../../../test/seed';
 import { MAX_HISTORY_PER_ENTRY, type HistoryEvent } from '../../domain/list-history';
 import { listSchemas } from './list.schemas';
-import { LegacyHistoryRepository } from '../../data/legacy-history.repository';
-import { foldLegacyHistories } from '../../migrations/003-legacy-history';
 import { WITHOUT_HISTORY } from '../../data/store-profile/store-profile';
-import { CatalogDatabase, COLLECTIONS } from '../../data/database';
 
 describe('entry history and repeat count (movies)', () => {
   let h: CatalogHarness;
@@ -130,50 +127,4 @@ describe('entry history and repeat count (movies)', () => {
     expect(after).toHaveLength(MAX_HISTORY_PER_ENTRY);
     expect([after[0]!.field, after[0]!.to, after[1]!.to, after.at(-1)!.to]).toEqual(['status', 'dropped', 1200, 202]);
   }, 60_000);
-
-  it('folds the history the previous version kept apart into the entries at start-up, and reads what it wrote meanwhile', async () => {
-    const user = newUserId();
-    const db = h.module.connection.db!;
-    const [older, newer, gone] = [items[3]!, items[4]!, items[5]!];
-    expect((await api(user).add({ item_id: older, status: 'watching' })).status).toBe(201);
-    expect((await api(user).add({ item_id: newer, score: 5 })).status).toBe(201);
-    const createdAt = async (id: string) => (await db.collection(COLLECTIONS.listEntries).findOne({ user_id: user, item_id: new mongo.ObjectId(id) }))!['created_at'] as Date;
-    const olderAddedAt = await createdAt(older);
-    const at = ((newerAddedAt: Date) => (ms: number) => new Date(newerAddedAt.getTime() + ms))(await createdAt(newer));
-    // `older` was stored before entries carried their history; `newer` was changed by an instance of the
-    // previous version after it was added (and has a left-over event from an earlier entry of the item);
-    // `gone` was removed from the list.
-    await db.collection(COLLECTIONS.listEntries).updateOne({ user_id: user, item_id: new mongo.ObjectId(older) }, { $unset: { history: '' } });
-    await db.collection(COLLECTIONS.listHistory).insertMany([
-      { user_id: user, item_id: new mongo.ObjectId(older), events: [{ at: olderAddedAt, field: 'status', from: null, to: 'watching' }] },
-      {
-        user_id: user,
-        item_id: new mongo.ObjectId(newer),
-        events: [
-          { at: at(1000), field: 'score', from: 5, to: 6 },
-          { at: at(-60_000), field: 'status', from: null, to: 'dropped' },
-        ],
-      },
-      { user_id: user, item_id: new mongo.ObjectId(gone), events: [{ at: at(0), field: 'status', from: null, to: 'completed' }] },
-    ]);
-    const read = async () => ({ older: brief((await api(user).history(older)).body), newer: brief((await api(user).history(newer)).body) });
-    const before = await read();
-    expect(before).toEqual({
-      older: [['status', null, 'watching']],
-      newer: [
-        ['score', 5, 6],
-        ['score', null, 5],
-        ['status', null, 'plan_to_watch'],
-      ],
-    });
-
-    const legacy = new LegacyHistoryRepository(new CatalogDatabase(h.module.connection));
-    const fold = () => foldLegacyHistories(legacy, h.module.legacyListEntries, h.module.atomic);
-    expect(await fold()).toEqual({ folded: 2, orphans: 1 });
-    expect(await db.collection(COLLECTIONS.listHistory).countDocuments({ user_id: user })).toBe(0);
-    const history = async (id: string) => ((await db.collection(COLLECTIONS.listEntries).findOne({ user_id: user, item_id: new mongo.ObjectId(id) }))!['history'] as HistoryEvent[]).length;
-    expect([await history(older), await history(newer)]).toEqual([1, 3]);
-    expect(await read()).toEqual(before);
-    expect(await fold()).toEqual({ folded: 0, orphans: 0 });
-  });
 });

@@ -2,7 +2,6 @@ import type { Id } from '../../domain/ids';
 import { tombstoneExpiry } from '../../domain/feed-retention';
 import { statsDelta } from '../../domain/list-stats';
 import type { Session } from '../../domain/ports/atomic.port';
-import type { LegacyHistoryStore } from '../../domain/ports/legacy-history-store.port';
 import type { ListChangesStore } from '../../domain/ports/list-changes-store.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ItemGuardsStore } from '../../domain/ports/item-guards.port';
@@ -15,7 +14,6 @@ export interface ListItemCascadesDeps {
   guards: ItemGuardsStore;
   owners: ListOwnersStore;
   changes: ListChangesStore;
-  legacyHistories: LegacyHistoryStore;
   plays: Pick<PlaysStore, 'deleteOfItem' | 'moveItem'>;
   now?: () => Date;
 }
@@ -52,7 +50,6 @@ export class ListItemCascades {
     const removed = await this.deps.lists.deleteByIds(entries.map((entry) => entry._id), session);
     await this.deps.owners.addToStatsOfMany(entries.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
     await this.deps.changes.recordDeletesOfMany(entries.map((entry) => ({ userId: entry.user_id, seq: seqs.get(entry.user_id) ?? 1, itemId })), at, tombstoneExpiry(at), session);
-    await this.deps.legacyHistories.deletePairs(entries.map((entry) => ({ userId: entry.user_id, itemId })), session);
     await this.deps.plays.deleteOfItem(itemId, session);
     return removed;
   }
@@ -86,11 +83,9 @@ export class ListItemCascades {
       movers.push(entry.user_id);
     }
     const removed = await this.deps.lists.deleteByIds(losers.map((entry) => entry._id), session);
-    await this.deps.legacyHistories.deletePairs(losers.map((entry) => ({ userId: entry.user_id, itemId: entry.item_id })), session);
     await this.deps.owners.addToStatsOfMany(losers.map((entry) => ({ userId: entry.user_id, delta: statsDelta(entry, null) })), session);
     const seq = (userId: string) => seqs.get(userId) ?? 1;
     const moved = await this.deps.lists.moveItem(from, into, at, new Map(movers.map((userId) => [userId, seq(userId)])), session);
-    await this.deps.legacyHistories.moveItem(from, into.id, session);
     // Plays are kept, also those of an entry that lost to the survivor's: all of them now name `into`.
     await this.deps.plays.moveItem(from, into.id, episodes, new Map(users.map((userId) => [userId, seq(userId)])), session);
     await this.deps.changes.recordDeletesOfMany(users.map((userId) => ({ userId, seq: seq(userId), itemId: from })), at, tombstoneExpiry(at), session);

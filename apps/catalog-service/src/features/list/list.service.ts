@@ -7,12 +7,11 @@ import { pageWindow, toPage } from '../../domain/offset-page';
 import { listPositionAfter, readListPosition } from '../../domain/list-cursor';
 import type { ListEntryResponse, ListEntryViews } from './list-entry.response';
 import { datesProblem, utcToday, withStatusDates } from '../../domain/list-dates';
-import { historyEvents, withLegacyHistory } from '../../domain/list-history';
+import { historyEvents } from '../../domain/list-history';
 import type { ListEntryFieldsInput, ListQuery, ListStatus } from '../../domain/list-entry';
 import type { ListWrites } from './list-writes';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import type { ListCounts, ListPages } from '../../domain/ports/list-pages.port';
-import type { LegacyHistoryStore } from '../../domain/ports/legacy-history-store.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
 import type { ListStore } from '../../domain/ports/list-store.port';
 import type { PlaysStore } from '../../domain/ports/plays-store.port';
@@ -36,7 +35,6 @@ export interface ListServiceDeps {
   catalog: CatalogStore;
   /** Entries as answered, with their item's title, year and poster. */
   views: ListEntryViews;
-  legacyHistories: LegacyHistoryStore;
   writes: ListWrites;
   /** An entry leaving the list takes its plays (its `delete` in the feed stands for them). */
   plays: Pick<PlaysStore, 'deleteOfItems'>;
@@ -132,7 +130,6 @@ export class ListService {
       await this.deps.owners.addToStats(userId, statsDelta(removed, null), session);
       await this.deps.writes.deleted(stamp, [objectId]);
       await this.deps.plays.deleteOfItems(userId, [objectId], session);
-      await this.deps.legacyHistories.deleteOf(userId, [objectId], session);
     });
     return { message: 'entry removed from your list' };
   }
@@ -172,7 +169,7 @@ export class ListService {
   }
 
   private async respondPage(rows: ListEntryDocument[], window: { page: number; limit: number; skip: number }, total: number): Promise<Page<ListEntryResponse>> {
-    return toPage(await this.deps.views.many(rows), window, total);
+    return toPage(this.deps.views.many(rows), window, total);
   }
 
   /** The user's entries, and those with the status: the owner's counters, a count only for a list older than them. */
@@ -224,7 +221,6 @@ export class ListService {
       const deleted = found.length ? await this.deps.lists.deleteMany(userId, found.map((entry) => entry._id), session) : 0;
       await this.deps.writes.deleted(stamp, found.map((entry) => entry.item_id));
       await this.deps.plays.deleteOfItems(userId, found.map((entry) => entry.item_id), session);
-      await this.deps.legacyHistories.deleteOf(userId, found.map((entry) => entry.item_id), session);
       await this.deps.owners.addToStats(userId, addDeltas(found.map((entry) => statsDelta(entry, null))), session);
       return { deleted, not_found: itemIds.filter((id) => !onList.has(id)) };
     });
@@ -235,8 +231,7 @@ export class ListService {
     const objectId = toId(itemId);
     const entry = await this.deps.lists.historyOf(userId, objectId);
     if (!entry) throw errors.notFound(NOT_ON_LIST);
-    const events = withLegacyHistory(entry.history ?? [], await this.deps.legacyHistories.events(userId, objectId), entry.created_at);
-    return events.map((event) => ({ at: event.at.toISOString(), field: event.field, from: event.from, to: event.to }));
+    return (entry.history ?? []).map((event) => ({ at: event.at.toISOString(), field: event.field, from: event.from, to: event.to }));
   }
 
   private async refuseProgressBeyondLength(itemId: Id, progress: number | null | undefined): Promise<void> {
@@ -245,7 +240,7 @@ export class ListService {
     if (cap !== null && progress > cap) throw errors.validation('progress is beyond the length of the work', [{ path: 'progress', message: `must be at most ${cap} (its runtime_minutes)` }]);
   }
 
-  private async withItem(doc: ListEntryDocument): Promise<ListEntryResponse> {
+  private withItem(doc: ListEntryDocument): ListEntryResponse {
     return this.deps.views.one(doc);
   }
 }

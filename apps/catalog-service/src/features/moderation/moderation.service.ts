@@ -4,7 +4,7 @@ import type { CategoryDefinition } from '../../domain/categories';
 import { externalKeysOf } from '@mt/domain';
 import type { ListItemCascades } from '../list/list-item-cascades';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
-import { storedExternalIds, toEntryResponse } from '../../domain/catalog-entry';
+import { toEntryResponse } from '../../domain/catalog-entry';
 import type { ImageSources } from '@mt/providers';
 import type { EntryDocument } from '../../domain/records/catalog-entry.record';
 import { withItemGuards } from '../../domain/ports/item-guards.port';
@@ -93,8 +93,8 @@ export class ModerationService {
   }
 
   private combinedExternalIds(from: EntryDocument, into: EntryDocument): Record<string, string> {
-    const kept = storedExternalIds(this.deps.category, into);
-    const merged = storedExternalIds(this.deps.category, from);
+    const kept = into.external_ids;
+    const merged = from.external_ids;
     const clashes = Object.keys(merged).filter((key) => kept[key] !== undefined && kept[key] !== merged[key]);
     if (clashes.length) {
       throw errors.conflict(`both entries have different external ids for ${clashes.join(', ')}; correct one of them first`, {

@@ -65,7 +65,7 @@ export class PlaysService {
       const current = await this.deps.lists.find(userId, id, session);
       return current ? { entry: current, created: false } : { entry: await this.deps.recorder.join(stamp, id, utcToday(stamp.at)), created: true };
     });
-    return { entry: await this.deps.views.one(entry), created };
+    return { entry: this.deps.views.one(entry), created };
   }
 
   /** One item's plays, newest `watched_at` first (unknown last), by cursor. */

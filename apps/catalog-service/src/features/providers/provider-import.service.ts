@@ -2,7 +2,6 @@ import { errors } from '@mt/errors';
 import { externalKey } from '@mt/domain';
 import type { ProviderSeason } from '@mt/providers';
 import type { CategoryDefinition } from '../../domain/categories';
-import { storedExternalIds } from '../../domain/catalog-entry';
 import { toId } from '../../domain/ids';
 import type { CatalogStore } from '../../domain/ports/catalog-store.port';
 import { MAX_EPISODE_NUMBER, MAX_EPISODES_PER_SEASON, MAX_SEASON } from '../../domain/episodes';
@@ -54,7 +53,7 @@ export class ProviderImportService {
     const current = await this.deps.entries.findById(objectId);
     if (!current) throw errors.notFound(`${this.deps.category.id} entry not found`);
     if (!caller.moderator && current.created_by !== caller.userId) throw errors.forbidden('only the user who created this entry (or a moderator) may refresh it');
-    const externalIds = storedExternalIds(this.deps.category, current);
+    const externalIds = current.external_ids;
     const source = this.deps.providers.ids().find((provider) => externalIds[provider] !== undefined);
     const providerId = source === undefined ? undefined : externalIds[source];
     if (!source || !providerId) throw errors.conflict(`this entry has no id of a configured provider (${this.deps.providers.ids().join(', ') || 'none'})`);
