@@ -1,4 +1,4 @@
-import { createRouteTable } from '@mt/registry-client';
+import { RegistryRouteTable } from '@mt/registry-client';
 import { defineService } from '@mt/runtime';
 import path from 'node:path';
 import { createApp } from './app';
@@ -12,7 +12,7 @@ export const gatewayService = defineService({
   // Redis is the gateway's own store (PAT cache, cut-offs, rate limits): not ready without it.
   stores: (config) => ({ redis: { url: config.REDIS_URL, waitAtStartup: true } }),
   create: ({ config, logger, lifecycle, metrics, redis }) => {
-    const routeTable = createRouteTable({
+    const routeTable = new RegistryRouteTable({
       registryUrl: config.REGISTRY_URL,
       internalSecret: config.INTERNAL_SECRET,
       redisUrl: config.REDIS_URL,

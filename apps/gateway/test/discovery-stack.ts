@@ -8,7 +8,7 @@ import { defineEndpoint, endpointRouter, PUBLIC, reply, scope, type EndpointGrou
 import { errorMiddleware } from '@mt/errors';
 import { identityMiddleware } from '@mt/identity';
 import { requestContextMiddleware, type Logger } from '@mt/logging';
-import { createRegistryClient, createRouteTable, serviceRegistration, type RegistryClient, type RouteTable } from '@mt/registry-client';
+import { RegistryClient, RegistryRouteTable, serviceRegistration, type RouteTable } from '@mt/registry-client';
 import { silentLogger, testRedisUrl } from '@mt/testing';
 import { categoryRecord } from '@mt/registry-testing';
 import express from 'express';
@@ -133,7 +133,7 @@ async function assemble(options: DiscoveryStackOptions, registry: ServiceUnderTe
   const key: SigningKey = createSigningKey('discovery-key');
   const auth = await startFakeAuthService([key]);
 
-  const routeTable = createRouteTable({
+  const routeTable = new RegistryRouteTable({
     registryUrl: registry.url,
     internalSecret: TEST_SECRET,
     redisUrl: testRedisUrl(),
@@ -149,7 +149,7 @@ async function assemble(options: DiscoveryStackOptions, registry: ServiceUnderTe
   const servers: RunningServer[] = [];
   const seen: SeenRequest[] = [];
   const register = (instanceId: string, registration: () => ReturnType<typeof serviceRegistration>) => {
-    const client = createRegistryClient({ registryUrl: registry.url, internalSecret: TEST_SECRET, instanceId, registration, logger, heartbeatIntervalMs: 500 });
+    const client = new RegistryClient({ registryUrl: registry.url, internalSecret: TEST_SECRET, instanceId, registration, logger, heartbeatIntervalMs: 500 });
     clients.push(client);
     client.start();
     return client;

@@ -1,4 +1,4 @@
 export * from './route-table.types';
-export * from './route-table';
+export * from './registry-route-table';
 export * from './registry-client';
 export * from './service-registration';

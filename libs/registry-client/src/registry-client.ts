@@ -18,104 +18,111 @@ export interface RegistryClientOptions {
   stopTimeoutMs?: number;
 }
 
-export interface RegistryClient {
+const ACCEPTED = new Set([200, 201]);
+
+/** The catalog instance's side of the registry: register, heartbeat, re-register on 404, deregister. */
+export class RegistryClient {
+  private readonly heartbeatIntervalMs: number;
+  private readonly requestTimeoutMs: number;
+  private readonly stopTimeoutMs: number;
+  private readonly log: Logger;
+  private readonly abort = new AbortController();
+  private markRegistered: () => void = () => undefined;
+  private readonly firstRegistration = new Promise<void>((resolve) => (this.markRegistered = resolve));
+  private loop: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: RegistryClientOptions) {
+    this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 3000;
+    this.stopTimeoutMs = options.stopTimeoutMs ?? 2000;
+    this.log = options.logger.child({ component: 'registry-client', instance_id: options.instanceId });
+  }
+
   /** Registers in the background (retrying with backoff until the registry answers), then beats. Never throws. */
-  start(): void;
+  start(): void {
+    this.loop ??= this.run();
+  }
+
   /**
    * Resolves on the first successful registration. Also resolves when stop() is called first, so a
    * start-up awaiting it never holds up a shutdown.
    */
-  registered(): Promise<void>;
+  registered(): Promise<void> {
+    return this.firstRegistration;
+  }
+
   /** Stops beating and deregisters (bounded by stopTimeoutMs). */
-  stop(): Promise<void>;
-}
+  stop(): Promise<void> {
+    this.stopping ??= this.deregister();
+    return this.stopping;
+  }
 
-const ACCEPTED = new Set([200, 201]);
+  private async deregister(): Promise<void> {
+    this.abort.abort();
+    this.markRegistered();
+    if (!this.loop) return;
+    await this.loop;
+    try {
+      const { status } = await this.call('DELETE', INTERNAL_PATHS.registryInstance(this.options.instanceId), undefined, this.stopTimeoutMs);
+      if (status === 200) this.log.info('deregistered from the registry');
+      else if (status !== 404) this.log.warn({ status }, 'deregistration refused; the registry will expire this instance');
+    } catch (error) {
+      this.log.warn({ reason: reasonOf(error) }, 'deregistration failed; the registry will expire this instance');
+    }
+  }
 
-/** The catalog instance's side of the registry: register, heartbeat, re-register on 404, deregister. */
-export function createRegistryClient(options: RegistryClientOptions): RegistryClient {
-  const { registryUrl, internalSecret, instanceId, logger } = options;
-  const heartbeatIntervalMs = options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS;
-  const requestTimeoutMs = options.requestTimeoutMs ?? 3000;
-  const stopTimeoutMs = options.stopTimeoutMs ?? 2000;
-  const log = logger.child({ component: 'registry-client', instance_id: instanceId });
-  const abort = new AbortController();
-  const { signal } = abort;
+  private call(method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs = this.requestTimeoutMs) {
+    const { registryUrl, internalSecret } = this.options;
+    return callRegistry(registryUrl, internalSecret, path, { method, body, timeoutMs, signal: method === 'DELETE' ? undefined : this.abort.signal });
+  }
 
-  let markRegistered: () => void = () => undefined;
-  const firstRegistration = new Promise<void>((resolve) => (markRegistered = resolve));
-  let loop: Promise<void> | undefined;
-  let stopping: Promise<void> | undefined;
+  private async run(): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      await this.registerUntilAccepted();
+      await this.beatUntilForgotten();
+    }
+  }
 
-  const call = (method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs = requestTimeoutMs) =>
-    callRegistry(registryUrl, internalSecret, path, { method, body, timeoutMs, signal: method === 'DELETE' ? undefined : signal });
-
-  async function registerUntilAccepted(): Promise<void> {
+  private async registerUntilAccepted(): Promise<void> {
+    const { registryUrl, instanceId, registration } = this.options;
+    const { signal } = this.abort;
     for (let attempt = 1; !signal.aborted; attempt++) {
       try {
-        const { status, body } = await call('PUT', INTERNAL_PATHS.registryInstance(instanceId), options.registration());
+        const { status, body } = await this.call('PUT', INTERNAL_PATHS.registryInstance(instanceId), registration());
         if (ACCEPTED.has(status)) {
-          log.debug({ registry: registryUrl, attempt }, 'registered with the registry');
-          markRegistered();
+          this.log.debug({ registry: registryUrl, attempt }, 'registered with the registry');
+          this.markRegistered();
           return;
         }
         // A 4xx will not fix itself, but the registry may be redeployed with a fix: keep trying, loudly.
-        log[status >= 500 ? 'warn' : 'error']({ status, details: errorDetailsOf(body), attempt }, 'registry refused the registration');
+        this.log[status >= 500 ? 'warn' : 'error']({ status, details: errorDetailsOf(body), attempt }, 'registry refused the registration');
       } catch (error) {
         if (signal.aborted) return;
-        log.warn({ registry: registryUrl, attempt, reason: reasonOf(error) }, 'registry unreachable; retrying');
+        this.log.warn({ registry: registryUrl, attempt, reason: reasonOf(error) }, 'registry unreachable; retrying');
       }
       await sleep(backoffDelay(attempt, 250, 5000), signal);
     }
   }
 
   /** Beats until the registry forgets this instance (404) or stop() is called. */
-  async function beatUntilForgotten(): Promise<void> {
+  private async beatUntilForgotten(): Promise<void> {
+    const { signal } = this.abort;
     while (!signal.aborted) {
-      await sleep(heartbeatIntervalMs, signal);
+      await sleep(this.heartbeatIntervalMs, signal);
       if (signal.aborted) return;
       try {
-        const { status } = await call('POST', INTERNAL_PATHS.registryHeartbeat(instanceId));
+        const { status } = await this.call('POST', INTERNAL_PATHS.registryHeartbeat(this.options.instanceId));
         if (status === 404) {
-          log.warn('the registry no longer knows this instance; registering again');
+          this.log.warn('the registry no longer knows this instance; registering again');
           return;
         }
-        if (status !== 200) log.warn({ status }, 'heartbeat refused');
+        if (status !== 200) this.log.warn({ status }, 'heartbeat refused');
       } catch (error) {
-        if (!signal.aborted) log.warn({ reason: reasonOf(error) }, 'heartbeat failed; trying again at the next beat');
+        if (!signal.aborted) this.log.warn({ reason: reasonOf(error) }, 'heartbeat failed; trying again at the next beat');
       }
     }
   }
-
-  async function run(): Promise<void> {
-    while (!signal.aborted) {
-      await registerUntilAccepted();
-      await beatUntilForgotten();
-    }
-  }
-
-  return {
-    start() {
-      loop ??= run();
-    },
-    registered: () => firstRegistration,
-    stop() {
-      stopping ??= (async () => {
-        abort.abort();
-        markRegistered();
-        if (!loop) return;
-        await loop;
-        try {
-          const { status } = await call('DELETE', INTERNAL_PATHS.registryInstance(instanceId), undefined, stopTimeoutMs);
-          if (status === 200) log.info('deregistered from the registry');
-          else if (status !== 404) log.warn({ status }, 'deregistration refused; the registry will expire this instance');
-        } catch (error) {
-          log.warn({ reason: reasonOf(error) }, 'deregistration failed; the registry will expire this instance');
-        }
-      })();
-      return stopping;
-    },
-  };
 }
 
 function errorDetailsOf(body: unknown): unknown {
@@ -136,7 +143,7 @@ export function registryClientFromConfig(
   registration: () => InstanceRegistration,
   logger: Logger,
 ): RegistryClient {
-  return createRegistryClient({
+  return new RegistryClient({
     registryUrl: config.REGISTRY_URL,
     internalSecret: config.INTERNAL_SECRET,
     instanceId: config.INSTANCE_ID,

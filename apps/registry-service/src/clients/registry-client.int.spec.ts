@@ -6,7 +6,7 @@ import { sampleRegistration } from '@mt/registry-testing';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import request from 'supertest';
 import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../test/registry-harness';
-import { createRegistryClient, type RegistryClient } from '@mt/registry-client';
+import { RegistryClient } from '@mt/registry-client';
 
 const prefix = testRedisPrefix('regclient');
 const TTL_MS = 1500;
@@ -29,7 +29,7 @@ describe('registry client (instance side) against a real registry', () => {
   let registry: RunningRegistry;
   const clients: RegistryClient[] = [];
   const client = (instanceId: string, registryUrl = registry.url, logger = silentLogger()) => {
-    const created = createRegistryClient({
+    const created = new RegistryClient({
       registryUrl,
       internalSecret: TEST_SECRET,
       instanceId,

@@ -4,7 +4,7 @@ import { captureLogger, closedPort, deleteRedisPrefix, silentLogger, testRedisPr
 import { categoryRecord, sampleRegistration } from '@mt/registry-testing';
 import request from 'supertest';
 import { startRegistry, TEST_SECRET, type RunningRegistry } from '../../test/registry-harness';
-import { createRouteTable, type RouteTableOptions } from '@mt/registry-client';
+import { RegistryRouteTable, type RouteTableOptions } from '@mt/registry-client';
 import type { RouteTable } from '@mt/registry-client';
 
 const prefix = testRedisPrefix('routetable');
@@ -27,7 +27,7 @@ describe('route table (gateway side) against a real registry and Redis', () => {
   let registry: RunningRegistry;
   const tables: RouteTable[] = [];
   const table = (overrides: Partial<RouteTableOptions> = {}) => {
-    const created = createRouteTable({
+    const created = new RegistryRouteTable({
       registryUrl: registry.url,
       internalSecret: TEST_SECRET,
       redisUrl: testRedisUrl(),

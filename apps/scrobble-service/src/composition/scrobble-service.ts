@@ -1,5 +1,5 @@
 import { redisKeys, USER_DELETED } from '@mt/contracts';
-import { createRouteTable, registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
+import { RegistryRouteTable, registryClientFromConfig, serviceRegistration } from '@mt/registry-client';
 import { defineService } from '@mt/runtime';
 import { closeRedis, createRedis, retryUntilDone, UserEventsConsumer } from '@mt/stores';
 import { createApp } from '../http/app';
@@ -21,7 +21,7 @@ export const scrobbleService = defineService({
   }),
   create: ({ config, logger, lifecycle, metrics, mongo, redis }) => {
     // The catalog instances, found as the gateway finds them.
-    const routeTable = createRouteTable({ registryUrl: config.REGISTRY_URL, internalSecret: config.INTERNAL_SECRET, redisUrl: config.REDIS_URL, redisKeyPrefix: config.REDIS_KEY_PREFIX, logger });
+    const routeTable = new RegistryRouteTable({ registryUrl: config.REGISTRY_URL, internalSecret: config.INTERNAL_SECRET, redisUrl: config.REDIS_URL, redisKeyPrefix: config.REDIS_KEY_PREFIX, logger });
     const module = createScrobbleModule({
       connection: mongo,
       redis,

@@ -1,16 +1,7 @@
-import { errors } from '@mt/errors';
-import { mongo, type Connection } from 'mongoose';
+import { mongo } from 'mongoose';
 
-/** The scrobble database's collections through the mongoose connection (native driver, no mongoose schemas). */
-export class ScrobbleDatabase {
-  constructor(readonly connection: Connection) {}
-
-  collection<T extends mongo.Document>(name: string): mongo.Collection<T> {
-    const db = this.connection.db;
-    if (!db) throw errors.serviceUnavailable('database unavailable');
-    return db.collection<T>(name);
-  }
-}
+/** The scrobble database's collections through the mongoose connection (MongoDatabase of `@mt/stores`, native driver, no mongoose schemas). */
+export { MongoDatabase as ScrobbleDatabase } from '@mt/stores';
 
 export const COLLECTIONS = {
   hooks: 'hooks',

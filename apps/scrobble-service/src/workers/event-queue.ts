@@ -1,7 +1,6 @@
 import type { Logger } from '@mt/logging';
 import { redisKeys } from '@mt/contracts';
-import { closeRedis, createRedis, settleWithin, type Redis } from '@mt/stores';
-import { Queue, Worker, type Job } from 'bullmq';
+import { JobQueue } from '@mt/jobs';
 import type { EventQueue } from '../domain/store-ports';
 
 export interface ScrobbleQueueOptions {
@@ -18,7 +17,6 @@ interface EventJob {
   eventId: string;
 }
 
-const QUEUE = 'scrobble-events';
 const ATTEMPTS = 8;
 const ENQUEUE_TIMEOUT_MS = 2000;
 
@@ -28,60 +26,38 @@ const ENQUEUE_TIMEOUT_MS = 2000;
  * skips a finished event and the catalog records a play once per source event id.
  */
 export class ScrobbleQueue implements EventQueue {
-  private connection?: Redis;
-  private queue?: Queue<EventJob>;
-  private worker?: Worker<EventJob>;
-  private readonly prefix: string;
+  private readonly jobs: JobQueue<EventJob>;
 
   constructor(private readonly options: ScrobbleQueueOptions) {
-    this.prefix = redisKeys(options.keyPrefix).scrobbleQueuePrefix();
+    const { redisUrl, keyPrefix, logger, concurrency, lockMs } = options;
+    this.jobs = new JobQueue<EventJob>({
+      name: 'scrobble-events',
+      prefix: redisKeys(keyPrefix).scrobbleQueuePrefix(),
+      redisUrl,
+      connectionName: 'scrobble-queue',
+      logger,
+      label: 'scrobble',
+      jobName: 'event',
+      // Finished or failed jobs are removed, so the pending sweep can queue a lost event again under its id.
+      jobs: { attempts: ATTEMPTS, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: true },
+      enqueueTimeoutMs: ENQUEUE_TIMEOUT_MS,
+      concurrency,
+      lockMs,
+    });
   }
 
-  private redis(): Redis {
-    this.connection ??= createRedis({ url: this.options.redisUrl, logger: this.options.logger, name: 'scrobble-queue', blocking: true });
-    return this.connection;
-  }
-
-  private producer(): Queue<EventJob> {
-    if (!this.queue) {
-      this.queue = new Queue<EventJob>(QUEUE, { connection: this.redis(), prefix: this.prefix });
-      this.queue.on('error', (error) => this.options.logger.warn({ reason: error.message }, 'scrobble queue error'));
-    }
-    return this.queue;
-  }
-
-  async enqueue(eventId: string): Promise<void> {
-    // Finished or failed jobs are removed, so the pending sweep can queue a lost event again under its id.
-    const job = this.producer().add('event', { eventId }, { jobId: eventId, attempts: ATTEMPTS, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: true });
-    const added = job.then(() => true);
-    // A late failure, after the timeout answered, is only the same outage again.
-    added.catch(() => undefined);
-    if (!(await settleWithin(added, ENQUEUE_TIMEOUT_MS))) throw new Error('queue unreachable');
+  enqueue(eventId: string): Promise<void> {
+    return this.jobs.add(eventId, { eventId });
   }
 
   start(run: (eventId: string) => Promise<void>): void {
-    if (this.worker) return;
-    const { logger, concurrency, lockMs } = this.options;
-    this.worker = new Worker<EventJob>(QUEUE, (job: Job<EventJob>) => run(job.data.eventId), {
-      connection: this.redis(),
-      prefix: this.prefix,
-      concurrency,
-      lockDuration: lockMs,
-      stalledInterval: Math.max(500, Math.floor(lockMs / 2)),
-      maxStalledCount: 1000,
-    });
-    this.worker.on('failed', (job, error) => {
-      if (job) logger.warn({ event_id: job.data.eventId, attempt: job.attemptsMade, reason: error.message }, 'scrobble event not applied yet');
-    });
-    this.worker.on('error', (error) => logger.warn({ reason: error.message }, 'scrobble worker error'));
+    this.jobs.start(
+      (job) => run(job.eventId),
+      ({ data, attempt, reason }) => this.options.logger.warn({ event_id: data.eventId, attempt, reason }, 'scrobble event not applied yet'),
+    );
   }
 
-  async close(): Promise<void> {
-    await this.worker?.close(true);
-    await this.queue?.close();
-    if (this.connection) await closeRedis(this.connection);
-    this.worker = undefined;
-    this.queue = undefined;
-    this.connection = undefined;
+  close(): Promise<void> {
+    return this.jobs.close();
   }
 }

@@ -1,5 +1,6 @@
 export * from './backoff';
 export * from './mongo';
+export * from './mongo-database';
 export * from './mongo-errors';
 export * from './redis';
 export * from './store-report';

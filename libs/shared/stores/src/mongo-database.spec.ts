@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { CatalogDatabase } from './database';
+import { MongoDatabase } from './mongo-database';
 
 /** A connection whose database object can be swapped or removed, as a reconnect or a close does. */
 function fakeConnection() {
@@ -11,10 +11,10 @@ function fakeConnection() {
   return { state, databaseObject, connection: state as unknown as Connection };
 }
 
-describe('CatalogDatabase', () => {
+describe('MongoDatabase', () => {
   it('hands out one handle per collection while the database object stays the same', () => {
     const { state, connection } = fakeConnection();
-    const db = new CatalogDatabase(connection);
+    const db = new MongoDatabase(connection);
     expect(db.collection('entries')).toBe(db.collection('entries'));
     expect(db.collection('counters')).not.toBe(db.collection('entries'));
     expect(state.db?.made).toEqual(['entries', 'counters']);
@@ -22,7 +22,7 @@ describe('CatalogDatabase', () => {
 
   it('builds new handles once the connection has another database object', () => {
     const { state, databaseObject, connection } = fakeConnection();
-    const db = new CatalogDatabase(connection);
+    const db = new MongoDatabase(connection);
     const first = db.collection('entries');
     state.db = databaseObject();
     const second = db.collection('entries');
@@ -32,7 +32,7 @@ describe('CatalogDatabase', () => {
 
   it('refuses with 503 while the connection has no database', () => {
     const { state, connection } = fakeConnection();
-    const db = new CatalogDatabase(connection);
+    const db = new MongoDatabase(connection);
     state.db = undefined;
     expect(() => db.collection('entries')).toThrow(expect.objectContaining({ status: 503 }));
   });
