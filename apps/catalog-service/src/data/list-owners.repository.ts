@@ -25,7 +25,8 @@ export interface ListOwnerDocument {
 /** One document per user, its `_id` the user id: it lives on the shard of the user's list. */
 export const LIST_OWNER_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.listOwners, shardKey: { _id: 1 }, scatterGather: [] };
 
-type NestedCounters = { [key: string]: number | NestedCounters };
+/** The counters as stored: `stats.status.watching`, `stats.completed.2024`, ... */
+export type NestedCounters = { [key: string]: number | NestedCounters };
 
 /** `{ status: { watching: 2 } }` → `{ 'status.watching': 2 }`. */
 function flatten(counters: NestedCounters, prefix = ''): Record<string, number> {
