@@ -186,8 +186,6 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     listExport: new ListExportService(category, listRepository, listPlays, now, images),
     listStats: new ListStatsService({
       owners: listOwners,
-      lists: listRepository,
-      atomic,
       plays: listPlays,
       episodic: category.episodic !== undefined,
     }),

@@ -15,17 +15,18 @@ export interface ListOwnerDocument {
   seq: number;
   deleted_at: Date | null;
   /**
-   * The list's statistics counters (see stats/list-stats.ts), `$inc`ed in every write's transaction.
-   * Absent on documents created before the counters existed: writes leave them absent and the first
-   * read of the statistics counts the list once.
+   * The list's statistics counters (see domain/list-stats.ts), `$inc`ed in every write's transaction. Every
+   * document is created with them; those created before they existed got theirs from start-up step
+   * migrations/006-list-counters.ts.
    */
-  stats?: NestedCounters;
+  stats: NestedCounters;
 }
 
 /** One document per user, its `_id` the user id: it lives on the shard of the user's list. */
 export const LIST_OWNER_SHARDING: ShardingDeclaration = { collection: COLLECTIONS.listOwners, shardKey: { _id: 1 }, scatterGather: [] };
 
-type NestedCounters = { [key: string]: number | NestedCounters };
+/** The counters as stored: `stats.status.watching`, `stats.completed.2024`, ... */
+export type NestedCounters = { [key: string]: number | NestedCounters };
 
 /** `{ status: { watching: 2 } }` → `{ 'status.watching': 2 }`. */
 function flatten(counters: NestedCounters, prefix = ''): Record<string, number> {
@@ -114,43 +115,30 @@ export class ListOwnersRepository implements ListOwnersStore {
       .filter(({ delta }) => Object.keys(delta).length)
       .map(({ userId, delta }) => ({
         updateOne: {
-          filter: { _id: userId, stats: { $exists: true } },
+          filter: { _id: userId },
           update: { $inc: Object.fromEntries(Object.entries(delta).map(([key, value]) => [`stats.${key}`, value])) },
         },
       }));
     if (writes.length) await this.owners.bulkWrite(writes, { session, ordered: false });
   }
 
-  /** Inside a list write's transaction: adds `delta` to the counters (when the document has them). */
+  /** Inside a list write's transaction: adds `delta` to the counters. */
   async addToStats(userId: string, delta: Record<string, number>, session: Session): Promise<void> {
     const keys = Object.keys(delta);
     if (!keys.length) return;
     const inc = Object.fromEntries(keys.map((key) => [`stats.${key}`, delta[key]]));
-    await this.owners.updateOne({ _id: userId, stats: { $exists: true } }, { $inc: inc }, { session });
+    await this.owners.updateOne({ _id: userId }, { $inc: inc }, { session });
   }
 
   /**
-   * The counters (flat keys; with `keys`, only those), `undefined` when the document predates them, `null`
-   * when there is no document. A list page needs two of the counters: the rest (a year per completion year)
-   * is neither read nor flattened.
+   * The counters (flat keys; with `keys`, only those), `null` when there is no document (a user who never
+   * wrote to the list). A list page needs two of the counters: the rest (a year per completion year) is
+   * neither read nor flattened.
    */
-  async stats(userId: string, keys?: readonly string[]): Promise<Record<string, number> | null | undefined> {
+  async stats(userId: string, keys?: readonly string[]): Promise<Record<string, number> | null> {
     const projection = keys ? Object.fromEntries(keys.map((key) => [`stats.${key}`, 1])) : { stats: 1 };
     const owner = await this.owners.findOne({ _id: userId }, { projection });
-    if (!owner) return null;
-    return owner.stats ? flatten(owner.stats) : undefined;
-  }
-
-  /** Inside a transaction that took the list's next sequence number: replaces the counters by a recount. */
-  async setStats(userId: string, counters: Record<string, number>, session: Session): Promise<void> {
-    const nested: NestedCounters = {};
-    for (const [key, value] of Object.entries(counters)) {
-      const path = key.split('.');
-      let node = nested;
-      for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as NestedCounters;
-      node[path.at(-1)!] = value;
-    }
-    await this.owners.updateOne({ _id: userId }, { $set: { stats: nested } }, { session });
+    return owner ? flatten(owner.stats) : null;
   }
 
   /**

@@ -80,14 +80,7 @@ export class ListRepository implements ListStore {
     return this.entries.findOneAndDelete({ user_id: userId, item_id: itemId }, { projection: this.entryProjection, session });
   }
 
-  /** What the statistics count, for every entry of the user (a one-time recount). */
-  statsFieldsOfUser(userId: string, session: Session) {
-    return this.entries
-      .find({ user_id: userId }, { projection: { _id: 0, status: 1, score: 1, progress: 1, finished_at: 1 }, session })
-      .toArray();
-  }
-
-  /** How many entries the user has (with `status`): a count over the index, for lists without counters. */
+  /** How many entries the user has (with `status`): a count over the index (range hints size a list with it). */
   count(userId: string, status: ListStatus | undefined): Promise<number> {
     return this.entries.countDocuments(status ? { user_id: userId, status } : { user_id: userId });
   }

@@ -3,6 +3,7 @@ import type { Session } from '../data/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../data/database';
 import { itemCopy } from '../data/list-entry.document';
 import type { HistoryEvent } from '../domain/list-history';
+import type { StatsFields } from '../domain/list-stats';
 import type { ListedItem, ListEntryDocument } from '../domain/records/list-entry.record';
 
 /** No copy of the catalog entry, or one from before the copy had the poster (its last field). */
@@ -40,6 +41,11 @@ export class LegacyListEntriesRepository {
       histories.map(({ id, history }) => ({ updateOne: { filter: { _id: id }, update: { $set: { history } } } })),
       { session, ordered: false },
     );
+  }
+
+  /** Start-up recount of a list without counters (step 006): what the statistics count of each of its entries. */
+  statsFieldsOfUser(userId: string, session: Session): Promise<StatsFields[]> {
+    return this.entries.find({ user_id: userId }, { projection: { _id: 0, status: 1, score: 1, progress: 1, finished_at: 1 }, session }).toArray();
   }
 
   /** Start-up migration: entries stored before the feed numbered entries, and without a legacy record, get 0. */

@@ -6,6 +6,7 @@ import { LegacyEntriesRepository } from './legacy-entries.repository';
 import { LegacyHistoryRepository } from './legacy-history.repository';
 import { LegacyListChangesRepository } from './legacy-list-changes.repository';
 import { LegacyListEntriesRepository } from './legacy-list-entries.repository';
+import { LegacyListOwnersRepository } from './legacy-list-owners.repository';
 
 /** What the start-up migrations read and write. */
 export interface MigrationContext {
@@ -16,6 +17,7 @@ export interface MigrationContext {
   listEntries: LegacyListEntriesRepository;
   listChanges: LegacyListChangesRepository;
   legacyHistory: LegacyHistoryRepository;
+  listOwners: LegacyListOwnersRepository;
 }
 
 /** The migrations' stores on the category's database: only they read and write the older shapes. */
@@ -28,6 +30,7 @@ export function createMigrationContext({ category, db, atomic, catalog }: { cate
     listEntries: new LegacyListEntriesRepository(db),
     listChanges: new LegacyListChangesRepository(db),
     legacyHistory: new LegacyHistoryRepository(db),
+    listOwners: new LegacyListOwnersRepository(db),
   };
 }
 

@@ -14,9 +14,8 @@ export interface ListOwnersStore {
   recordForeignWrites(userIds: readonly string[], session: Session): Promise<Map<string, number>>;
   addToStatsOfMany(deltas: ReadonlyArray<{ userId: string; delta: Record<string, number> }>, session: Session): Promise<void>;
   addToStats(userId: string, delta: Record<string, number>, session: Session): Promise<void>;
-  /** The counters (with `keys`, only those); undefined when the list predates them, null when the owner has no document. */
-  stats(userId: string, keys?: readonly string[]): Promise<Record<string, number> | null | undefined>;
-  setStats(userId: string, counters: Record<string, number>, session: Session): Promise<void>;
+  /** The counters (with `keys`, only those); null when the owner has no document. */
+  stats(userId: string, keys?: readonly string[]): Promise<Record<string, number> | null>;
   committedSeq(userId: string): Promise<number>;
   markDeleted(userId: string, deletedAt: Date, session: Session): Promise<void>;
 }

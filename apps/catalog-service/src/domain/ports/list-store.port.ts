@@ -4,9 +4,6 @@ import type { HistoryEvent } from '../list-history';
 import type { ListStatus, NewListEntryFields } from '../list-entry';
 import type { ExportedListEntry, ListedItem, ListEntryChange, ListEntryDocument } from '../records/list-entry.record';
 
-/** What a list statistics recount reads of each entry. */
-export type ListStatsFields = Pick<ListEntryDocument, 'status' | 'score' | 'progress' | 'finished_at'>;
-
 /** What the bulk rules and the history read of each entry of a bulk request (it is addressed by `_id` after). */
 export type BulkEntryFields = Pick<ListEntryDocument, '_id' | 'item_id' | 'started_at' | 'finished_at' | 'status' | 'score' | 'progress'>;
 
@@ -18,8 +15,6 @@ export interface ListStore {
   historyOf(userId: string, itemId: Id): Promise<Pick<ListEntryDocument, 'created_at' | 'history'> | null>;
   updateAtRevision(userId: string, itemId: Id, rev: number, change: ListEntryChange, events: readonly HistoryEvent[], session: Session): Promise<ListEntryDocument | null>;
   delete(userId: string, itemId: Id, session: Session): Promise<ListEntryDocument | null>;
-  statsFieldsOfUser(userId: string, session: Session): Promise<ListStatsFields[]>;
-  count(userId: string, status: ListStatus | undefined): Promise<number>;
   findMany(userId: string, itemIds: readonly Id[], session: Session): Promise<BulkEntryFields[]>;
   setStatus(userId: string, entryIds: readonly Id[], status: ListStatus, today: string, now: Date, seq: number, session: Session): Promise<number>;
   deleteMany(userId: string, entryIds: readonly Id[], session: Session): Promise<number>;

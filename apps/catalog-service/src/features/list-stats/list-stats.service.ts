@@ -1,20 +1,15 @@
-import { countersOf, toListStats, type ListStats } from '../../domain/list-stats';
+import { toListStats, type ListStats } from '../../domain/list-stats';
 import { toPlayStats, type PlayStats } from '../../domain/play-stats';
 import type { PlayStatsReader } from '../../domain/ports/list-plays-reader.port';
 import type { ListOwnersStore } from '../../domain/ports/list-owners-store.port';
-import type { ListStore } from '../../domain/ports/list-store.port';
-import type { AtomicRunner } from '../../domain/ports/atomic.port';
 
 /**
  * The counters live on the user's `list_owners` document and every list write changes them in
  * its own transaction, so one read of one document is exact at that moment and costs the same for 10 or
- * 50 000 entries. A list whose owner document predates the counters is counted once, in a transaction that
- * takes the list's next sequence number (so no write of the list interleaves with the count).
+ * 50 000 entries.
  */
 export interface ListStatsDeps {
   owners: ListOwnersStore;
-  lists: ListStore;
-  atomic: AtomicRunner;
   plays: PlayStatsReader;
   /** Plays of the category name episodes: `episodes_watched` is counted. */
   episodic: boolean;
@@ -26,15 +21,11 @@ export interface ListStatsDeps {
  */
 export class ListStatsService {
   private readonly owners: ListOwnersStore;
-  private readonly lists: ListStore;
-  private readonly atomic: AtomicRunner;
   private readonly plays: PlayStatsReader;
   private readonly episodic: boolean;
 
   constructor(deps: ListStatsDeps) {
     this.owners = deps.owners;
-    this.lists = deps.lists;
-    this.atomic = deps.atomic;
     this.plays = deps.plays;
     this.episodic = deps.episodic;
   }
@@ -53,15 +44,7 @@ export class ListStatsService {
   }
 
   private async listStats(userId: string): Promise<ListStats> {
-    const counters = await this.owners.stats(userId);
-    if (counters === null) return toListStats({});
-    if (counters !== undefined) return toListStats(counters);
-    const recounted = await this.atomic.run(async (session) => {
-      await this.owners.recordForeignWrite(userId, session);
-      const counted = countersOf(await this.lists.statsFieldsOfUser(userId, session));
-      await this.owners.setStats(userId, counted, session);
-      return counted;
-    });
-    return toListStats(recounted);
+    // No owner document: the user never wrote to this list.
+    return toListStats((await this.owners.stats(userId)) ?? {});
   }
 }

@@ -172,14 +172,9 @@ export class ListService {
     return toPage(this.deps.views.many(rows), window, total);
   }
 
-  /** The user's entries, and those with the status: the owner's counters, a count only for a list older than them. */
+  /** The user's entries, and those with the status: the owner's counters (none without an owner document). */
   private async counts(userId: string, status: ListStatus | undefined): Promise<ListCounts> {
-    const counters = await this.deps.owners.stats(userId, status ? ['total', `status.${status}`] : ['total']);
-    if (counters === null) return { entries: 0, matching: 0 };
-    if (counters === undefined) {
-      const [entries, matching] = await Promise.all([this.deps.lists.count(userId, undefined), status ? this.deps.lists.count(userId, status) : undefined]);
-      return { entries, matching: matching ?? entries };
-    }
+    const counters = (await this.deps.owners.stats(userId, status ? ['total', `status.${status}`] : ['total'])) ?? {};
     const entries = counters['total'] ?? 0;
     return { entries, matching: status ? (counters[`status.${status}`] ?? 0) : entries };
   }
