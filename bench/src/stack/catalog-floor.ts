@@ -205,7 +205,7 @@ async function main(): Promise<void> {
           const inc: Record<string, number> = {};
           if (current['score'] !== null) inc[`stats.score.${current['score']}`] = -1;
           if (score !== null) inc[`stats.score.${score}`] = 1;
-          await owners.updateOne({ _id: userId, stats: { $exists: true } } as Doc, { $inc: inc }, { session });
+          await owners.updateOne({ _id: userId } as Doc, { $inc: inc }, { session });
         }
         await session.commitTransaction();
         return doc;
