@@ -108,7 +108,10 @@ EXPOSE 3020
 # listen on the container's loopback.
 FROM auth-runtime AS all-in-one
 COPY --from=all-in-one-build /src/dist/apps/all-in-one/ ./
-ENV PORT=8080
+# The services' young generation and the single process's capped old generation (libs/stack
+# SINGLE_PROCESS_NODE_OPTIONS, which says why).
+ENV PORT=8080 \
+    NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=512"
 EXPOSE 8080
 
 # Last, so a plain `docker build .` (no --target) builds a catalog image.

@@ -6,7 +6,7 @@ import { httpGet } from './http-probe';
 import type { LogLine } from './log-format';
 import { spawnService } from './service-process';
 import { INTERNAL_SECRET_MIN_LENGTH as SERVICES_MIN_LENGTH } from '@mt/config';
-import { AUTH_GLIBC_TUNABLES, INTERNAL_SECRET_MIN_LENGTH, SERVICE_NODE_OPTIONS, startStack, type Stack } from './stack';
+import { AUTH_GLIBC_TUNABLES, INTERNAL_SECRET_MIN_LENGTH, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS, startStack, withSingleProcessNodeOptions, type Stack } from './stack';
 import { APPS } from './workspace';
 
 /**
@@ -140,6 +140,7 @@ describe('startStack', () => {
     // The host's C library and V8 get the settings the separate processes get.
     expect(env['gateway']!['GLIBC_TUNABLES']).toBe(AUTH_GLIBC_TUNABLES);
     expect(env['gateway']!['NODE_OPTIONS']).toContain(SERVICE_NODE_OPTIONS);
+    expect(env['gateway']!['NODE_OPTIONS']).toContain(SINGLE_PROCESS_NODE_OPTIONS);
 
     const said = (process: string) => lines.filter((line) => line.process === process).map((line) => line.json?.['msg']);
     expect(said('catalog-movies')).toContain('catalog-movies listening');
@@ -269,6 +270,12 @@ describe('startStack', () => {
     stack = await start({ NODE_OPTIONS: '--max-semi-space-size=16' });
     await stack.waitReady(10_000);
     expect((await envOf(stack.process('gateway').url))['NODE_OPTIONS']).toBe('--max-semi-space-size=16');
+  });
+
+  it("caps the single process's old generation unless the environment's NODE_OPTIONS sets its own cap", () => {
+    expect(withSingleProcessNodeOptions({})['NODE_OPTIONS']).toBe(SINGLE_PROCESS_NODE_OPTIONS);
+    expect(withSingleProcessNodeOptions({ NODE_OPTIONS: SERVICE_NODE_OPTIONS })['NODE_OPTIONS']).toBe(`${SERVICE_NODE_OPTIONS} ${SINGLE_PROCESS_NODE_OPTIONS}`);
+    expect(withSingleProcessNodeOptions({ NODE_OPTIONS: '--max-old-space-size=1024' })['NODE_OPTIONS']).toBe('--max-old-space-size=1024');
   });
 
   it('passes output lines to the sink, parsed, and stops the front first and the registry last, all exiting 0', async () => {

@@ -134,6 +134,19 @@ const withServiceNodeOptions = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
   return own.includes('--max-semi-space-size') ? env : { ...env, NODE_OPTIONS: `${own} ${SERVICE_NODE_OPTIONS}`.trim() };
 };
 
+/**
+ * V8 options of the single process (with SERVICE_NODE_OPTIONS): an old generation capped at 512 MiB. Below
+ * V8's large-heap threshold it grows the heap by smaller steps between collections, so a burst of requests
+ * no longer piles up garbage in the old generation before the next one (figures: bench/README.md
+ * "Single-process mode"); the cap is over twice what the bench's load uses. The all-in-one image sets the
+ * same. An operator's own --max-old-space-size wins.
+ */
+export const SINGLE_PROCESS_NODE_OPTIONS = '--max-old-space-size=512';
+export const withSingleProcessNodeOptions = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+  const own = env['NODE_OPTIONS'] ?? '';
+  return own.includes('--max-old-space-size') ? env : { ...env, NODE_OPTIONS: `${own} ${SINGLE_PROCESS_NODE_OPTIONS}`.trim() };
+};
+
 const tailOf = (service: ServiceProcess, lines = 8): string => {
   const tail = service.recentOutput().slice(-lines);
   return tail.length ? `; last output:\n    ${tail.join('\n    ')}` : '';
@@ -295,7 +308,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (gatewayPort !== undefined) launch('gateway', 'gateway', gatewayPort, ownEnv('gateway', {}));
     if (planned?.length) {
       // GLIBC_TUNABLES is read by the C library at process start: the host takes the auth service's.
-      const hostEnv = withServiceNodeOptions({ ...commonEnv, ...(apps.has('auth-service') ? authMallocEnv(commonEnv) : {}) });
+      const hostEnv = withSingleProcessNodeOptions(withServiceNodeOptions({ ...commonEnv, ...(apps.has('auth-service') ? authMallocEnv(commonEnv) : {}) }));
       const { services } = spawnHost({ services: planned, host, env: hostEnv, rootDir, onLog, onExit });
       for (const service of services) hosted.add(service);
       processes.push(...services);

@@ -2,7 +2,7 @@
  * A static Dockerfile lint for the app images (no Docker engine runs in CI): the parts of the image
  * contract that matter in production, checked from the text.
  */
-import { AUTH_GLIBC_TUNABLES, SERVICE_NODE_OPTIONS } from '@mt/stack';
+import { AUTH_GLIBC_TUNABLES, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS } from '@mt/stack';
 
 export interface Instruction {
   keyword: string;
@@ -183,6 +183,10 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
   // The launcher's settings, so that an image runs a service as `npm start` does.
   if (!env.includes(`NODE_OPTIONS=${SERVICE_NODE_OPTIONS}`))
     problems.push(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS} expected in the image (libs/stack SERVICE_NODE_OPTIONS)`);
+  // The launcher's for its single process.
+  const singleProcessOptions = `NODE_OPTIONS="${SERVICE_NODE_OPTIONS} ${SINGLE_PROCESS_NODE_OPTIONS}"`;
+  if (app === 'all-in-one' && !env.includes(singleProcessOptions))
+    problems.push(`ENV ${singleProcessOptions} expected in the image (libs/stack SINGLE_PROCESS_NODE_OPTIONS)`);
   // The auth service's, also where the all-in-one host runs it.
   if ((app === 'auth-service' || app === 'all-in-one') && !env.includes(`GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES}`))
     problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the image (libs/stack AUTH_GLIBC_TUNABLES)`);

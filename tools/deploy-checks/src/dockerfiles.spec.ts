@@ -45,6 +45,13 @@ describe('the Dockerfile (one target per app)', () => {
     expect(lintDockerfile(mutated, { app: 'gateway', port: 8080 })).toEqual([]);
   });
 
+  it("rejects an all-in-one image without the launcher's old-generation cap for its single process", () => {
+    const mutated = dockerfile.replace(' --max-old-space-size=512"', '"');
+    expect(mutated).not.toBe(dockerfile);
+    expect(lintDockerfile(mutated, { app: 'all-in-one', port: 8080 })).toEqual([expect.stringContaining('--max-old-space-size=512')]);
+    expect(lintDockerfile(mutated, { app: 'gateway', port: 8080 })).toEqual([]);
+  });
+
   it('rejects an auth image left as root after preparing its key directory', () => {
     const mutated = dockerfile.replace(/(chmod 700 \/var\/lib\/media-tracker\/auth-keys\n)USER 1000:1000\n/, '$1');
     expect(mutated).not.toBe(dockerfile);
