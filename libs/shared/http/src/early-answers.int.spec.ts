@@ -3,6 +3,7 @@ import { createMetrics } from '@mt/metrics';
 import { createLifecycle } from '@mt/probes';
 import { keepAliveExchange, requestWithBody, silentLogger } from '@mt/testing';
 import { Router, type Response } from 'express';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { EARLY_ANSWER_DRAIN_BYTES } from './early-answers';
@@ -113,6 +114,36 @@ describe('a keep-alive connection after an early answer', () => {
       const exchange = await keepAliveExchange(service.port, withBody(`/api/v1/${route}`, framing), PING);
       expect(exchange.statuses).toEqual([413, 200]);
       expect(exchange.nextAnsweredAfterMs).toBeLessThan(1000);
+    },
+  );
+
+  /** Within what the server drains, and more than the loopback's socket buffers take at once. */
+  const LARGE_BODY = Buffer.alloc(EARLY_ANSWER_DRAIN_BYTES - MiB, 'a');
+  /**
+   * A client that asks to close the connection after its request (`agent: false`) and sends its body at once:
+   * what it read, and whether its connection then failed (a reset while it was still sending).
+   */
+  const closingClient = (route: string) =>
+    new Promise<{ status: number; error: string | null }>((resolve) => {
+      let status = 0;
+      let error: string | null = null;
+      const req = httpRequest(
+        { host: '127.0.0.1', port: service.port, path: `/api/v1/${route}`, method: 'POST', agent: false, headers: { 'content-length': String(LARGE_BODY.length) } },
+        (res) => {
+          status = res.statusCode ?? 0;
+          res.resume();
+        },
+      );
+      req.on('error', (failure: NodeJS.ErrnoException) => (error = failure.code ?? 'error'));
+      req.on('close', () => resolve({ status, error }));
+      req.end(LARGE_BODY);
+    });
+
+  it.each(['read-then-refuse', 'pipe-then-refuse', 'refuse-at-once'])(
+    'gives a client that asked to close the connection its early answer from %s, and reads its body before closing (no reset)',
+    async (route) => {
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => closingClient(route)));
+      expect(outcomes).toEqual(Array.from({ length: 8 }, () => ({ status: 413, error: null })));
     },
   );
 

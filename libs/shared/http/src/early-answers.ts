@@ -61,6 +61,14 @@ function drainRest(req: IncomingMessage, socket: Socket, limits: DrainLimits): v
   };
   req.once('end', stop);
   socket.once('close', stop);
+  // An answer that closes the connection (the client asked for it, or the server is shutting down): Node ends
+  // the socket after it and destroys it once it is written. Destroyed with the body's rest unread, the
+  // connection is reset, and a client still sending may meet the reset before it reads the answer. So the
+  // socket lingers until the rest is read, within the same bounds (as nginx's lingering close).
+  if (socket.listeners('finish').includes(socket.destroy)) {
+    socket.removeListener('finish', socket.destroy);
+    req.once('end', () => socket.destroy());
+  }
   // A pipe still attached (the gateway's to an upstream that has answered) would hold the body back
   // whenever that upstream request stops taking it; what is left is nobody's now.
   req.unpipe();
