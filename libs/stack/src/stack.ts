@@ -129,10 +129,12 @@ const authMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
  * sets its own.
  */
 export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8';
-const withServiceNodeOptions = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+/** `options` added to the environment's NODE_OPTIONS, unless those already set `flag` (the operator's choice wins). */
+const withNodeOptions = (env: NodeJS.ProcessEnv, options: string, flag: string): NodeJS.ProcessEnv => {
   const own = env['NODE_OPTIONS'] ?? '';
-  return own.includes('--max-semi-space-size') ? env : { ...env, NODE_OPTIONS: `${own} ${SERVICE_NODE_OPTIONS}`.trim() };
+  return own.includes(flag) ? env : { ...env, NODE_OPTIONS: `${own} ${options}`.trim() };
 };
+const withServiceNodeOptions = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => withNodeOptions(env, SERVICE_NODE_OPTIONS, '--max-semi-space-size');
 
 /**
  * V8 options of the single process (with SERVICE_NODE_OPTIONS): an old generation capped at 512 MiB. Below
@@ -142,10 +144,8 @@ const withServiceNodeOptions = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
  * same. An operator's own --max-old-space-size wins.
  */
 export const SINGLE_PROCESS_NODE_OPTIONS = '--max-old-space-size=512';
-export const withSingleProcessNodeOptions = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-  const own = env['NODE_OPTIONS'] ?? '';
-  return own.includes('--max-old-space-size') ? env : { ...env, NODE_OPTIONS: `${own} ${SINGLE_PROCESS_NODE_OPTIONS}`.trim() };
-};
+export const withSingleProcessNodeOptions = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
+  withNodeOptions(env, SINGLE_PROCESS_NODE_OPTIONS, '--max-old-space-size');
 
 const tailOf = (service: ServiceProcess, lines = 8): string => {
   const tail = service.recentOutput().slice(-lines);
