@@ -70,7 +70,7 @@ describe('LeakScanner', () => {
 });
 
 describe('memoryFigures', () => {
-  it('reports the growth of the average RSS and live heap between the first and the last quarter', () => {
+  it('reports the growth of the average RSS and the median live heap between the first and the last quarter', () => {
     const figures = memoryFigures({
       rssMb: [100, 100, 100, 100, 150, 150, 150, 150],
       liveHeapMb: [20, 20, 25, 30, 30, 30, 40, 40],
@@ -83,5 +83,16 @@ describe('memoryFigures', () => {
       live_heap_last_quarter_mb: 40,
       live_heap_growth_pct: 100,
     });
+  });
+
+  it('does not count one live-heap sample raised by a request in flight as growth', () => {
+    const flat = [23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23];
+    const figures = memoryFigures({ rssMb: flat, liveHeapMb: [...flat.slice(0, 11), 51] });
+    expect(figures.live_heap_growth_pct).toBe(0);
+  });
+
+  it('counts a live heap that rises in every sample of the last quarter as growth', () => {
+    const figures = memoryFigures({ rssMb: [100, 100, 100, 100], liveHeapMb: [20, 20, 20, 30, 30, 30, 30, 40, 40, 40, 40, 40] });
+    expect(figures.live_heap_growth_pct).toBe(100);
   });
 });

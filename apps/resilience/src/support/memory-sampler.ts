@@ -93,6 +93,11 @@ export function sampleMemory(
 const average = (values: readonly number[]) =>
   values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
 const round1 = (value: number) => Math.round(value * 10) / 10;
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
 const quarters = (values: readonly number[]) => {
   const size = Math.max(1, Math.floor(values.length / 4));
   return { first: values.slice(0, size), last: values.slice(-size) };
@@ -105,7 +110,11 @@ export interface MemoryFigures {
   max_mb: number;
   /** Last-quarter average RSS over first-quarter average, in percent (negative: it shrank). */
   growth_pct: number;
-  /** Live heap (after a full garbage collection): first-quarter and last-quarter averages, and the growth. */
+  /**
+   * Live heap (after a full garbage collection): first-quarter and last-quarter medians, and the growth. Medians,
+   * because a leak raises every sample of the last quarter while a large answer in flight at one collection
+   * raises only that sample.
+   */
   live_heap_first_quarter_mb: number;
   live_heap_last_quarter_mb: number;
   live_heap_growth_pct: number;
@@ -116,8 +125,8 @@ export function memoryFigures(series: MemorySeries): MemoryFigures {
   const heap = quarters(series.liveHeapMb);
   const firstRss = average(rss.first);
   const lastRss = average(rss.last);
-  const firstHeap = average(heap.first);
-  const lastHeap = average(heap.last);
+  const firstHeap = median(heap.first);
+  const lastHeap = median(heap.last);
   return {
     samples: series.rssMb.length,
     first_quarter_mb: round1(firstRss),
