@@ -5,6 +5,9 @@ import { startStack, type LogLine, type Stack } from '@mt/stack';
 import { deleteRedisPrefix, dropTestDatabase, testDbName, testMongoUrl, testRedisPrefix, testRedisUrl } from '@mt/testing';
 import { generateKeyPairSync } from 'node:crypto';
 
+/** How long the gateway waits for an answer from a service here, and a request for the gateway's answer longer. */
+const UPSTREAM_PATIENCE_MS = 45_000;
+
 export interface ScrobbleStack {
   stack: Stack;
   gatewayUrl: string;
@@ -32,7 +35,10 @@ export async function startScrobbleStack(options: { name?: string; scrobbleEnv?:
     logLevel: 'debug',
     appEnv: {
       'auth-service': { JWT_PRIVATE_KEY: privateKey, ARGON2_CONCURRENCY: '1' },
-      gateway: { RATE_LIMIT_PER_MINUTE: '0' },
+      // The suites assert outcomes (the hook limit under racing creations, one play per delivery), and on a
+      // loaded CI machine the shared MongoDB server can take seconds per operation; the gateway's own
+      // specs cover its timeout.
+      gateway: { RATE_LIMIT_PER_MINUTE: '0', PROXY_TIMEOUT_MS: String(UPSTREAM_PATIENCE_MS) },
       'catalog-service': { ...options.catalogEnv },
       'scrobble-service': { PENDING_SWEEP_MS: '1000', SCROBBLE_LOCK_MS: '2000', ...options.scrobbleEnv },
     },
@@ -74,7 +80,7 @@ export async function call<T = Record<string, unknown>>(
     body = JSON.stringify(options.body);
     headers['content-type'] = options.contentType ?? 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(20_000) });
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(UPSTREAM_PATIENCE_MS + 5_000) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: (text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T };
 }
