@@ -78,15 +78,15 @@ export class OpenLibraryProvider implements MetadataProvider {
     return media === 'book' && OLID.test(providerId);
   }
 
-  async search(_media: ProviderMedia, query: { q: string; year?: number }): Promise<ProviderSearchHit[]> {
+  async search(_media: ProviderMedia, query: { q: string; year?: number }, options: ReadOptions = {}): Promise<ProviderSearchHit[]> {
     const isbn = normaliseIsbn(query.q.trim());
-    if (isbn !== undefined) return this.searchIsbn(isbn);
+    if (isbn !== undefined) return this.searchIsbn(isbn, options);
     const params = new URLSearchParams({
       q: query.year === undefined ? query.q : `${query.q} first_publish_year:${query.year}`,
       fields: 'key,title,first_publish_year,cover_i,cover_edition_key',
       limit: String(SEARCH_RESULTS),
     });
-    const answer = await this.http.getJson(`${this.settings.apiUrl}/search.json?${params}`, searchAnswer);
+    const answer = await this.http.getJson(`${this.settings.apiUrl}/search.json?${params}`, searchAnswer, options);
     return answer.docs.flatMap((doc) => {
       const title = textOrNull(doc.title, ENTRY_LIMITS.titleMaxLength);
       const workId = lastSegment(doc.key);
@@ -125,10 +125,10 @@ export class OpenLibraryProvider implements MetadataProvider {
   }
 
   /** An ISBN typed as the query: the edition it names, found directly. */
-  private async searchIsbn(isbn: string): Promise<ProviderSearchHit[]> {
+  private async searchIsbn(isbn: string, options: ReadOptions): Promise<ProviderSearchHit[]> {
     let edition: Edition;
     try {
-      edition = await this.http.getJson(`${this.settings.apiUrl}/isbn/${isbn}.json`, editionAnswer);
+      edition = await this.http.getJson(`${this.settings.apiUrl}/isbn/${isbn}.json`, editionAnswer, options);
     } catch (error) {
       if (error instanceof ProviderNotFoundError) return [];
       throw error;

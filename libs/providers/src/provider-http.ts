@@ -41,11 +41,9 @@ export class ProviderHttp {
 
   async getJson<S extends z.ZodType>(url: string, schema: S, read: ReadOptions = {}): Promise<z.output<S>> {
     const key = answerKey(this.options.provider, url);
-    if (!read.fresh) {
-      const cached = await this.options.cache.get(key);
-      const parsed = cached === null ? undefined : schema.safeParse(safeJson(cached));
-      if (parsed?.success) return parsed.data;
-    }
+    const [cached] = await Promise.all([read.fresh ? null : this.options.cache.get(key), read.allowed]);
+    const fromCache = cached === null ? undefined : schema.safeParse(safeJson(cached));
+    if (fromCache?.success) return fromCache.data;
     const body = await this.request(url);
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw errors.providerUnavailable(`${this.options.provider} sent an answer this service cannot read`);

@@ -50,6 +50,11 @@ export interface ProviderSeason {
 export interface ReadOptions {
   /** Skip the cached answer (a refresh); the new answer is cached again. */
   fresh?: boolean;
+  /**
+   * Settled before any answer is returned or the provider is asked, and its rejection is the read's: the
+   * caller's allowance. The cache is read meanwhile, so a cached search waits one round trip, not two.
+   */
+  allowed?: Promise<unknown>;
 }
 
 /** One metadata provider (search, fetch one work, a show's seasons and episodes, its image host). */
@@ -57,7 +62,7 @@ export interface MetadataProvider {
   readonly id: ProviderId;
   /** The base URL its `poster_url`s start with (the gateway's image route fetches only from there). */
   readonly imageBaseUrl: string;
-  search(media: ProviderMedia, query: { q: string; year?: number }): Promise<ProviderSearchHit[]>;
+  search(media: ProviderMedia, query: { q: string; year?: number }, options?: ReadOptions): Promise<ProviderSearchHit[]>;
   fetchWork(media: ProviderMedia, providerId: string, options?: ReadOptions): Promise<ProviderWork>;
   /** Every season of a show with its episodes, specials as season 0. */
   seasons(providerId: string, options?: ReadOptions): Promise<ProviderSeason[]>;

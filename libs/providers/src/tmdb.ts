@@ -95,11 +95,11 @@ export class TmdbProvider implements MetadataProvider {
     return media !== 'book' && TMDB_ID.test(providerId);
   }
 
-  async search(media: ProviderMedia, query: { q: string; year?: number }): Promise<ProviderSearchHit[]> {
+  async search(media: ProviderMedia, query: { q: string; year?: number }, options: ReadOptions = {}): Promise<ProviderSearchHit[]> {
     const tv = media === 'tv';
     const params = new URLSearchParams({ query: query.q, include_adult: 'false', page: '1' });
     if (query.year !== undefined) params.set(tv ? 'first_air_date_year' : 'year', String(query.year));
-    const answer = await this.http.getJson(`${this.settings.apiUrl}/search/${tv ? 'tv' : 'movie'}?${params}`, searchAnswer);
+    const answer = await this.http.getJson(`${this.settings.apiUrl}/search/${tv ? 'tv' : 'movie'}?${params}`, searchAnswer, options);
     return answer.results.slice(0, SEARCH_RESULTS).flatMap((result) => {
       const title = (tv ? result.name : result.title)?.trim();
       if (!title) return [];

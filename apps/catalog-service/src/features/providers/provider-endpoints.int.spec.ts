@@ -58,6 +58,18 @@ describe('provider search (movies)', () => {
     expect((await search(newUserId(), 'q=alien')).status).toBe(200);
   });
 
+  it('asks the provider nothing for a search over the allowance, cached or not', async () => {
+    const user = newUserId();
+    for (let i = 0; i < 30; i++) expect((await search(user, 'q=alien')).status).toBe(200);
+    const asked = replay.calls('/search/movie');
+    for (const query of ['q=alien', 'q=never%20searched%20before']) {
+      const refused = await search(user, query);
+      expect(refused.status).toBe(429);
+      expect(refused.body.data).toBeUndefined();
+    }
+    expect(replay.calls('/search/movie')).toBe(asked);
+  });
+
   it('refuses an unknown or unconfigured provider with 400 naming the configured ones, and bad queries', async () => {
     for (const query of ['q=alien&provider=imdb', 'q=alien&provider=openlibrary']) {
       const res = await search(newUserId(), query);

@@ -25,9 +25,11 @@ export class ProviderSearchService {
 
   async search(userId: string, query: ProviderSearchQuery): Promise<{ data: ProviderSearchResult[] }> {
     const chosen = this.providers.choose(query.provider);
-    const allowance = await this.quota.take(userId);
-    if (!allowance.allowed) throw errors.rateLimited(allowance.retryAfterSeconds, 'too many provider searches; try again later');
-    const hits = (await Promise.all(chosen.map(({ provider, media }) => provider.search(media, { q: query.q, year: query.year })))).flat();
+    // Taken while the providers read their cache: a refused search still gets no answer and asks no provider.
+    const allowed = this.takeAllowance(userId);
+    allowed.catch(() => undefined);
+    const hits = (await Promise.all(chosen.map(({ provider, media }) => provider.search(media, { q: query.q, year: query.year }, { allowed })))).flat();
+    await allowed;
     const holders = new Map<string, string>();
     for (const entry of await this.entries.findByExternalKeys(hits.flatMap((hit) => externalKeysOf(hit.external_ids)))) {
       for (const key of entry.external_keys ?? []) holders.set(key, entry._id.toHexString());
@@ -39,5 +41,10 @@ export class ProviderSearchService {
         poster: posterPath(hit.poster_url, this.images),
       })),
     };
+  }
+
+  private async takeAllowance(userId: string): Promise<void> {
+    const allowance = await this.quota.take(userId);
+    if (!allowance.allowed) throw errors.rateLimited(allowance.retryAfterSeconds, 'too many provider searches; try again later');
   }
 }
