@@ -55,7 +55,7 @@ describe('start-up migration 006: lists from before the statistics counters (mov
     await dropCounters([user, emptied, deleted]);
     const seqBefore = (await owner(user)).seq;
 
-    expect(await migrate()).toEqual({ counted: 2, deleted: 1 });
+    expect(await migrate()).toEqual({ created: 0, counted: 2, deleted: 1 });
     expect((await get(user, '/list/stats')).body).toEqual({
       total: 5,
       by_status: { watching: 1, completed: 2, on_hold: 0, dropped: 1, plan_to_watch: 1 },
@@ -79,8 +79,58 @@ describe('start-up migration 006: lists from before the statistics counters (mov
     expect((await request(h.app).delete(`/api/v1/movies/list/${items[3]}`).set(asUser(user))).status).toBe(200);
     expect(await counters(user)).toEqual(await recount(user));
     expect((await get(user, '/list?status=completed')).body).toMatchObject({ total: 3 });
-    expect(await migrate()).toEqual({ counted: 0, deleted: 0 });
+    expect(await migrate()).toEqual({ created: 0, counted: 0, deleted: 0 });
   });
+
+  /** As a version before the owner documents left a list: its entries (and feed records), no document. */
+  const dropOwners = (users: string[]) => owners().deleteMany({ _id: { $in: users } });
+  /** The highest feed position the list's entries and change records reached. */
+  const highestSeq = async (user: string) => {
+    const seqs = [
+      ...(await db().collection<{ seq: number }>(COLLECTIONS.listEntries).find({ user_id: user }).toArray()),
+      ...(await db().collection<{ seq: number }>(COLLECTIONS.listChanges).find({ user_id: user }).toArray()),
+    ].map((doc) => doc.seq);
+    return Math.max(0, ...seqs);
+  };
+
+  it('gives a list from before the owner documents its document, counted, numbered after its feed positions', async () => {
+    const user = await listUser([
+      { status: 'completed', score: 9, finished_at: '2024-01-05' },
+      { status: 'watching', progress: 3 },
+      { status: 'plan_to_watch' },
+    ]);
+    expect((await request(h.app).delete(`/api/v1/movies/list/${items[2]}`).set(asUser(user))).status).toBe(200);
+    const reached = await highestSeq(user);
+    expect(reached).toBeGreaterThan(0);
+    await dropOwners([user]);
+    expect((await get(user, '/list')).body).toMatchObject({ total: 0 });
+
+    expect(await migrate()).toEqual({ created: 1, counted: 1, deleted: 0 });
+    expect((await get(user, '/list/stats')).body).toMatchObject({ total: 2, by_status: { watching: 1, completed: 1, on_hold: 0, dropped: 0, plan_to_watch: 0 }, mean_score: 9 });
+    expect((await get(user, '/list')).body).toMatchObject({ total: 2 });
+    // The recount took the position after the list's last one; the next write numbers after that.
+    expect((await owner(user)).seq).toBe(reached + 1);
+    expect((await add(user, { item_id: items[5], status: 'watching' })).status).toBe(201);
+    expect(await highestSeq(user)).toBe(reached + 2);
+    expect(await counters(user)).toEqual(await recount(user));
+    expect(await migrate()).toEqual({ created: 0, counted: 0, deleted: 0 });
+  });
+
+  it(`gives each list from before the owner documents one document when several instances run the step at once (${RACE_TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < RACE_TRIALS; trial++) {
+      const users = await Promise.all([0, 1, 2].map((n) => listUser(Array.from({ length: 2 }, (_, i) => ({ status: i ? 'dropped' : 'completed', score: n + i + 2 })))));
+      const reached = await Promise.all(users.map(highestSeq));
+      await dropOwners(users);
+
+      const results = await Promise.all([migrate(), migrate(), migrate()]);
+      expect(results.reduce((sum, result) => sum + result.created, 0)).toBe(users.length);
+      expect(results.reduce((sum, result) => sum + result.counted, 0)).toBe(users.length);
+      for (const [i, user] of users.entries()) {
+        expect(await counters(user)).toEqual(await recount(user));
+        expect((await owner(user)).seq).toBe(reached[i]! + 1);
+      }
+    }
+  }, 60_000 + RACE_TRIALS * 20_000);
 
   it(`counts each list once when several instances run the step at once (${RACE_TRIALS} trials)`, async () => {
     for (let trial = 0; trial < RACE_TRIALS; trial++) {

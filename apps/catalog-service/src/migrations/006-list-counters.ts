@@ -2,13 +2,36 @@ import { Semaphore } from '@mt/stores';
 import type { Migration } from './migration';
 import type { AtomicRunner } from '../data/atomic';
 import { countersOf } from '../domain/list-stats';
+import type { LegacyListChangesRepository } from './legacy-list-changes.repository';
 import type { LegacyListEntriesRepository } from './legacy-list-entries.repository';
 import type { LegacyListOwnersRepository } from './legacy-list-owners.repository';
 
-/** Owners read per query; each list is then recounted in a transaction of its own (one list may be long). */
+/** Owners read per query (and users looked up per query); each list is then recounted in a transaction of its own (one list may be long). */
 const BATCH = 200;
 /** Lists recounted at once: start-up gets through many short transactions without crowding the server. */
 const AT_ONCE = 4;
+
+/**
+ * Lists from before the owner documents (their entries and nothing else): each gets its document, without
+ * counters, so the recount below counts it like the others. Its sequence starts where the list's feed positions
+ * got to, so the list's later changes number after them. Costs a `distinct` of the list entries' users at each
+ * start (an index walk on MongoDB) and one read of their owner documents.
+ */
+export async function createMissingOwners(
+  owners: Pick<LegacyListOwnersRepository, 'withoutDocument' | 'createWithoutCounters'>,
+  lists: Pick<LegacyListEntriesRepository, 'usersWithEntries' | 'highestSeqOfUser'>,
+  changes: Pick<LegacyListChangesRepository, 'highestSeqOfUser'>,
+): Promise<number> {
+  const users = await lists.usersWithEntries();
+  let created = 0;
+  for (let start = 0; start < users.length; start += BATCH) {
+    for (const userId of await owners.withoutDocument(users.slice(start, start + BATCH))) {
+      const seq = Math.max(await lists.highestSeqOfUser(userId), await changes.highestSeqOfUser(userId));
+      if (await owners.createWithoutCounters(userId, seq)) created++;
+    }
+  }
+  return created;
+}
 
 /**
  * Start-up migration to lists that carry their statistics counters (`stats` on the `list_owners` document, which
@@ -44,6 +67,9 @@ export async function countLegacyLists(owners: LegacyListOwnersRepository, lists
 export const listCountersMigration: Migration = {
   id: '006-list-counters',
   removableAfter: '1.0.0',
-  done: 'list statistics: lists from before the counters counted into their owner documents',
-  run: ({ listOwners, listEntries, atomic }) => countLegacyLists(listOwners, listEntries, atomic),
+  done: 'list statistics: lists from before the counters (or the owner documents) counted into their owner documents',
+  run: async ({ listOwners, listEntries, listChanges, atomic }) => ({
+    created: await createMissingOwners(listOwners, listEntries, listChanges),
+    ...(await countLegacyLists(listOwners, listEntries, atomic)),
+  }),
 };

@@ -21,6 +21,12 @@ export class LegacyListChangesRepository {
     return this.changes.find({ type: 'upsert' }, { projection: { _id: 0, user_id: 1, item_id: 1, seq: 1 } }).limit(limit).toArray();
   }
 
+  /** Step 006: the highest feed position among the user's change records (0 without any). */
+  async highestSeqOfUser(userId: string): Promise<number> {
+    const [top] = await this.changes.find({ user_id: userId }, { projection: { _id: 0, seq: 1 } }).sort({ seq: -1 }).limit(1).toArray();
+    return top?.seq ?? 0;
+  }
+
   /** Removes these upsert records, unless one was written again since it was read (it is then folded next time). */
   async deleteFolded(records: readonly LegacyUpsert[]): Promise<void> {
     if (!records.length) return;

@@ -43,6 +43,17 @@ export class LegacyListEntriesRepository {
     );
   }
 
+  /** Step 006: every user who has list entries (the index `user_item_unique` gives them without reading entries). */
+  usersWithEntries(): Promise<string[]> {
+    return this.entries.distinct('user_id');
+  }
+
+  /** Step 006: the highest feed position among the user's entries (0 without any). */
+  async highestSeqOfUser(userId: string): Promise<number> {
+    const [top] = await this.entries.find({ user_id: userId }, { projection: { _id: 0, seq: 1 } }).sort({ seq: -1 }).limit(1).toArray();
+    return top?.seq ?? 0;
+  }
+
   /** Start-up recount of a list without counters (step 006): what the statistics count of each of its entries. */
   statsFieldsOfUser(userId: string, session: Session): Promise<StatsFields[]> {
     return this.entries.find({ user_id: userId }, { projection: { _id: 0, status: 1, score: 1, progress: 1, finished_at: 1 }, session }).toArray();

@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from '@mt/stores';
 import type { Session } from '../data/atomic';
 import { COLLECTIONS, type CatalogDatabase } from '../data/database';
 import type { ListOwnerDocument, NestedCounters } from '../data/list-owners.repository';
@@ -27,6 +28,29 @@ export class LegacyListOwnersRepository {
 
   private get owners() {
     return this.db.collection<LegacyListOwner>(COLLECTIONS.listOwners);
+  }
+
+  /** Of these users, those without an owner document. */
+  async withoutDocument(userIds: readonly string[]): Promise<string[]> {
+    const found = new Set((await this.owners.find({ _id: { $in: [...userIds] } }, { projection: { _id: 1 } }).toArray()).map((row) => row._id));
+    return userIds.filter((userId) => !found.has(userId));
+  }
+
+  /**
+   * An owner document for a list from before them, without counters (the recount gives them), its sequence at
+   * `seq`: where the list's feed positions got to, so later writes number after them. Resolves false when one
+   * exists by now (another instance made it).
+   */
+  async createWithoutCounters(userId: string, seq: number): Promise<boolean> {
+    // An insert rather than an upsert: of racing creators exactly one succeeds and the others meet E11000, where
+    // racing upserts may each report the document as theirs on some servers.
+    try {
+      await this.owners.insertOne({ _id: userId, seq, deleted_at: null });
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
   }
 
   /** Up to `limit` users after `after`, in id order, whose list (not deleted) has no counters. */
