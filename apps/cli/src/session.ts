@@ -1,4 +1,4 @@
-import { createApiClient, waitRetryAfter, type ApiClient, type Scope } from '@mt/api-client';
+import { ApiClient, waitRetryAfter, type Scope } from '@mt/api-client';
 import { Settings, type StoredCredential } from './config/settings';
 import { authError, usageError } from './errors';
 import type { Io } from './io';
@@ -84,7 +84,7 @@ export class Session {
    */
   api(token: string | null | undefined = this.token(), options: { timeoutMs?: number } = {}): ApiClient {
     const host = new URL(this.url).host;
-    return createApiClient({
+    return new ApiClient({
       baseUrl: this.url,
       token: token ?? undefined,
       timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,

@@ -21,7 +21,7 @@ import mongoose, { mongo } from 'mongoose';
 import { MOVIES } from '@mt/domain';
 import { appPrototypes } from '@mt/http';
 import { verifyIdentity } from '@mt/identity';
-import { createCursorCodec, nextCursor } from '@mt/pagination';
+import { CursorCodec, nextCursor } from '@mt/pagination';
 import { required } from '../required';
 
 type Doc = mongo.Document;
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const counters = db.collection<Doc>('counters');
   const lists = db.collection<Doc>('list_entries');
   const owners = db.collection<Doc>('list_owners');
-  const cursors = createCursorCodec({ secret });
+  const cursors = new CursorCodec({ secret });
   const context = new AsyncLocalStorage<{ id: string }>();
   const listProjection = sorting ? undefined : LIST_PROJECTION_WITHOUT_HISTORY;
 

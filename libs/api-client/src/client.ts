@@ -78,87 +78,6 @@ export type ListQuery = NonNullable<CategoryPaths['/api/v1/{category}/list']['ge
 /** Body of a new catalog entry: the shared fields, and the category's own by name. */
 export type CatalogEntryCreate = { title: string; year?: number | null } & Record<string, unknown>;
 
-export interface ApiClient {
-  readonly baseUrl: string;
-  /** openapi-fetch over every path of the document, typed per category (`/api/v1/movies/list`). */
-  readonly http: Client<paths>;
-  /** openapi-fetch over the category-generic paths (`/api/v1/{category}/list`, `params.path.category`). */
-  readonly categoryHttp: Client<CategoryPaths>;
-
-  categories(): Promise<Category[]>;
-  /** The caller's home across every category (`GET /api/v1/home`). */
-  home(): Promise<Home>;
-  /** One search over every category (`GET /api/v1/search`), grouped by category. */
-  searchEverything(q: string, limit?: number): Promise<SearchResults>;
-  register(body: RegisterRequest): Promise<User>;
-  login(body: LoginRequest): Promise<LoginResponse>;
-  me(): Promise<User>;
-  listTokens(): Promise<TokenMetadata[]>;
-  createToken(body: CreateTokenRequest): Promise<CreatedToken>;
-  revokeToken(id: string): Promise<Message>;
-  listScrobbleHooks(): Promise<ScrobbleHook[]>;
-  /** The hook, with its `url` holding the secret: shown only in this answer. */
-  createScrobbleHook(body: CreateScrobbleHookRequest): Promise<CreatedScrobbleHook>;
-  deleteScrobbleHook(id: string): Promise<Message>;
-  listScrobbleInbox(): Promise<ScrobbleInboxEntry[]>;
-  resolveScrobbleInbox(id: string, itemId: string): Promise<ResolveScrobbleInboxResult>;
-  dismissScrobbleInbox(id: string): Promise<Message>;
-
-  searchEntries(category: string, query?: SearchQuery): Promise<Page<CatalogEntry>>;
-  getEntry(category: string, id: string): Promise<CatalogEntry>;
-  createEntry(category: string, body: CatalogEntryCreate): Promise<CatalogEntry>;
-  updateEntry(category: string, id: string, patch: Record<string, unknown>): Promise<CatalogEntry>;
-
-  listEntries(category: string, query?: ListQuery): Promise<ListEntryPage>;
-  /** Every entry of the list matching `query`, page after page (following `next_cursor` when the server gives one). */
-  allListEntries(category: string, query?: Omit<ListQuery, 'page'>): AsyncGenerator<ListEntry, void, undefined>;
-  getListEntry(category: string, itemId: string): Promise<ListEntry>;
-  addListEntry(category: string, body: ListEntryCreate): Promise<ListEntry>;
-  updateListEntry(category: string, itemId: string, patch: ListEntryPatch): Promise<ListEntry>;
-  removeListEntry(category: string, itemId: string): Promise<Message>;
-  /** One bulk request: at most 500 distinct ids (the API's limit; see MAX_BULK_IDS). */
-  bulkUpdateStatus(category: string, itemIds: string[], status: ListStatus): Promise<BulkStatusResult>;
-  bulkRemoveListEntries(category: string, itemIds: string[]): Promise<BulkDeleteResult>;
-
-  /** One page of the change feed (docs/api.md "Your list in a category"); without `since`, from the start of the retained history. */
-  listChanges(category: string, query?: { since?: string; limit?: number }): Promise<ListChangesPage>;
-  listEntryHistory(category: string, itemId: string): Promise<ListEntryHistory>;
-  listStats(category: string): Promise<ListStats>;
-  /** Plays (docs/api.md "Episodes, plays and rewatches"): record, list, remove; the diary across a category. */
-  recordPlays(category: string, itemId: string, body: PlaysRequest): Promise<PlaysAdded>;
-  listPlays(category: string, itemId: string, query?: { cursor?: string; limit?: number }): Promise<PlaysPage>;
-  deletePlay(category: string, itemId: string, playId: string): Promise<Message>;
-  diary(category: string, query?: { from?: string; to?: string; cursor?: string; limit?: number }): Promise<DiaryPage>;
-  /** Every play of the diary: follows `next_cursor` to the end. */
-  allDiary(category: string, query?: { from?: string; to?: string; limit?: number }): AsyncGenerator<DiaryPlay, void, undefined>;
-  /** A show's progress and up next (tvshows). */
-  showProgress(itemId: string): Promise<ShowProgress>;
-  upNext(query?: { cursor?: string; limit?: number }): Promise<UpNextPage>;
-  /** Replaces one season's episodes of a show (its creator, or a moderator). */
-  replaceSeason(showId: string, season: number, body: SeasonRequest): Promise<Episode[]>;
-  /** The export file as it arrives (docs/api.md "Your list in a category"): the body is never read into memory here. */
-  exportList(category: string, format?: ExportFormat): Promise<{ body: ReadableStream<Uint8Array>; contentType: string; fileName: string | undefined }>;
-  /** Uploads a file to import (its content type must be the one the source is written in); the queued job. */
-  startImport(category: string, file: ImportUpload): Promise<ImportJob>;
-  getImport(category: string, id: string): Promise<ImportJob>;
-  listImports(category: string, query?: { page?: number; cursor?: string; limit?: number }): Promise<ImportJobPage>;
-  /** Every import job of the list, newest first, following `next_cursor`. */
-  allImports(category: string, query?: { limit?: number }): AsyncGenerator<ImportJob, void, undefined>;
-  /** Moderators (docs/api.md "The catalog of a category"): removes a catalog entry and every list entry pointing at it. */
-  deleteEntry(category: string, id: string): Promise<EntryRemoval>;
-  /** Moderators: folds `id` into `into`; the surviving entry. */
-  mergeEntry(category: string, id: string, into: string): Promise<CatalogEntry>;
-  /** Admins: grants or removes the moderator role. */
-  setUserRole(userId: string, role: AssignableRole): Promise<User>;
-
-  /** The category's metadata providers (docs/api.md "Metadata providers and posters"): works found, each with `existing_id`. */
-  searchProviders(category: string, query: ProviderSearchQuery): Promise<ProviderSearch>;
-  /** A new catalog entry from a provider's work (409 with `existingId` when the catalog has it). */
-  importFromProvider(category: string, body: ProviderImport): Promise<CatalogEntry>;
-  /** Re-reads an entry from its provider (its creator, or a moderator). */
-  refreshEntry(category: string, id: string): Promise<CatalogEntry>;
-}
-
 /** A file to import: its bytes, their media type, the import's source and options. */
 export interface ImportUpload {
   body: string | Uint8Array;
@@ -189,177 +108,312 @@ async function unwrap<T>(pending: Promise<FetchResult<T>>): Promise<T> {
   return data as T;
 }
 
-export function createApiClient(options: ApiClientOptions): ApiClient {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const clientOptions = {
-    baseUrl,
-    headers: options.headers,
-    fetch: createTransport({ fetch: options.fetch, onRateLimited: options.onRateLimited, timeoutMs: options.timeoutMs }),
-  };
-  const http = createClient<paths>(clientOptions);
-  const categoryHttp = createClient<CategoryPaths>(clientOptions);
-  const bearer = {
-    async onRequest({ request }: { request: Request }) {
-      const token = typeof options.token === 'function' ? await options.token() : options.token;
-      if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
-      return request;
-    },
-  };
-  http.use(bearer);
-  categoryHttp.use(bearer);
+/** The path parameter of a category; a name the API could not have declared is refused before any request. */
+function categoryPath(name: string): { category: string } {
+  if (!CATEGORY_NAME.test(name)) throw new TypeError(`not a category name: ${JSON.stringify(name)}`);
+  return { category: name };
+}
 
-  const category = (name: string) => {
-    if (!CATEGORY_NAME.test(name)) throw new TypeError(`not a category name: ${JSON.stringify(name)}`);
-    return { category: name };
-  };
+export class ApiClient {
+  readonly baseUrl: string;
+  /** openapi-fetch over every path of the document, typed per category (`/api/v1/movies/list`). */
+  readonly http: Client<paths>;
+  /** openapi-fetch over the category-generic paths (`/api/v1/{category}/list`, `params.path.category`). */
+  readonly categoryHttp: Client<CategoryPaths>;
 
-  const client: ApiClient = {
-    baseUrl,
-    http,
-    categoryHttp,
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const clientOptions = {
+      baseUrl: this.baseUrl,
+      headers: options.headers,
+      fetch: createTransport({ fetch: options.fetch, onRateLimited: options.onRateLimited, timeoutMs: options.timeoutMs }),
+    };
+    this.http = createClient<paths>(clientOptions);
+    this.categoryHttp = createClient<CategoryPaths>(clientOptions);
+    const bearer = {
+      async onRequest({ request }: { request: Request }) {
+        const token = typeof options.token === 'function' ? await options.token() : options.token;
+        if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
+        return request;
+      },
+    };
+    this.http.use(bearer);
+    this.categoryHttp.use(bearer);
+  }
 
-    categories: () => unwrap(http.GET('/api/v1/categories')),
-    home: () => unwrap(http.GET('/api/v1/home')),
-    searchEverything: (q, limit) => unwrap(http.GET('/api/v1/search', { params: { query: { q, ...(limit ? { limit } : {}) } } })),
-    register: (body) => unwrap(http.POST('/api/v1/auth/register', { body })),
-    login: (body) => unwrap(http.POST('/api/v1/auth/login', { body })),
-    me: () => unwrap(http.GET('/api/v1/auth/me')),
-    listTokens: () => unwrap(http.GET('/api/v1/auth/tokens')),
-    createToken: (body) => unwrap(http.POST('/api/v1/auth/tokens', { body })),
-    revokeToken: (id) => unwrap(http.DELETE('/api/v1/auth/tokens/{id}', { params: { path: { id } } })),
-    listScrobbleHooks: () => unwrap(http.GET('/api/v1/scrobble/hooks')),
-    createScrobbleHook: (body) => unwrap(http.POST('/api/v1/scrobble/hooks', { body })),
-    deleteScrobbleHook: (id) => unwrap(http.DELETE('/api/v1/scrobble/hooks/{id}', { params: { path: { id } } })),
-    listScrobbleInbox: () => unwrap(http.GET('/api/v1/scrobble/unmatched')),
-    resolveScrobbleInbox: (id, itemId) => unwrap(http.POST('/api/v1/scrobble/unmatched/{id}/resolve', { params: { path: { id } }, body: { item_id: itemId } })),
-    dismissScrobbleInbox: (id) => unwrap(http.DELETE('/api/v1/scrobble/unmatched/{id}', { params: { path: { id } } })),
+  categories(): Promise<Category[]> {
+    return unwrap(this.http.GET('/api/v1/categories'));
+  }
 
-    searchEntries: (name, query = {}) =>
-      unwrap<Page<CatalogEntry>>(categoryHttp.GET('/api/v1/{category}', { params: { path: category(name), query } })),
-    getEntry: (name, id) =>
-      unwrap<CatalogEntry>(categoryHttp.GET('/api/v1/{category}/{id}', { params: { path: { ...category(name), id } } })),
-    createEntry: (name, body) =>
-      unwrap<CatalogEntry>(
-        categoryHttp.POST('/api/v1/{category}', {
-          params: { path: category(name) },
-          // The category's own fields are checked by the server against that category's schema.
-          body: body as never,
-        }),
-      ),
-    updateEntry: (name, id, patch) =>
-      unwrap<CatalogEntry>(
-        categoryHttp.PATCH('/api/v1/{category}/{id}', { params: { path: { ...category(name), id } }, body: patch as never }),
-      ),
+  /** The caller's home across every category (`GET /api/v1/home`). */
+  home(): Promise<Home> {
+    return unwrap(this.http.GET('/api/v1/home'));
+  }
 
-    listEntries: (name, query = {}) =>
-      unwrap<ListEntryPage>(categoryHttp.GET('/api/v1/{category}/list', { params: { path: category(name), query } })),
-    allListEntries: (name, query = {}) => allPages((extra) => client.listEntries(name, { ...query, ...extra })),
-    getListEntry: (name, itemId) =>
-      unwrap<ListEntry>(
-        categoryHttp.GET('/api/v1/{category}/list/{item_id}', { params: { path: { ...category(name), item_id: itemId } } }),
-      ),
-    addListEntry: (name, body) =>
-      unwrap<ListEntry>(categoryHttp.POST('/api/v1/{category}/list', { params: { path: category(name) }, body })),
-    updateListEntry: (name, itemId, patch) =>
-      unwrap<ListEntry>(
-        categoryHttp.PATCH('/api/v1/{category}/list/{item_id}', {
-          params: { path: { ...category(name), item_id: itemId } },
-          body: patch,
-        }),
-      ),
-    removeListEntry: (name, itemId) =>
-      unwrap<Message>(
-        categoryHttp.DELETE('/api/v1/{category}/list/{item_id}', { params: { path: { ...category(name), item_id: itemId } } }),
-      ),
-    bulkUpdateStatus: (name, itemIds, status) =>
-      unwrap<BulkStatusResult>(
-        categoryHttp.POST('/api/v1/{category}/bulk-status', { params: { path: category(name) }, body: { item_ids: itemIds, status } }),
-      ),
-    bulkRemoveListEntries: (name, itemIds) =>
-      unwrap<BulkDeleteResult>(
-        categoryHttp.POST('/api/v1/{category}/bulk-delete', { params: { path: category(name) }, body: { item_ids: itemIds } }),
-      ),
+  /** One search over every category (`GET /api/v1/search`), grouped by category. */
+  searchEverything(q: string, limit?: number): Promise<SearchResults> {
+    return unwrap(this.http.GET('/api/v1/search', { params: { query: { q, ...(limit ? { limit } : {}) } } }));
+  }
 
-    listChanges: (name, query = {}) =>
-      unwrap<ListChangesPage>(categoryHttp.GET('/api/v1/{category}/list/changes', { params: { path: category(name), query } })),
-    listEntryHistory: (name, itemId) =>
-      unwrap<ListEntryHistory>(
-        categoryHttp.GET('/api/v1/{category}/list/{item_id}/history', { params: { path: { ...category(name), item_id: itemId } } }),
-      ),
-    listStats: (name) => unwrap<ListStats>(categoryHttp.GET('/api/v1/{category}/list/stats', { params: { path: category(name) } })),
-    recordPlays: (name, itemId, body) =>
-      unwrap<PlaysAdded>(
-        categoryHttp.POST('/api/v1/{category}/list/{item_id}/plays', { params: { path: { ...category(name), item_id: itemId } }, body }),
-      ),
-    listPlays: (name, itemId, query = {}) =>
-      unwrap<PlaysPage>(
-        categoryHttp.GET('/api/v1/{category}/list/{item_id}/plays', { params: { path: { ...category(name), item_id: itemId }, query } }),
-      ),
-    deletePlay: (name, itemId, playId) =>
-      unwrap<Message>(
-        categoryHttp.DELETE('/api/v1/{category}/list/{item_id}/plays/{play_id}', {
-          params: { path: { ...category(name), item_id: itemId, play_id: playId } },
-        }),
-      ),
-    diary: (name, query = {}) =>
-      unwrap<DiaryPage>(categoryHttp.GET('/api/v1/{category}/list/plays', { params: { path: category(name), query } })),
-    allDiary: async function* (name, query = {}) {
-      let cursor: string | undefined;
-      for (;;) {
-        const page = await client.diary(name, { ...query, cursor });
-        yield* page.data;
-        if (!page.next_cursor) return;
-        cursor = page.next_cursor;
-      }
-    },
-    showProgress: (itemId) =>
-      unwrap<ShowProgress>(http.GET('/api/v1/tvshows/list/{item_id}/progress', { params: { path: { item_id: itemId } } })),
-    upNext: (query = {}) => unwrap<UpNextPage>(http.GET('/api/v1/tvshows/list/up-next', { params: { query } })),
-    replaceSeason: (showId, season, body) =>
-      unwrap<Episode[]>(http.PUT('/api/v1/tvshows/{id}/seasons/{season}', { params: { path: { id: showId, season } }, body })),
-    exportList: async (name, format = 'json') => {
-      const { data, error, response } = await categoryHttp.GET('/api/v1/{category}/list/export', {
-        params: { path: category(name), query: { format } },
-        parseAs: 'stream',
-      });
-      if (!response.ok || !data) throw ApiError.fromResponse(response, error);
-      const disposition = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
-      return { body: data as ReadableStream<Uint8Array>, contentType: response.headers.get('content-type') ?? '', fileName: disposition?.[1] };
-    },
-    startImport: (name, file) =>
-      unwrap<ImportJob>(
-        categoryHttp.POST('/api/v1/{category}/list/imports', {
-          params: {
-            path: category(name),
-            query: { source: file.source, mode: file.mode, dry_run: file.dryRun, file: file.fileName } as never,
-          },
-          body: file.body as never,
-          // The file goes as it is, in the media type its source is written in.
-          bodySerializer: (body: unknown) => body as string,
-          headers: { 'Content-Type': file.contentType },
-        }),
-      ),
-    getImport: (name, id) =>
-      unwrap<ImportJob>(categoryHttp.GET('/api/v1/{category}/list/imports/{id}', { params: { path: { ...category(name), id } } })),
-    listImports: (name, query = {}) =>
-      unwrap<ImportJobPage>(categoryHttp.GET('/api/v1/{category}/list/imports', { params: { path: category(name), query } })),
-    allImports: (name, query = {}) => allPages((extra) => client.listImports(name, { ...query, ...extra })),
-    deleteEntry: (name, id) =>
-      unwrap<EntryRemoval>(categoryHttp.DELETE('/api/v1/{category}/{id}', { params: { path: { ...category(name), id } } })),
-    mergeEntry: (name, id, into) =>
-      unwrap<CatalogEntry>(
-        categoryHttp.POST('/api/v1/{category}/{id}/merge', { params: { path: { ...category(name), id } }, body: { into } }),
-      ),
-    setUserRole: (userId, role) =>
-      unwrap(http.PUT('/api/v1/auth/users/{id}/role', { params: { path: { id: userId } }, body: { role } })),
-    searchProviders: (name, query) =>
-      unwrap<ProviderSearch>(categoryHttp.GET('/api/v1/{category}/providers/search', { params: { path: category(name), query } })),
-    importFromProvider: (name, body) =>
-      unwrap<CatalogEntry>(categoryHttp.POST('/api/v1/{category}/providers/import', { params: { path: category(name) }, body })),
-    refreshEntry: (name, id) =>
-      unwrap<CatalogEntry>(categoryHttp.POST('/api/v1/{category}/{id}/refresh', { params: { path: { ...category(name), id } } })),
-  };
-  return client;
+  register(body: RegisterRequest): Promise<User> {
+    return unwrap(this.http.POST('/api/v1/auth/register', { body }));
+  }
+
+  login(body: LoginRequest): Promise<LoginResponse> {
+    return unwrap(this.http.POST('/api/v1/auth/login', { body }));
+  }
+
+  me(): Promise<User> {
+    return unwrap(this.http.GET('/api/v1/auth/me'));
+  }
+
+  listTokens(): Promise<TokenMetadata[]> {
+    return unwrap(this.http.GET('/api/v1/auth/tokens'));
+  }
+
+  createToken(body: CreateTokenRequest): Promise<CreatedToken> {
+    return unwrap(this.http.POST('/api/v1/auth/tokens', { body }));
+  }
+
+  revokeToken(id: string): Promise<Message> {
+    return unwrap(this.http.DELETE('/api/v1/auth/tokens/{id}', { params: { path: { id } } }));
+  }
+
+  listScrobbleHooks(): Promise<ScrobbleHook[]> {
+    return unwrap(this.http.GET('/api/v1/scrobble/hooks'));
+  }
+
+  /** The hook, with its `url` holding the secret: shown only in this answer. */
+  createScrobbleHook(body: CreateScrobbleHookRequest): Promise<CreatedScrobbleHook> {
+    return unwrap(this.http.POST('/api/v1/scrobble/hooks', { body }));
+  }
+
+  deleteScrobbleHook(id: string): Promise<Message> {
+    return unwrap(this.http.DELETE('/api/v1/scrobble/hooks/{id}', { params: { path: { id } } }));
+  }
+
+  listScrobbleInbox(): Promise<ScrobbleInboxEntry[]> {
+    return unwrap(this.http.GET('/api/v1/scrobble/unmatched'));
+  }
+
+  resolveScrobbleInbox(id: string, itemId: string): Promise<ResolveScrobbleInboxResult> {
+    return unwrap(this.http.POST('/api/v1/scrobble/unmatched/{id}/resolve', { params: { path: { id } }, body: { item_id: itemId } }));
+  }
+
+  dismissScrobbleInbox(id: string): Promise<Message> {
+    return unwrap(this.http.DELETE('/api/v1/scrobble/unmatched/{id}', { params: { path: { id } } }));
+  }
+
+  searchEntries(category: string, query: SearchQuery = {}): Promise<Page<CatalogEntry>> {
+    return unwrap<Page<CatalogEntry>>(this.categoryHttp.GET('/api/v1/{category}', { params: { path: categoryPath(category), query } }));
+  }
+
+  getEntry(category: string, id: string): Promise<CatalogEntry> {
+    return unwrap<CatalogEntry>(this.categoryHttp.GET('/api/v1/{category}/{id}', { params: { path: { ...categoryPath(category), id } } }));
+  }
+
+  createEntry(category: string, body: CatalogEntryCreate): Promise<CatalogEntry> {
+    return unwrap<CatalogEntry>(
+      this.categoryHttp.POST('/api/v1/{category}', {
+        params: { path: categoryPath(category) },
+        // The category's own fields are checked by the server against that category's schema.
+        body: body as never,
+      }),
+    );
+  }
+
+  updateEntry(category: string, id: string, patch: Record<string, unknown>): Promise<CatalogEntry> {
+    return unwrap<CatalogEntry>(
+      this.categoryHttp.PATCH('/api/v1/{category}/{id}', { params: { path: { ...categoryPath(category), id } }, body: patch as never }),
+    );
+  }
+
+  listEntries(category: string, query: ListQuery = {}): Promise<ListEntryPage> {
+    return unwrap<ListEntryPage>(this.categoryHttp.GET('/api/v1/{category}/list', { params: { path: categoryPath(category), query } }));
+  }
+
+  /** Every entry of the list matching `query`, page after page (following `next_cursor` when the server gives one). */
+  allListEntries(category: string, query: Omit<ListQuery, 'page'> = {}): AsyncGenerator<ListEntry, void, undefined> {
+    return allPages((extra) => this.listEntries(category, { ...query, ...extra }));
+  }
+
+  getListEntry(category: string, itemId: string): Promise<ListEntry> {
+    return unwrap<ListEntry>(
+      this.categoryHttp.GET('/api/v1/{category}/list/{item_id}', { params: { path: { ...categoryPath(category), item_id: itemId } } }),
+    );
+  }
+
+  addListEntry(category: string, body: ListEntryCreate): Promise<ListEntry> {
+    return unwrap<ListEntry>(this.categoryHttp.POST('/api/v1/{category}/list', { params: { path: categoryPath(category) }, body }));
+  }
+
+  updateListEntry(category: string, itemId: string, patch: ListEntryPatch): Promise<ListEntry> {
+    return unwrap<ListEntry>(
+      this.categoryHttp.PATCH('/api/v1/{category}/list/{item_id}', {
+        params: { path: { ...categoryPath(category), item_id: itemId } },
+        body: patch,
+      }),
+    );
+  }
+
+  removeListEntry(category: string, itemId: string): Promise<Message> {
+    return unwrap<Message>(
+      this.categoryHttp.DELETE('/api/v1/{category}/list/{item_id}', { params: { path: { ...categoryPath(category), item_id: itemId } } }),
+    );
+  }
+
+  /** One bulk request: at most 500 distinct ids (the API's limit; see MAX_BULK_IDS). */
+  bulkUpdateStatus(category: string, itemIds: string[], status: ListStatus): Promise<BulkStatusResult> {
+    return unwrap<BulkStatusResult>(
+      this.categoryHttp.POST('/api/v1/{category}/bulk-status', { params: { path: categoryPath(category) }, body: { item_ids: itemIds, status } }),
+    );
+  }
+
+  bulkRemoveListEntries(category: string, itemIds: string[]): Promise<BulkDeleteResult> {
+    return unwrap<BulkDeleteResult>(
+      this.categoryHttp.POST('/api/v1/{category}/bulk-delete', { params: { path: categoryPath(category) }, body: { item_ids: itemIds } }),
+    );
+  }
+
+  /** One page of the change feed (docs/api.md "Your list in a category"); without `since`, from the start of the retained history. */
+  listChanges(category: string, query: { since?: string; limit?: number } = {}): Promise<ListChangesPage> {
+    return unwrap<ListChangesPage>(this.categoryHttp.GET('/api/v1/{category}/list/changes', { params: { path: categoryPath(category), query } }));
+  }
+
+  listEntryHistory(category: string, itemId: string): Promise<ListEntryHistory> {
+    return unwrap<ListEntryHistory>(
+      this.categoryHttp.GET('/api/v1/{category}/list/{item_id}/history', { params: { path: { ...categoryPath(category), item_id: itemId } } }),
+    );
+  }
+
+  listStats(category: string): Promise<ListStats> {
+    return unwrap<ListStats>(this.categoryHttp.GET('/api/v1/{category}/list/stats', { params: { path: categoryPath(category) } }));
+  }
+
+  /** Plays (docs/api.md "Episodes, plays and rewatches"): record, list, remove; the diary across a category. */
+  recordPlays(category: string, itemId: string, body: PlaysRequest): Promise<PlaysAdded> {
+    return unwrap<PlaysAdded>(
+      this.categoryHttp.POST('/api/v1/{category}/list/{item_id}/plays', { params: { path: { ...categoryPath(category), item_id: itemId } }, body }),
+    );
+  }
+
+  listPlays(category: string, itemId: string, query: { cursor?: string; limit?: number } = {}): Promise<PlaysPage> {
+    return unwrap<PlaysPage>(
+      this.categoryHttp.GET('/api/v1/{category}/list/{item_id}/plays', { params: { path: { ...categoryPath(category), item_id: itemId }, query } }),
+    );
+  }
+
+  deletePlay(category: string, itemId: string, playId: string): Promise<Message> {
+    return unwrap<Message>(
+      this.categoryHttp.DELETE('/api/v1/{category}/list/{item_id}/plays/{play_id}', {
+        params: { path: { ...categoryPath(category), item_id: itemId, play_id: playId } },
+      }),
+    );
+  }
+
+  diary(category: string, query: { from?: string; to?: string; cursor?: string; limit?: number } = {}): Promise<DiaryPage> {
+    return unwrap<DiaryPage>(this.categoryHttp.GET('/api/v1/{category}/list/plays', { params: { path: categoryPath(category), query } }));
+  }
+
+  /** Every play of the diary: follows `next_cursor` to the end. */
+  async *allDiary(category: string, query: { from?: string; to?: string; limit?: number } = {}): AsyncGenerator<DiaryPlay, void, undefined> {
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await this.diary(category, { ...query, cursor });
+      yield* page.data;
+      if (!page.next_cursor) return;
+      cursor = page.next_cursor;
+    }
+  }
+
+  /** A show's progress and up next (tvshows). */
+  showProgress(itemId: string): Promise<ShowProgress> {
+    return unwrap<ShowProgress>(this.http.GET('/api/v1/tvshows/list/{item_id}/progress', { params: { path: { item_id: itemId } } }));
+  }
+
+  upNext(query: { cursor?: string; limit?: number } = {}): Promise<UpNextPage> {
+    return unwrap<UpNextPage>(this.http.GET('/api/v1/tvshows/list/up-next', { params: { query } }));
+  }
+
+  /** Replaces one season's episodes of a show (its creator, or a moderator). */
+  replaceSeason(showId: string, season: number, body: SeasonRequest): Promise<Episode[]> {
+    return unwrap<Episode[]>(this.http.PUT('/api/v1/tvshows/{id}/seasons/{season}', { params: { path: { id: showId, season } }, body }));
+  }
+
+  /** The export file as it arrives (docs/api.md "Your list in a category"): the body is never read into memory here. */
+  async exportList(
+    category: string,
+    format: ExportFormat = 'json',
+  ): Promise<{ body: ReadableStream<Uint8Array>; contentType: string; fileName: string | undefined }> {
+    const { data, error, response } = await this.categoryHttp.GET('/api/v1/{category}/list/export', {
+      params: { path: categoryPath(category), query: { format } },
+      parseAs: 'stream',
+    });
+    if (!response.ok || !data) throw ApiError.fromResponse(response, error);
+    const disposition = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
+    return { body: data as ReadableStream<Uint8Array>, contentType: response.headers.get('content-type') ?? '', fileName: disposition?.[1] };
+  }
+
+  /** Uploads a file to import (its content type must be the one the source is written in); the queued job. */
+  startImport(category: string, file: ImportUpload): Promise<ImportJob> {
+    return unwrap<ImportJob>(
+      this.categoryHttp.POST('/api/v1/{category}/list/imports', {
+        params: {
+          path: categoryPath(category),
+          query: { source: file.source, mode: file.mode, dry_run: file.dryRun, file: file.fileName } as never,
+        },
+        body: file.body as never,
+        // The file goes as it is, in the media type its source is written in.
+        bodySerializer: (body: unknown) => body as string,
+        headers: { 'Content-Type': file.contentType },
+      }),
+    );
+  }
+
+  getImport(category: string, id: string): Promise<ImportJob> {
+    return unwrap<ImportJob>(this.categoryHttp.GET('/api/v1/{category}/list/imports/{id}', { params: { path: { ...categoryPath(category), id } } }));
+  }
+
+  listImports(category: string, query: { page?: number; cursor?: string; limit?: number } = {}): Promise<ImportJobPage> {
+    return unwrap<ImportJobPage>(this.categoryHttp.GET('/api/v1/{category}/list/imports', { params: { path: categoryPath(category), query } }));
+  }
+
+  /** Every import job of the list, newest first, following `next_cursor`. */
+  allImports(category: string, query: { limit?: number } = {}): AsyncGenerator<ImportJob, void, undefined> {
+    return allPages((extra) => this.listImports(category, { ...query, ...extra }));
+  }
+
+  /** Moderators (docs/api.md "The catalog of a category"): removes a catalog entry and every list entry pointing at it. */
+  deleteEntry(category: string, id: string): Promise<EntryRemoval> {
+    return unwrap<EntryRemoval>(this.categoryHttp.DELETE('/api/v1/{category}/{id}', { params: { path: { ...categoryPath(category), id } } }));
+  }
+
+  /** Moderators: folds `id` into `into`; the surviving entry. */
+  mergeEntry(category: string, id: string, into: string): Promise<CatalogEntry> {
+    return unwrap<CatalogEntry>(
+      this.categoryHttp.POST('/api/v1/{category}/{id}/merge', { params: { path: { ...categoryPath(category), id } }, body: { into } }),
+    );
+  }
+
+  /** Admins: grants or removes the moderator role. */
+  setUserRole(userId: string, role: AssignableRole): Promise<User> {
+    return unwrap(this.http.PUT('/api/v1/auth/users/{id}/role', { params: { path: { id: userId } }, body: { role } }));
+  }
+
+  /** The category's metadata providers (docs/api.md "Metadata providers and posters"): works found, each with `existing_id`. */
+  searchProviders(category: string, query: ProviderSearchQuery): Promise<ProviderSearch> {
+    return unwrap<ProviderSearch>(this.categoryHttp.GET('/api/v1/{category}/providers/search', { params: { path: categoryPath(category), query } }));
+  }
+
+  /** A new catalog entry from a provider's work (409 with `existingId` when the catalog has it). */
+  importFromProvider(category: string, body: ProviderImport): Promise<CatalogEntry> {
+    return unwrap<CatalogEntry>(this.categoryHttp.POST('/api/v1/{category}/providers/import', { params: { path: categoryPath(category) }, body }));
+  }
+
+  /** Re-reads an entry from its provider (its creator, or a moderator). */
+  refreshEntry(category: string, id: string): Promise<CatalogEntry> {
+    return unwrap<CatalogEntry>(this.categoryHttp.POST('/api/v1/{category}/{id}/refresh', { params: { path: { ...categoryPath(category), id } } }));
+  }
 }
 
 /** A page that may carry the cursor of the next one (docs/api.md "Conventions", once the server has it). */

@@ -5,9 +5,8 @@ export { ApiError, ApiNetworkError, isApiError, parseRetryAfter, type ApiErrorCo
 export { createTransport, waitRetryAfter, type RateLimited, type RateLimitHook, type WaitRetryAfterOptions } from './transport';
 export {
   allPages,
-  createApiClient,
+  ApiClient,
   MAX_BULK_IDS,
-  type ApiClient,
   type ApiClientOptions,
   type CatalogEntryCreate,
   type ImportUpload,

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, ApiNetworkError } from './api-error';
-import { createApiClient } from './client';
+import { ApiClient } from './client';
 import { waitRetryAfter, type RateLimited } from './transport';
 
 /** A real HTTP server whose answers the test scripts, one handler per request in order. */
@@ -35,7 +35,7 @@ describe('the client transport', () => {
   it('waits Retry-After on a 429 and sends the same request again, body included', async () => {
     const server = await scriptedServer([limited('1'), (_req, _body, res) => json(res, 201, entry)]);
     const waits: Array<[number, RateLimited['attempt']]> = [];
-    const client = createApiClient({
+    const client = new ApiClient({
       baseUrl: server.url,
       token: () => 'mtp_secret',
       onRateLimited: waitRetryAfter({ onWait: (seconds, info) => waits.push([seconds, info.attempt]) }),
@@ -53,7 +53,7 @@ describe('the client transport', () => {
 
   it('hands a 429 over when Retry-After is longer than the bound, without waiting', async () => {
     const server = await scriptedServer([limited('120')]);
-    const client = createApiClient({ baseUrl: server.url, onRateLimited: waitRetryAfter({ maxWaitSeconds: 60 }) });
+    const client = new ApiClient({ baseUrl: server.url, onRateLimited: waitRetryAfter({ maxWaitSeconds: 60 }) });
     const started = Date.now();
     const error = await client.categories().catch((caught: unknown) => caught);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -65,7 +65,7 @@ describe('the client transport', () => {
 
   it('gives up after the most attempts the policy allows', async () => {
     const server = await scriptedServer([limited('0')]);
-    const client = createApiClient({ baseUrl: server.url, onRateLimited: waitRetryAfter({ maxAttempts: 2 }) });
+    const client = new ApiClient({ baseUrl: server.url, onRateLimited: waitRetryAfter({ maxAttempts: 2 }) });
     await expect(client.categories()).rejects.toMatchObject({ code: 'rate_limited' });
     expect(server.seen).toHaveLength(3);
     await server.close();
@@ -74,7 +74,7 @@ describe('the client transport', () => {
   it('reports an unreachable server as ApiNetworkError naming the socket error', async () => {
     const server = await scriptedServer([]);
     await server.close();
-    const client = createApiClient({ baseUrl: server.url });
+    const client = new ApiClient({ baseUrl: server.url });
     const error = await client.categories().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect((error as ApiNetworkError).message).toBe(`could not reach ${server.url}: ECONNREFUSED`);
@@ -83,7 +83,7 @@ describe('the client transport', () => {
 
   it('reports a server that does not answer in time as a timed-out ApiNetworkError', async () => {
     const server = await scriptedServer([(_req, _body, res) => setTimeout(() => json(res, 200, []), 1500)]);
-    const client = createApiClient({ baseUrl: server.url, timeoutMs: 200 });
+    const client = new ApiClient({ baseUrl: server.url, timeoutMs: 200 });
     const error = await client.categories().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiNetworkError);
     expect(error).toMatchObject({ timedOut: true, message: `no answer from ${server.url} within 200 ms` });
@@ -94,7 +94,7 @@ describe('the client transport', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const server = await scriptedServer([(_req, _body, res) => setTimeout(() => json(res, 200, []), 1500)]);
-    const client = createApiClient({ baseUrl: server.url, timeoutMs: 300 });
+    const client = new ApiClient({ baseUrl: server.url, timeoutMs: 300 });
     const pending = client.categories().catch((caught: unknown) => caught);
     for (let i = 0; i < 5; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -108,7 +108,7 @@ describe('the client transport', () => {
 
   it('sends no Authorization header when the token provider has none', async () => {
     const server = await scriptedServer([(_req, _body, res) => json(res, 200, [])]);
-    const client = createApiClient({ baseUrl: server.url, token: () => undefined });
+    const client = new ApiClient({ baseUrl: server.url, token: () => undefined });
     await expect(client.categories()).resolves.toEqual([]);
     expect(server.seen[0]?.authorization).toBeUndefined();
     await server.close();
@@ -116,7 +116,7 @@ describe('the client transport', () => {
 
   it('refuses a category name that would change the path, before any request', async () => {
     const server = await scriptedServer([(_req, _body, res) => json(res, 200, {})]);
-    const client = createApiClient({ baseUrl: server.url });
+    const client = new ApiClient({ baseUrl: server.url });
     expect(() => client.listEntries('../auth/me')).toThrow('not a category name: "../auth/me"');
     expect(server.seen).toHaveLength(0);
     await server.close();

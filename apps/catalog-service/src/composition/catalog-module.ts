@@ -1,5 +1,5 @@
 import type { Logger } from '@mt/logging';
-import { createCursorCodec } from '@mt/pagination';
+import { CursorCodec } from '@mt/pagination';
 import type { Connection } from 'mongoose';
 import type { CategoryDefinition } from '../domain/categories';
 import { CatalogRepository } from '../data/catalog.repository';
@@ -98,7 +98,7 @@ export interface ProvidersOptions {
 
 /** The category's services wired to one MongoDB connection; `prepare()` runs once connected. */
 export function createCatalogModule({ category, connection, logger, cursorSecret, storeProfile: storeProfileSetting = 'auto', sortHints, now, imports, importUploadsAtOnce, providers }: CatalogModuleOptions) {
-  const cursors = createCursorCodec({ secret: cursorSecret });
+  const cursors = new CursorCodec({ secret: cursorSecret });
   const db = new CatalogDatabase(connection);
   const atomic = new AtomicRunner(connection, logger);
   // The one place that differs by server; chosen in prepare(), once connected.

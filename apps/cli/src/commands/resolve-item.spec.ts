@@ -1,6 +1,6 @@
-import { ApiError, type ApiClient, type CatalogEntry, type ProviderHit } from '@mt/api-client';
+import { ApiError, type CatalogEntry, type ProviderHit } from '@mt/api-client';
 import type { Session } from '../session';
-import { parseWorkReference, resolveItem } from './resolve-item';
+import { parseWorkReference, resolveItem, type ItemLookupApi } from './resolve-item';
 
 const entry = (id: string, title: string, year: number | null) => ({ id, title, year, genres: [] }) as unknown as CatalogEntry;
 const hit = (provider_id: string, title: string, year: number | null, existing_id: string | null = null): ProviderHit =>
@@ -23,7 +23,7 @@ function fakeApi({ catalog = [], providers = [] as ProviderHit[] | ApiError }: {
       calls.imported.push(body);
       return entry('imported-entry', 'Alien', 1979);
     },
-  } as unknown as ApiClient;
+  } as unknown as ItemLookupApi;
   return { api, calls };
 }
 

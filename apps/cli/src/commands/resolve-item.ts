@@ -9,6 +9,9 @@ export interface ItemReference {
   year?: number;
 }
 
+/** What finding or creating an entry asks of the client; a spec's fake has only these methods. */
+export type ItemLookupApi = Pick<ApiClient, 'searchEntries' | 'createEntry' | 'searchProviders' | 'importFromProvider'>;
+
 /** Case, accents and spacing folded the way a person would not tell two titles apart. */
 const fold = (text: string): string =>
   text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
@@ -23,7 +26,7 @@ const labelOf = (title: string, year: number | null | undefined) => `"${title}"$
  *    one imported with the provider's metadata;
  * 3. a new entry with the title alone. The server's duplicate rule has the last word: a 409 names the entry used.
  */
-export async function resolveItem(session: Session, api: ApiClient, category: string, reference: ItemReference): Promise<string> {
+export async function resolveItem(session: Session, api: ItemLookupApi, category: string, reference: ItemReference): Promise<string> {
   const label = labelOf(reference.title, reference.year);
   const found = await findInCatalog(api, category, reference);
   if (found) {
@@ -46,7 +49,7 @@ export async function resolveItem(session: Session, api: ApiClient, category: st
 }
 
 /** `--from tmdb:603`: the entry of that provider's work, imported when the catalog does not have it yet. */
-export async function importWork(session: Session, api: ApiClient, category: string, provider: string, providerId: string): Promise<string> {
+export async function importWork(session: Session, api: ItemLookupApi, category: string, provider: string, providerId: string): Promise<string> {
   try {
     const created = await api.importFromProvider(category, { provider, provider_id: providerId });
     session.output.notice(`Imported ${labelOf(created.title, created.year)} from ${provider} into the ${category} catalog: ${created.id}`);
@@ -67,7 +70,7 @@ export function parseWorkReference(text: string): { provider: string; providerId
   return { provider: match[1]!, providerId: match[2]! };
 }
 
-async function findInCatalog(api: ApiClient, category: string, { title, year }: ItemReference): Promise<CatalogEntry | undefined> {
+async function findInCatalog(api: ItemLookupApi, category: string, { title, year }: ItemReference): Promise<CatalogEntry | undefined> {
   const q = title.trim();
   // A title the search cannot take (over 200 characters) is left to the create and its 409.
   if (!q || q.length > 200) return undefined;
@@ -90,7 +93,7 @@ async function findInCatalog(api: ApiClient, category: string, { title, year }: 
  * The providers' work with exactly this title (and year): none when the category has no provider, when the
  * providers fail (then the title alone makes the entry), or when several works share the title without a year.
  */
-async function findAtProviders(session: Session, api: ApiClient, category: string, { title, year }: ItemReference): Promise<ProviderHit | undefined> {
+async function findAtProviders(session: Session, api: ItemLookupApi, category: string, { title, year }: ItemReference): Promise<ProviderHit | undefined> {
   const q = title.trim();
   if (!q || q.length > 200) return undefined;
   let hits: ProviderHit[];

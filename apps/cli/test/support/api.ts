@@ -1,4 +1,4 @@
-import { createApiClient, type ApiClient } from '@mt/api-client';
+import { ApiClient } from '@mt/api-client';
 import { randomBytes } from 'node:crypto';
 
 export interface TestUser {
@@ -12,14 +12,14 @@ export interface TestUser {
 export async function registerUser(url: string, prefix = 'user', username = `${prefix}_${randomBytes(4).toString('hex')}`): Promise<TestUser> {
   const password = `pw-${randomBytes(9).toString('base64url')}`;
   const email = `${username}@example.com`;
-  const user = await createApiClient({ baseUrl: url }).register({ username, email, password });
+  const user = await new ApiClient({ baseUrl: url }).register({ username, email, password });
   return { username, email, password, id: user.id };
 }
 
 /** A client logged in as the user with a JWT (every scope), for arranging data the CLI then reads. */
 export async function clientFor(url: string, user: TestUser): Promise<ApiClient> {
-  const login = await createApiClient({ baseUrl: url }).login({ username: user.username, password: user.password });
-  return createApiClient({ baseUrl: url, token: login.access_token });
+  const login = await new ApiClient({ baseUrl: url }).login({ username: user.username, password: user.password });
+  return new ApiClient({ baseUrl: url, token: login.access_token });
 }
 
 /** `count` new catalog entries put on the user's list, a few requests at a time; their ids. */

@@ -1,4 +1,4 @@
-import { createApiClient, type ApiClient } from '@mt/api-client';
+import { ApiClient } from '@mt/api-client';
 import { findWorkspaceRoot, startStack, type LogLine, type Stack } from '@mt/stack';
 import { deleteRedisPrefix, dropTestDatabase, testDbName, testMongoUrl, testRedisPrefix, testRedisUrl } from '@mt/testing';
 import { existsSync, rmSync } from 'node:fs';
@@ -61,7 +61,7 @@ export async function startWebStack(name: string, options: { env?: NodeJS.Proces
       url,
       stack,
       logs,
-      client: (token) => createApiClient({ baseUrl: url, token }),
+      client: (token) => new ApiClient({ baseUrl: url, token }),
       async stop() {
         await stack.stop();
         await cleanUp();

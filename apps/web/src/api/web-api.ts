@@ -1,4 +1,4 @@
-import { ApiError, createApiClient, waitRetryAfter, type ApiClient, type User } from '@mt/api-client';
+import { ApiClient, ApiError, waitRetryAfter, type User } from '@mt/api-client';
 import type { Reauthenticator } from '../session/reauth';
 import { reauthenticatingFetch } from '../session/reauth';
 import type { SessionStore } from '../session/session-store';
@@ -34,7 +34,7 @@ export interface WebApiOptions {
 
 /** The page's own origin, the session's JWT, a new login when it is refused, and short 429 waits. */
 export function createWebApi(options: WebApiOptions): WebApi {
-  const client = createApiClient({
+  const client = new ApiClient({
     baseUrl: globalThis.location?.origin ?? '',
     token: () => options.session.token(),
     fetch: reauthenticatingFetch(options.reauth, options.fetch),

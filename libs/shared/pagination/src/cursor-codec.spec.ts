@@ -1,5 +1,5 @@
 import { AppError } from '@mt/errors';
-import { CURSOR_MAX_AGE_MS, createCursorCodec } from './cursor-codec';
+import { CURSOR_MAX_AGE_MS, CursorCodec } from './cursor-codec';
 import { nextCursor, resumeWalk } from './cursor-walk';
 import { queryFingerprint } from './query-fingerprint';
 
@@ -7,7 +7,7 @@ const SECRET = 'a-shared-internal-secret-of-32-characters!';
 const query = { q: 'matrix', sort: 'title', order: 'asc' };
 
 function codecAt(clock: { now: number }, secret = SECRET) {
-  return createCursorCodec({ secret, now: () => clock.now });
+  return new CursorCodec({ secret, now: () => clock.now });
 }
 
 function decodeError(action: () => unknown): AppError {
@@ -75,7 +75,7 @@ describe('cursor codec', () => {
 });
 
 describe('cursor walk', () => {
-  const codec = createCursorCodec({ secret: SECRET });
+  const codec = new CursorCodec({ secret: SECRET });
 
   it('starts with an empty cursor or "start" and keeps the first snapshot time on every page', () => {
     expect(resumeWalk(codec, '', query, 100)).toEqual({ after: null, snapshotAt: 100 });

@@ -37,13 +37,6 @@ export interface CursorCodecOptions {
   now?: () => number;
 }
 
-export interface CursorCodec {
-  /** A cursor for the page after `state.after`, bound to `query` (see `queryFingerprint`). */
-  encode(query: Record<string, unknown>, state: CursorState): string;
-  /** The state of a cursor issued for this same query; a 400 (`validation_failed`, path `cursor`) otherwise. */
-  decode(cursor: string, query: Record<string, unknown>): DecodedCursor;
-}
-
 interface Payload {
   v: number;
   f: string;
@@ -64,40 +57,49 @@ const invalid = (message: string) => errors.validation('invalid cursor', [{ path
  * (format version, query fingerprint, issued-at, snapshot time, position). Readable by anyone who decodes it,
  * but any change invalidates it; it carries nothing secret.
  */
-export function createCursorCodec(options: CursorCodecOptions): CursorCodec {
-  const key = deriveCursorKey(options.secret);
-  const maxAgeMs = options.maxAgeMs ?? CURSOR_MAX_AGE_MS;
-  const now = options.now ?? Date.now;
-  const tag = (body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
+export class CursorCodec {
+  private readonly key: Buffer;
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
 
-  return {
-    encode(query, state) {
-      const payload: Payload = { v: FORMAT_VERSION, f: queryFingerprint(query), i: now(), s: state.snapshotAt, a: state.after };
-      const body = Buffer.from(JSON.stringify(payload), 'utf8');
-      return Buffer.concat([tag(body), body]).toString('base64url');
-    },
+  constructor(options: CursorCodecOptions) {
+    this.key = deriveCursorKey(options.secret);
+    this.maxAgeMs = options.maxAgeMs ?? CURSOR_MAX_AGE_MS;
+    this.now = options.now ?? Date.now;
+  }
 
-    decode(cursor, query) {
-      if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid('is not a cursor issued by this API');
-      const raw = Buffer.from(cursor, 'base64url');
-      if (raw.length <= MAC_BYTES) throw invalid('is not a cursor issued by this API');
-      const body = raw.subarray(MAC_BYTES);
-      if (!timingSafeEqual(raw.subarray(0, MAC_BYTES), tag(body))) throw invalid('is not a cursor issued by this API');
-      let payload: Payload;
-      try {
-        payload = JSON.parse(body.toString('utf8')) as Payload;
-      } catch {
-        throw invalid('is not a cursor issued by this API');
-      }
-      if (payload.v !== FORMAT_VERSION || typeof payload.i !== 'number' || typeof payload.s !== 'number') {
-        throw invalid('comes from another version of this API; start again with cursor=start');
-      }
-      if (payload.f !== queryFingerprint(query)) {
-        throw invalid('belongs to another query (filters, sort and order must stay the same); start again with cursor=start');
-      }
-      const age = now() - payload.i;
-      if (age > maxAgeMs || age < -CURSOR_CLOCK_SKEW_MS) throw invalid('has expired; start again with cursor=start');
-      return { after: payload.a, snapshotAt: payload.s, issuedAt: payload.i };
-    },
-  };
+  /** A cursor for the page after `state.after`, bound to `query` (see `queryFingerprint`). */
+  encode(query: Record<string, unknown>, state: CursorState): string {
+    const payload: Payload = { v: FORMAT_VERSION, f: queryFingerprint(query), i: this.now(), s: state.snapshotAt, a: state.after };
+    const body = Buffer.from(JSON.stringify(payload), 'utf8');
+    return Buffer.concat([this.tag(body), body]).toString('base64url');
+  }
+
+  /** The state of a cursor issued for this same query; a 400 (`validation_failed`, path `cursor`) otherwise. */
+  decode(cursor: string, query: Record<string, unknown>): DecodedCursor {
+    if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid('is not a cursor issued by this API');
+    const raw = Buffer.from(cursor, 'base64url');
+    if (raw.length <= MAC_BYTES) throw invalid('is not a cursor issued by this API');
+    const body = raw.subarray(MAC_BYTES);
+    if (!timingSafeEqual(raw.subarray(0, MAC_BYTES), this.tag(body))) throw invalid('is not a cursor issued by this API');
+    let payload: Payload;
+    try {
+      payload = JSON.parse(body.toString('utf8')) as Payload;
+    } catch {
+      throw invalid('is not a cursor issued by this API');
+    }
+    if (payload.v !== FORMAT_VERSION || typeof payload.i !== 'number' || typeof payload.s !== 'number') {
+      throw invalid('comes from another version of this API; start again with cursor=start');
+    }
+    if (payload.f !== queryFingerprint(query)) {
+      throw invalid('belongs to another query (filters, sort and order must stay the same); start again with cursor=start');
+    }
+    const age = this.now() - payload.i;
+    if (age > this.maxAgeMs || age < -CURSOR_CLOCK_SKEW_MS) throw invalid('has expired; start again with cursor=start');
+    return { after: payload.a, snapshotAt: payload.s, issuedAt: payload.i };
+  }
+
+  private tag(body: Buffer): Buffer {
+    return createHmac('sha256', this.key).update(body).digest().subarray(0, MAC_BYTES);
+  }
 }
