@@ -39,9 +39,8 @@ export async function startScrobbleStack(options: { name?: string; scrobbleEnv?:
     logLevel: 'debug',
     appEnv: {
       'auth-service': { JWT_PRIVATE_KEY: privateKey, ARGON2_CONCURRENCY: '1' },
-      // The suites assert outcomes (the hook limit under racing creations, one play per delivery), and on a
-      // loaded CI machine the shared MongoDB server can take seconds per operation; the gateway's own
-      // specs cover its timeout.
+      // The suites assert outcomes (the hook limit under racing creations), not latency: the gateway's own specs
+      // cover its timeout.
       gateway: { RATE_LIMIT_PER_MINUTE: '0', PROXY_TIMEOUT_MS: String(UPSTREAM_PATIENCE_MS) },
       'catalog-service': { ...options.catalogEnv },
       'scrobble-service': { PENDING_SWEEP_MS: '1000', SCROBBLE_LOCK_MS: '2000', ...options.scrobbleEnv },

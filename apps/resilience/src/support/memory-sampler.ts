@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { percentile } from './traffic';
 
 export interface MemorySeries {
   /** RSS samples in MiB, in time order (one per interval while the process was alive). */
@@ -93,11 +94,6 @@ export function sampleMemory(
 const average = (values: readonly number[]) =>
   values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
 const round1 = (value: number) => Math.round(value * 10) / 10;
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 const quarters = (values: readonly number[]) => {
   const size = Math.max(1, Math.floor(values.length / 4));
   return { first: values.slice(0, size), last: values.slice(-size) };
@@ -125,8 +121,8 @@ export function memoryFigures(series: MemorySeries): MemoryFigures {
   const heap = quarters(series.liveHeapMb);
   const firstRss = average(rss.first);
   const lastRss = average(rss.last);
-  const firstHeap = median(heap.first);
-  const lastHeap = median(heap.last);
+  const firstHeap = percentile(heap.first, 50);
+  const lastHeap = percentile(heap.last, 50);
   return {
     samples: series.rssMb.length,
     first_quarter_mb: round1(firstRss),
