@@ -1,4 +1,5 @@
 import { errors } from '@mt/errors';
+import { KeyedMutex } from '@mt/stores';
 import { hashHookSecret, newHookSecret } from '../../domain/hook-secret';
 import type { Hook } from '../../domain/ports';
 import type { Server } from '../../domain/scrobble-event';
@@ -19,6 +20,8 @@ export interface CreateHookInput {
 export const hookUrl = (baseUrl: string, server: Server, secret: string): string => `${baseUrl.replace(/\/+$/, '')}/api/v1/scrobble/${server}/${secret}`;
 
 export class HooksService {
+  private readonly creating = new KeyedMutex();
+
   constructor(private readonly deps: { hooks: HookStore; isLimitReached: (error: unknown) => boolean; now?: () => Date }) {}
 
   /** Creates a hook; its secret exists only in the returned URL (the store keeps its hash). */
@@ -26,9 +29,13 @@ export class HooksService {
     const secret = newHookSecret();
     const usernames = [...new Set((input.usernames ?? []).map((name) => name.trim()).filter(Boolean))];
     try {
-      const hook = await this.deps.hooks.create(
-        { userId, server: input.server, name: input.name, usernames, threshold: input.threshold ?? DEFAULT_THRESHOLD, createdAt: this.deps.now?.() ?? new Date(), secretHash: hashHookSecret(secret) },
-        MAX_HOOKS_PER_USER,
+      // One user's creations take turns in this process: racing inserts of one unique key (a slot) make the
+      // store wait on, or deadlock with, each other. The unique (user, slot) index still decides between instances.
+      const hook = await this.creating.use(userId, () =>
+        this.deps.hooks.create(
+          { userId, server: input.server, name: input.name, usernames, threshold: input.threshold ?? DEFAULT_THRESHOLD, createdAt: this.deps.now?.() ?? new Date(), secretHash: hashHookSecret(secret) },
+          MAX_HOOKS_PER_USER,
+        ),
       );
       return { hook, url: hookUrl(baseUrl, input.server, secret) };
     } catch (error) {

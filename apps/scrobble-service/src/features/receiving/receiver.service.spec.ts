@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { Hook, StoredEvent } from '../../domain/ports';
 import type { EventQueue, EventStore, HookRateLimit, HookStore, PlayGuardStore } from '../../domain/store-ports';
+import { overlapCounter } from '../../../test/overlap';
 import { ReceiverService } from './receiver.service';
 
 const hook: Hook = { id: 'h1', userId: 'u1', server: 'jellyfin', name: 'Jellyfin', usernames: [], threshold: 90, createdAt: new Date(0), lastEventAt: null };
@@ -63,5 +64,24 @@ describe('the webhook receiver', () => {
     expect(stored).toHaveLength(1);
     expect(queued).toEqual([stored[0]!.id]);
     expect(warnings).toEqual(['hook last event time not recorded']);
+  });
+
+  it('stores concurrent deliveries of one media through one hook one at a time, and of different media at once', async () => {
+    const overlap = overlapCounter();
+    const events = {
+      insert: (input) => overlap.during(input.mediaKey, () => ({ ...input, id: `e-${input.deliveryKey}`, status: 'pending' }) as StoredEvent),
+    } as Partial<EventStore> as EventStore;
+    const receiver = new ReceiverService({
+      hooks: { touch: async () => undefined } as Partial<HookStore> as HookStore,
+      events,
+      guards: { claim: async () => true } as Partial<PlayGuardStore> as PlayGuardStore,
+      queue: { enqueue: async () => undefined } as EventQueue,
+      rateLimit: { take: async () => null } as HookRateLimit,
+      logger: pino({ level: 'silent' }),
+    });
+    const film = (name: string) => JSON.stringify({ ...JSON.parse(playedBody), Name: name });
+    await Promise.all([...Array.from({ length: 6 }, () => receiver.receive(hook, async () => film('Heat'))), receiver.receive(hook, async () => film('Ronin'))]);
+    expect(overlap.mostPerKey()).toEqual([1, 1]);
+    expect(overlap.mostOfAll()).toBe(2);
   });
 });

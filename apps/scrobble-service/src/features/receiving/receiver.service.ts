@@ -1,5 +1,6 @@
 import { errors } from '@mt/errors';
 import type { Logger } from '@mt/logging';
+import { KeyedMutex } from '@mt/stores';
 import { createHash } from 'node:crypto';
 import { hashesMatch, hashHookSecret } from '../../domain/hook-secret';
 import { mediaKey, subjectKey } from '../../domain/media-key';
@@ -30,6 +31,8 @@ export interface ReceiverDeps {
  * recording run from the durable queue (features/processing).
  */
 export class ReceiverService {
+  private readonly admitting = new KeyedMutex();
+
   constructor(private readonly deps: ReceiverDeps) {}
 
   /** The hook the secret belongs to; any mismatch is the same 401 (the secret is never named). */
@@ -51,13 +54,17 @@ export class ReceiverService {
     const recent = hook.lastEventAt !== null && now.getTime() - hook.lastEventAt.getTime() < LAST_EVENT_RESOLUTION_MS;
     const touched = recent ? undefined : this.deps.hooks.touch(hook.id, now).catch((error: unknown) => this.deps.logger.warn({ hook_id: hook.id, err: error }, 'hook last event time not recorded'));
     try {
-      return await this.admit(hook, event, body, now);
+      // Deliveries of one media through one hook take turns in this process: a repeated delivery and a second
+      // play race on the same unique keys (delivery, play guard), and racing inserts of one unique key make the
+      // store wait on, or deadlock with, each other. The unique indexes still decide between instances.
+      const media = mediaKey(event);
+      return await this.admitting.use(`${hook.id}\n${media}`, () => this.admit(hook, event, media, body, now));
     } finally {
       await touched;
     }
   }
 
-  private async admit(hook: Hook, event: ScrobbleEvent, body: string, now: Date): Promise<ReceiveOutcome> {
+  private async admit(hook: Hook, event: ScrobbleEvent, media: string, body: string, now: Date): Promise<ReceiveOutcome> {
     const decision = decide(event, hook);
     if (decision.action === 'ignore') return { outcome: 'ignored', reason: decision.reason };
     const stored = await this.deps.events.insert({
@@ -66,7 +73,7 @@ export class ReceiverService {
       server: hook.server,
       action: decision.action,
       event,
-      mediaKey: mediaKey(event),
+      mediaKey: media,
       subjectKey: subjectKey(event),
       receivedAt: now,
       deliveryKey: event.eventId ? `id:${event.eventId}` : `sha256:${createHash('sha256').update(body).digest('base64url')}`,
