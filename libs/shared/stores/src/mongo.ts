@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import type { Connection, Mongoose } from 'mongoose';
 import type { Logger } from 'pino';
 import { backoffDelay, sleep } from './backoff';
 import { connectionFailureReason, redactUrl, unreachableReporter } from './store-report';
@@ -31,6 +31,9 @@ const CONNECTION_SETTINGS = {
 
 /** A connection object to register models on; `openMongo` connects it. */
 export function createMongoConnection(): Connection {
+  // Loaded on first use rather than imported: the gateway and the registry bundle this library but never open
+  // MongoDB, and mongoose with its driver is a large share of a small process's memory (bench/README, "Single-process mode").
+  const mongoose = require('mongoose') as Mongoose;
   return mongoose.createConnection();
 }
 
