@@ -9,6 +9,7 @@ import { createSigningKey, signJwt } from '../../test/keys';
 import { startHttpServer, type RunningServer } from '../../test/servers';
 import { StaticRouteTable } from '../../test/static-route-table';
 import { startFakeAuthService, type FakeAuthService } from '../../test/upstreams';
+import { IDEMPOTENCY_CLAIM_LEASE_MS } from './idempotency.middleware';
 
 /**
  * Idempotency-Key against a real Redis and real upstreams. The `things` upstream creates a numbered
@@ -348,6 +349,45 @@ describe('Idempotency-Key on POST (gateway)', () => {
       await flaky.close();
     }
   });
+
+  itThroughRedisRelay('frees a key whose release met a Redis outage as soon as Redis answers again, not when the claim lapses', async () => {
+    const relay = await startTcpProxy(testRedisUrl());
+    const flaky = await startThingsUpstream();
+    const cut = await startTestGateway({
+      routeTable: new StaticRouteTable().setInstances('things', [{ id: 'flaky', url: flaky.url }]),
+      authUrl: auth.url,
+      env: { RATE_LIMIT_PER_MINUTE: '0' },
+      prefix: gateway.prefix,
+      redisUrl: relay.url,
+    });
+    try {
+      const idem = newKey();
+      // The first try runs (its claim taken), then Redis goes away while the upstream works, and the upstream
+      // answers 503: the gateway cannot release the claim.
+      const answered = request(cut.app).post('/api/v1/things?fail_first=1&delay_ms=400').set('Authorization', alice).set('Idempotency-Key', idem).send({ t: 1 }).then((response) => response);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await relay.cut();
+      expect((await answered).status).toBe(503);
+      await relay.restore();
+      const restoredAt = Date.now();
+      // The same request again, as a client retries a 5xx: 503 while the gateway has no Redis yet, 409 while the
+      // first claim holds the key.
+      const again = () => request(cut.app).post('/api/v1/things?fail_first=1&delay_ms=400').set('Authorization', alice).set('Idempotency-Key', idem).send({ t: 1 });
+      let retry = await again();
+      while ((retry.status === 409 || retry.status === 503) && Date.now() - restoredAt < IDEMPOTENCY_CLAIM_LEASE_MS + 2_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        retry = await again();
+      }
+      expect(retry.status).toBe(201);
+      expect(flaky.received()).toBe(2);
+      // Freed once the gateway's Redis connection is back (its reconnect backs off up to 2 s), long before the lease.
+      expect(Date.now() - restoredAt).toBeLessThan(IDEMPOTENCY_CLAIM_LEASE_MS / 2);
+    } finally {
+      await cut.close();
+      await flaky.close();
+      await relay.close();
+    }
+  }, 30_000);
 
   it('never stores a response marked no-store (credentials): the key stays free', async () => {
     const idem = newKey();

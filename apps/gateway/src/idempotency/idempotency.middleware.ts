@@ -2,6 +2,7 @@ import { errors } from '@mt/errors';
 import type { Logger } from '@mt/logging';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { rateLimitSubject } from '../rate-limit/rate-limit.middleware';
 import { gatewayState } from '../request-state';
 import { idempotencyKeyOf, IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
@@ -41,6 +42,29 @@ export interface IdempotencyOptions {
 function worthKeeping(response: CapturedResponse | undefined): response is CapturedResponse {
   if (!response || response.status >= 400) return false;
   return !/\bno-store\b/i.test(response.headers['cache-control'] ?? '');
+}
+
+/** First pause between tries of an outcome Redis could not take; doubled up to a second. */
+const RECORD_RETRY_MS = 100;
+
+/**
+ * Tries again, in the background, an outcome Redis could not take (an outage, a failover): the key then frees
+ * (or replays) as soon as Redis answers, rather than answering 409 until the claim lapses. Tries stop with the
+ * lease: by then the claim has lapsed, and the owner-checked scripts would change nothing.
+ */
+async function recordOnceRedisAnswers(record: () => Promise<void>, leaseMs: number, logger: Logger): Promise<void> {
+  const deadline = Date.now() + leaseMs;
+  for (let pause = RECORD_RETRY_MS; Date.now() + pause < deadline; pause = Math.min(pause * 2, 1000)) {
+    await sleep(pause, undefined, { ref: false });
+    try {
+      await record();
+      logger.info('idempotency outcome recorded after a retry');
+      return;
+    } catch {
+      // Still unreachable: the next try, or the lease, decides.
+    }
+  }
+  logger.warn('idempotency outcome not recorded: the claim lapses with its lease');
 }
 
 function replay(res: Response, record: DoneRecord): void {
@@ -108,13 +132,15 @@ export function idempotencyMiddleware(options: IdempotencyOptions): RequestHandl
     res.once('close', () => clearInterval(renewal));
     captureResponse(res, MAX_STORED_RESPONSE_BYTES, async (response) => {
       clearInterval(renewal);
-      try {
-        if (worthKeeping(response))
-          await repository.complete(subject, key, owner, fingerprint, response, IDEMPOTENCY_TTL_MS);
+      const record = async () => {
+        if (worthKeeping(response)) await repository.complete(subject, key, owner, fingerprint, response, IDEMPOTENCY_TTL_MS);
         else await repository.release(subject, key, owner);
+      };
+      try {
+        await record();
       } catch (error) {
-        // The claim then lapses within one lease; until then the key answers 409.
-        logger.warn({ reason: (error as Error).message }, 'idempotency outcome not recorded');
+        logger.warn({ reason: (error as Error).message }, 'idempotency outcome not recorded yet; retrying');
+        void recordOnceRedisAnswers(record, inFlightTtlMs, logger);
       }
     });
     next();
