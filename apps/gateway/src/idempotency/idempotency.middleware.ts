@@ -1,5 +1,6 @@
 import { errors } from '@mt/errors';
 import type { Logger } from '@mt/logging';
+import { backoffDelay } from '@mt/stores';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -44,8 +45,9 @@ function worthKeeping(response: CapturedResponse | undefined): response is Captu
   return !/\bno-store\b/i.test(response.headers['cache-control'] ?? '');
 }
 
-/** First pause between tries of an outcome Redis could not take; doubled up to a second. */
+/** Pauses between tries of an outcome Redis could not take: jittered, from 100 ms doubling up to a second. */
 const RECORD_RETRY_MS = 100;
+const RECORD_RETRY_CAP_MS = 1000;
 
 /**
  * Tries again, in the background, an outcome Redis could not take (an outage, a failover): the key then frees
@@ -54,8 +56,9 @@ const RECORD_RETRY_MS = 100;
  */
 async function recordOnceRedisAnswers(record: () => Promise<void>, leaseMs: number, logger: Logger): Promise<void> {
   const deadline = Date.now() + leaseMs;
-  for (let pause = RECORD_RETRY_MS; Date.now() + pause < deadline; pause = Math.min(pause * 2, 1000)) {
-    await sleep(pause, undefined, { ref: false });
+  for (let attempt = 1; Date.now() < deadline; attempt++) {
+    // Unref'd: a gateway shutting down does not wait for a Redis that is away (the claim lapses anyway).
+    await sleep(backoffDelay(attempt, RECORD_RETRY_MS, RECORD_RETRY_CAP_MS), undefined, { ref: false });
     try {
       await record();
       logger.info('idempotency outcome recorded after a retry');
