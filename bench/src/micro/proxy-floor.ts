@@ -17,7 +17,7 @@ import httpProxy from 'http-proxy';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { freePort } from '@mt/stack';
 import { appPrototypes } from '@mt/http';
-import { HttpClient } from '../load/http-client';
+import { waitForChildServer } from '../stack/child-server';
 import { compareThroughput, type Variant } from '../scenarios/compare';
 import { startStubUpstream, STUB_ROUTES } from '../stack/stub-upstream';
 import { readOptions } from '../options';
@@ -80,19 +80,7 @@ export async function startProxy(name: ProxyName, upstream: string, script = pro
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
-  const client = new HttpClient(1);
-  try {
-    const deadline = Date.now() + 30_000;
-    while ((await client.send(`${url}${STUB_ROUTES.public}`, { timeoutMs: 1000 }).catch(() => undefined))?.status !== 200) {
-      if (Date.now() > deadline) {
-        child.kill('SIGTERM');
-        throw new Error(`${name} did not start within 30 s (on a loaded machine, loading the modules alone takes seconds)`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } finally {
-    client.close();
-  }
+  await waitForChildServer(child, `${url}${STUB_ROUTES.public}`, name);
   return { url, child };
 }
 

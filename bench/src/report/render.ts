@@ -316,6 +316,13 @@ function sections(results: BenchResults): Section[] {
       }),
       notes: [
         `gateway ÷ nginx throughput ${pct(images.ratios.gateway_vs_nginx)}; the image host was asked ${images.origin_requests} time(s) in all`,
+        ...(images.ratios.floors_vs_nginx
+          ? [
+              `floors ÷ nginx (the poster from memory, no gateway logic; bench/src/stack/image-floor.ts): ${Object.entries(images.ratios.floors_vs_nginx)
+                .map(([name, ratio]) => `${name} ${pct(ratio)}`)
+                .join(', ')}`,
+            ]
+          : []),
         'version' in images.nginx ? `nginx: ${images.nginx.version} (sendfile)` : images.nginx.skipped,
         ...cpuNotes(images.throughput),
       ],

@@ -4,6 +4,7 @@ import { freePort } from '@mt/stack';
 import { signIdentity } from '@mt/identity';
 import { cpuMeter, databasePids } from '../load/cpu';
 import { HttpClient } from '../load/http-client';
+import { waitForChildServer } from '../stack/child-server';
 import type { BenchOptions } from '../options';
 import { median, round } from '../stats';
 import { required } from '../required';
@@ -57,19 +58,7 @@ async function startFloor(settings: { mongoUrl: string; dbName: string; secret: 
   if (settings.sorting) args.push('--sorting');
   const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...(settings.profileDir ? { CPU_PROFILE_DIR: settings.profileDir } : {}) } });
   const url = `http://127.0.0.1:${port}`;
-  const client = new HttpClient(1);
-  try {
-    const deadline = Date.now() + 30_000;
-    while ((await client.send(`${url}${ROUTE_1}`, { timeoutMs: 2000 }).catch(() => undefined))?.status !== 200) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        child.kill('SIGTERM');
-        throw new Error('the catalog floor did not start');
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    client.close();
-  }
+  await waitForChildServer(child, `${url}${ROUTE_1}`, 'the catalog floor', 100);
   return { url, child };
 }
 
