@@ -1,6 +1,5 @@
 import { MessageSchema, RouteTableSchema } from '@mt/contracts';
 import { defineEndpoint, INTERNAL, reply, type EndpointGroup } from '@mt/endpoints';
-import { createHash } from 'node:crypto';
 import { HeartbeatBodySchema, InstanceParamsSchema, RegisteredSchema, RegistrationBodySchema, ServiceParamsSchema } from './instances.schemas';
 import type { InstancesService } from './instances.service';
 
@@ -84,8 +83,8 @@ export function instancesEndpoints(service: InstancesService): EndpointGroup {
           304: { description: 'The table is the one the `If-None-Match` names' },
         },
         async handle({ req }) {
-          const table = await service.routeTable();
-          const etag = `"${createHash('sha256').update(JSON.stringify(table)).digest('base64url')}"`;
+          const { table, version } = await service.routeTable();
+          const etag = `"${version}"`;
           const headers = { ETag: etag, 'Cache-Control': 'no-cache' };
           if (req.headers['if-none-match'] === etag) return reply.status(304, undefined, headers);
           return reply.ok(table, headers);

@@ -88,15 +88,32 @@ for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]),
 return #ids
 `;
 
-// KEYS: instances. ARGV: record key prefix. Returns { id, registration JSON, registered_at } per live instance.
-const LIVE = `${NOW_MS}
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')
-local out = {}
-for _, id in ipairs(ids) do
-  local record = redis.call('HMGET', ARGV[1] .. id, 'registration', 'registered_at')
-  if record[1] then table.insert(out, { id, record[1], record[2] }) end
+// KEYS: instances, services. ARGV: record key prefix, '1' to return the records too.
+// Returns { fingerprint, live, known }: live = { id, registration JSON, registered_at } per live instance,
+// known = { service, stored value } per known service (empty unless asked for). The fingerprint names what
+// the route table is built from: each live instance's id, registration time and registration length, each
+// known service's update time and value length, sorted (heartbeats reorder the set by expiry). A record's
+// registration changes only together with its registration time (REGISTER), so an equal fingerprint means
+// an equal table, and reading it costs no registration's bytes.
+const ROUTE_SOURCES = `${NOW_MS}
+local withRecords = ARGV[2] == '1'
+local parts, live, known = {}, {}, {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')) do
+  local key = ARGV[1] .. id
+  local registeredAt = redis.call('HGET', key, 'registered_at')
+  if registeredAt then
+    table.insert(parts, 'i ' .. id .. ' ' .. registeredAt .. ' ' .. redis.call('HSTRLEN', key, 'registration'))
+    if withRecords then table.insert(live, { id, redis.call('HGET', key, 'registration'), registeredAt }) end
+  end
 end
-return out
+local services = redis.call('HGETALL', KEYS[2])
+for i = 1, #services, 2 do
+  local value = services[i + 1]
+  table.insert(parts, 's ' .. services[i] .. ' ' .. (string.match(value, '\\n(%d+)$') or '') .. ' ' .. #value)
+  if withRecords then table.insert(known, { services[i], value }) end
+end
+table.sort(parts)
+return { table.concat(parts, '\\n'), live, known }
 `;
 
 // KEYS: services. ARGV: service id, changes channel.
@@ -121,6 +138,13 @@ export interface StoredService {
   /** The service's latest registration (JSON). */
   registrationJson: string;
   updatedAtMs: number;
+}
+
+export interface RouteSources {
+  /** Equal for two reads exactly when the table built from them is equal. */
+  fingerprint: string;
+  live: StoredInstance[];
+  known: StoredService[];
 }
 
 /** The registry's Redis records: every operation one atomic script (see the layout above). */
@@ -171,21 +195,26 @@ export class InstancesRepository {
     return Number(await this.redis.eval(AMNESTY, 2, this.instances, this.watching, ttlMs));
   }
 
-  async liveInstances(): Promise<StoredInstance[]> {
-    const rows = (await this.redis.eval(LIVE, 1, this.instances, this.recordPrefix)) as Array<[string, string, string]>;
-    return rows.map(([instanceId, registrationJson, registeredAt]) => ({
-      instanceId,
-      registrationJson,
-      registeredAtMs: Number(registeredAt),
-    }));
+  /** What the route table is built from now, with its fingerprint (see ROUTE_SOURCES), read atomically. */
+  async routeSources(): Promise<RouteSources> {
+    const [fingerprint, live, known] = (await this.redis.eval(ROUTE_SOURCES, 2, this.instances, this.services, this.recordPrefix, '1')) as [
+      string,
+      Array<[string, string, string]>,
+      Array<[string, string]>,
+    ];
+    return {
+      fingerprint,
+      live: live.map(([instanceId, registrationJson, registeredAt]) => ({ instanceId, registrationJson, registeredAtMs: Number(registeredAt) })),
+      known: known.map(([service, value]) => {
+        const cut = value.lastIndexOf('\n');
+        return { service, registrationJson: value.slice(0, cut), updatedAtMs: Number(value.slice(cut + 1)) };
+      }),
+    };
   }
 
-  async knownServices(): Promise<StoredService[]> {
-    const all = await this.redis.hgetall(this.services);
-    return Object.entries(all).map(([service, value]) => {
-      const cut = value.lastIndexOf('\n');
-      return { service, registrationJson: value.slice(0, cut), updatedAtMs: Number(value.slice(cut + 1)) };
-    });
+  /** The fingerprint of the route table's sources alone: equal to the last read's when nothing changed. */
+  async routeSourcesFingerprint(): Promise<string> {
+    return ((await this.redis.eval(ROUTE_SOURCES, 2, this.instances, this.services, this.recordPrefix, '0')) as [string])[0];
   }
 
   /** Resolves false when the service was not known. */

@@ -1,12 +1,23 @@
 import { InstanceRegistrationSchema, type InstanceRegistration, type RoutedService, type RouteTableSnapshot } from '@mt/contracts';
 import { errors } from '@mt/errors';
 import type { Logger } from '@mt/logging';
+import { createHash } from 'node:crypto';
 import type { InstancesRepository, StoredInstance, StoredService } from './instances.repository';
 
 export interface ManifestMismatch {
   service: string;
   /** Digest → the live instances that registered it. */
   digests: Record<string, string[]>;
+}
+
+/** The route table with a version naming it (the route table endpoint's ETag). */
+export interface VersionedRouteTable {
+  table: RouteTableSnapshot;
+  version: string;
+}
+
+interface BuiltTable extends VersionedRouteTable {
+  mismatches: ManifestMismatch[];
 }
 
 export interface InstancesServiceOptions {
@@ -25,6 +36,12 @@ export class InstancesService {
   private readonly logger: Logger;
   /** Mismatches already logged, so a lasting disagreement is reported when it starts, not on every read. */
   private reportedMismatches = '';
+  /**
+   * The last table built, under the fingerprint of its sources. Every gateway reads the table every few
+   * seconds; parsing and checking every registration (manifests and OpenAPI fragments, about a megabyte)
+   * again when nothing changed was most of an idle registry's CPU.
+   */
+  private built: { fingerprint: string; table: BuiltTable } | undefined;
 
   constructor(options: InstancesServiceOptions) {
     this.repository = options.repository;
@@ -62,8 +79,9 @@ export class InstancesService {
     this.logger.info({ service }, 'service forgotten');
   }
 
-  async routeTable(): Promise<RouteTableSnapshot> {
-    return (await this.snapshot()).table;
+  async routeTable(): Promise<VersionedRouteTable> {
+    const { table, version } = await this.snapshot();
+    return { table, version };
   }
 
   /** Services whose live instances disagree on their route manifest (for /health). */
@@ -85,16 +103,25 @@ export class InstancesService {
     return granted;
   }
 
-  private async snapshot(): Promise<{ table: RouteTableSnapshot; mismatches: ManifestMismatch[] }> {
-    const [live, known] = await Promise.all([this.repository.liveInstances(), this.repository.knownServices()]);
-    const built = buildRouteTable(live, known, this.logger);
-    const key = JSON.stringify(built.mismatches);
+  /**
+   * The table as the store holds it now: the last one built while its sources' fingerprint is unchanged,
+   * else built again from sources read together with their fingerprint (so a table is never kept under a
+   * fingerprint newer than what it was built from).
+   */
+  private async snapshot(): Promise<BuiltTable> {
+    const fingerprint = await this.repository.routeSourcesFingerprint();
+    if (this.built?.fingerprint === fingerprint) return this.built.table;
+    const sources = await this.repository.routeSources();
+    const { table, mismatches } = buildRouteTable(sources.live, sources.known, this.logger);
+    const key = JSON.stringify(mismatches);
     if (key !== this.reportedMismatches) {
       this.reportedMismatches = key;
-      for (const mismatch of built.mismatches) {
+      for (const mismatch of mismatches) {
         this.logger.warn({ service: mismatch.service, digests: mismatch.digests }, 'instances of one service disagree on their route manifest; routing follows the newest registration');
       }
     }
+    const built = { table, mismatches, version: createHash('sha256').update(JSON.stringify(table)).digest('base64url') };
+    this.built = { fingerprint: sources.fingerprint, table: built };
     return built;
   }
 }
