@@ -4,7 +4,7 @@
  * collections as the service uses it, the request context in AsyncLocalStorage, the gateway's signed identity
  * checked — answering three of the catalog's requests with the same statements, projections, sort orders
  * and JSON out as the real service:
- *   GET   /api/v1/movies?limit=20          counter shards, then one sorted page of entries
+ *   GET   /api/v1/movies?limit=20          counter shards, then (when their version moved) one sorted page of entries
  *   GET   /api/v1/movies/list              the owner's counters, then one sorted page of the list
  *   PATCH /api/v1/movies/list/{item_id}    one transaction: the owner's seq, the entry, the entry at its
  *                                          revision (history pushed), the owner's counters; the entry out
@@ -137,13 +137,20 @@ async function main(): Promise<void> {
   });
   app.use(express.json({ limit: '1mb' }));
 
+  const cachedPages = new Map<number, { version: number; rows: Doc[] }>();
   app.get('/api/v1/movies', async (req: Request, res: Response) => {
     const limit = limitOf(req);
     if (limit === undefined) return void res.status(400).json({ error: { code: 'VALIDATION_ERROR' } });
     const shards = await counters.find({ _id: { $in: COUNTER_SHARDS } } as Doc).toArray();
     const total = shards.reduce((sum, shard) => sum + ((shard['count'] as number | undefined) ?? 0), 0);
-    const filter = catalogBound === undefined ? {} : { title_key: { $lte: catalogBound } };
-    const rows = await entries.find(filter, { projection: LISTING_PROJECTION }).sort({ title_key: 1, _id: 1 }).limit(limit).toArray();
+    const version = shards.reduce((sum, shard) => sum + ((shard['version'] as number | undefined) ?? 0), 0);
+    // As the service: the page is read again only when the catalog's version moved.
+    let rows = cachedPages.get(limit)?.version === version ? cachedPages.get(limit)?.rows : undefined;
+    if (!rows) {
+      const filter = catalogBound === undefined ? {} : { title_key: { $lte: catalogBound } };
+      rows = await entries.find(filter, { projection: LISTING_PROJECTION }).sort({ title_key: 1, _id: 1 }).limit(limit).toArray();
+      cachedPages.set(limit, { version, rows });
+    }
     const last = rows[rows.length - 1];
     const position = last ? { s: 0, k: last['title_key'] as string, i: (last['_id'] as mongo.ObjectId).toHexString(), n: rows.length } : undefined;
     const next = nextCursor(cursors, { ...req.query }, { snapshotAt: Date.now() }, position, rows.length < total);

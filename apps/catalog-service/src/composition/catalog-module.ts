@@ -196,8 +196,10 @@ export function createCatalogModule({ category, connection, logger, cursorSecret
     async prepare(): Promise<void> {
       await atomic.detect();
       await Promise.all([catalogRepository.ensureIndexes(), listRepository.ensureIndexes(), listChanges.ensureIndexes(), redirects.ensureIndexes(), importJobs.ensureIndexes(), episodesRepository?.ensureIndexes(), plays.ensureIndexes()]);
-      await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       await runMigrations(migrationContext, logger);
+      // After the migrations: reconciling also moves the catalog's version past anything they rewrote, so no
+      // instance serves a listing cached from before them.
+      await atomic.run((session) => catalogRepository.reconcileEntryCount(session));
       const profile = await storeProfile.choose(storeProfileSetting, db.collection(COLLECTIONS.entries));
       logger.debug({ store_profile: profile }, 'store profile chosen (docs/operations.md, "Store profile")');
     },

@@ -3,7 +3,7 @@ import { COLLECTIONS } from './database';
 
 /**
  * `count`: the number of catalog entries (an O(1) total for unfiltered listings); `version`: increases
- * with every write that can change what a listing filter matches (see MatchCountCache).
+ * with every write that can change what a listing matches or shows (see VersionedCache).
  */
 export interface CounterDocument {
   _id: string;

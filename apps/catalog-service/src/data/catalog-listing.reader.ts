@@ -1,7 +1,7 @@
 import { COLLECTIONS, type CatalogDatabase } from './database';
 import { COUNTER_SHARDS, type CounterDocument } from './catalog-counter';
 import { ENTRY_LISTING_PROJECTION } from './entry.document';
-import { MatchCountCache } from './match-count-cache';
+import { VersionedCache } from './versioned-cache';
 import { cursorKeyValue, cursorReadFilter } from './listing-cursor';
 import { rangeFilter, sortSpec, withRange } from './listing-plan';
 import type { SortKeyRow } from './store-profile/range-hints';
@@ -10,9 +10,27 @@ import type { EntryDocument, EntryListingRow } from '../domain/records/catalog-e
 import type { CatalogListing, CatalogState, CursorRead } from '../domain/ports/catalog-listing.port';
 import type { EntryFilter, OrderedSegment, SortField } from '../domain/catalog-listing';
 
+/** How long a cached count or page is served at most, whatever the version says (see VersionedCache). */
+const CACHED_LISTING_MAX_AGE_MS = 60_000;
+/** The most rows all cached pages hold together (a row is about 1 kB in memory). */
+const CACHED_PAGE_ROWS = 5_000;
+
+const isSearch = (filter: EntryFilter) => filter.title_prefixes !== undefined || filter.title_words !== undefined || filter.person_prefixes !== undefined;
+
 /** The reads of catalog listings: the entry counter, counts of filters, ordered pages by offset and by cursor. */
 export class CatalogListingReader implements CatalogListing {
-  private readonly countCache = new MatchCountCache();
+  /** Counting is the one part of a listing that grows with the number of matches: repeated searches of an unchanged catalog skip it. */
+  private readonly countCache = new VersionedCache<number[]>({ maxEntries: 1000, maxAgeMs: CACHED_LISTING_MAX_AGE_MS });
+  /**
+   * The rows of browsing pages by offset: clients ask for the same few pages of a catalog that changes far
+   * less often than it is read, so an unchanged catalog's page costs one read of its counter.
+   */
+  private readonly pageCache = new VersionedCache<EntryListingRow[]>({
+    maxEntries: 500,
+    maxSize: CACHED_PAGE_ROWS,
+    sizeOf: (rows) => rows.length,
+    maxAgeMs: CACHED_LISTING_MAX_AGE_MS,
+  });
 
   constructor(
     private readonly db: CatalogDatabase,
@@ -54,14 +72,9 @@ export class CatalogListingReader implements CatalogListing {
    * was read at. An empty filter is the whole collection: the counter already knows.
    */
   async countMatches(filters: readonly EntryFilter[], state: CatalogState): Promise<number[]> {
-    const key = JSON.stringify(filters);
-    const cached = this.countCache.get(key, state.version);
-    if (cached) return cached;
-    const counts = await Promise.all(
-      filters.map((filter) => (Object.keys(filter).length ? this.entries.countDocuments(filter) : state.entries)),
+    return this.countCache.getOrLoad(JSON.stringify(filters), state.version, () =>
+      Promise.all(filters.map((filter) => (Object.keys(filter).length ? this.entries.countDocuments(filter) : state.entries))),
     );
-    this.countCache.set(key, state.version, counts);
-    return counts;
   }
 
   /**
@@ -73,11 +86,25 @@ export class CatalogListingReader implements CatalogListing {
     segment: OrderedSegment,
     window: { skip: number; limit: number },
     segmentTotal: number,
-    entries: number,
+    state: CatalogState,
   ): Promise<EntryListingRow[]> {
     const { skip, limit } = window;
     const expected = Math.min(limit, segmentTotal - skip);
     if (expected <= 0) return [];
+    // Searches are typed and rarely asked twice: only browsing pages (filters and sorts without words) are kept.
+    if (isSearch(segment.filter)) return this.readSegment(segment, window, segmentTotal, state.entries, expected);
+    const key = JSON.stringify([segment.filter, segment.field, segment.direction, skip, limit]);
+    return this.pageCache.getOrLoad(key, state.version, () => this.readSegment(segment, window, segmentTotal, state.entries, expected));
+  }
+
+  private readSegment(
+    segment: OrderedSegment,
+    window: { skip: number; limit: number },
+    segmentTotal: number,
+    entries: number,
+    expected: number,
+  ): Promise<EntryListingRow[]> {
+    const { skip, limit } = window;
     const sort = sortSpec(segment.field, segment.direction);
     return this.profile.readCatalogRange({
       field: segment.field,

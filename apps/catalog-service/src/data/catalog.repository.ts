@@ -220,6 +220,8 @@ export class CatalogRepository implements CatalogStore {
   /** Account deletion: the user's entries stay, without a creator. Idempotent. */
   async releaseCreator(userId: string): Promise<number> {
     const result = await this.entries.updateMany({ created_by: userId }, { $set: { created_by: null } });
+    // Entries show their creator: listings cached for the version before must not be served again.
+    if (result.modifiedCount) await this.bumpCounter({ version: 1 }, undefined);
     return result.modifiedCount;
   }
 

@@ -25,8 +25,8 @@ export interface CatalogListing {
   state(): Promise<CatalogState>;
   /** The number of matches of each filter, cached for the catalog version `state` was read at. */
   countMatches(filters: readonly EntryFilter[], state: CatalogState): Promise<number[]>;
-  /** Rows [skip, skip + limit) of one ordered segment that holds `segmentTotal` rows. */
-  findSegment(segment: OrderedSegment, window: { skip: number; limit: number }, segmentTotal: number, entries: number): Promise<EntryListingRow[]>;
+  /** Rows [skip, skip + limit) of one ordered segment that holds `segmentTotal` rows, cached for the catalog version `state` was read at. */
+  findSegment(segment: OrderedSegment, window: { skip: number; limit: number }, segmentTotal: number, state: CatalogState): Promise<EntryListingRow[]>;
   /** The rows of one cursor read (rows changed after `changedUpTo` left out). */
   findAfter(read: CursorRead): Promise<EntryListingRow[]>;
 }

@@ -40,6 +40,8 @@ export interface CatalogServiceDeps {
 /** The shared catalog of one category: create, read, change (creator only) and search entries. */
 export class CatalogService {
   private readonly creating = new KeyedMutex();
+  /** The response of each row read, made once: a cached page's rows are the same objects request after request. */
+  private readonly responses = new WeakMap<EntryResponseSource, EntryResponse>();
 
   private readonly now: () => Date;
 
@@ -156,7 +158,7 @@ export class CatalogService {
     for (const [index, segment] of plan.segments.entries()) {
       const window = windows[index] ?? { skip: 0, limit: 0 };
       if (window.limit <= 0) continue;
-      rows.push(...(await this.deps.listing.findSegment(segment, window, totals[index] ?? 0, state.entries)));
+      rows.push(...(await this.deps.listing.findSegment(segment, window, totals[index] ?? 0, state)));
       lastSegment = index;
     }
     // A client may switch to cursors after any offset page: the cursor resumes after its last row.
@@ -230,7 +232,12 @@ export class CatalogService {
   }
 
   private respond(doc: EntryResponseSource): EntryResponse {
-    return toEntryResponse(this.deps.category, doc, this.deps.images ?? {});
+    let response = this.responses.get(doc);
+    if (!response) {
+      response = toEntryResponse(this.deps.category, doc, this.deps.images ?? {});
+      this.responses.set(doc, response);
+    }
+    return response;
   }
 
   private async duplicateConflict(key: string, year: number | null, excludeId?: Id) {
