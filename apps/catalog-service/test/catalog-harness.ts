@@ -77,3 +77,17 @@ export async function startCatalogHarness(options: HarnessOptions = {}): Promise
     },
   };
 }
+
+/** Two instances of one category on one database, each with its own caches; `close` ends both and drops the database. */
+export async function startInstancePair(options: Omit<HarnessOptions, 'dbName'> = {}): Promise<{ a: CatalogHarness; b: CatalogHarness; close: () => Promise<void> }> {
+  const a = await startCatalogHarness(options);
+  const b = await startCatalogHarness({ ...options, dbName: a.dbName });
+  return {
+    a,
+    b,
+    close: async () => {
+      await b.close({ keepDatabase: true });
+      await a.close();
+    },
+  };
+}

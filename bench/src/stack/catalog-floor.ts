@@ -145,7 +145,8 @@ async function main(): Promise<void> {
     const total = shards.reduce((sum, shard) => sum + ((shard['count'] as number | undefined) ?? 0), 0);
     const version = shards.reduce((sum, shard) => sum + ((shard['version'] as number | undefined) ?? 0), 0);
     // As the service: the page is read again only when the catalog's version moved.
-    let rows = cachedPages.get(limit)?.version === version ? cachedPages.get(limit)?.rows : undefined;
+    const kept = cachedPages.get(limit);
+    let rows = kept?.version === version ? kept.rows : undefined;
     if (!rows) {
       const filter = catalogBound === undefined ? {} : { title_key: { $lte: catalogBound } };
       rows = await entries.find(filter, { projection: LISTING_PROJECTION }).sort({ title_key: 1, _id: 1 }).limit(limit).toArray();

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { getCategory } from '../../domain/categories';
 import { searchWords } from '@mt/domain';
-import { startCatalogHarness, type CatalogHarness, type HarnessOptions } from '../../../test/catalog-harness';
+import { startCatalogHarness, startInstancePair, type CatalogHarness, type HarnessOptions } from '../../../test/catalog-harness';
 import { seedEntries, type SeedInput } from '../../../test/seed';
 import { asUser } from '../../../test/identity-headers';
 import { catalogSchemas } from './catalog.schemas';
@@ -339,14 +339,11 @@ describe('catalog search and pagination', () => {
 describe('catalog totals with two instances on one database', () => {
   let a: CatalogHarness;
   let b: CatalogHarness;
+  let closePair: () => Promise<void>;
   beforeAll(async () => {
-    a = await startCatalogHarness({ category: 'movies' });
-    b = await startCatalogHarness({ category: 'movies', dbName: a.dbName });
+    ({ a, b, close: closePair } = await startInstancePair({ category: 'movies' }));
   });
-  afterAll(async () => {
-    await b.close({ keepDatabase: true });
-    await a.close();
-  });
+  afterAll(() => closePair());
 
   it('never serves a total counted before another instance changed the catalog', async () => {
     const user = '0'.repeat(24);

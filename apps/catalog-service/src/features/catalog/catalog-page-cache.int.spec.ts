@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startCatalogHarness, type CatalogHarness } from '../../../test/catalog-harness';
+import { startInstancePair, type CatalogHarness } from '../../../test/catalog-harness';
 import { asUser, newUserId } from '../../../test/identity-headers';
 import { COLLECTIONS } from '../../data/database';
 
@@ -12,24 +12,20 @@ const TRIALS = Number(process.env['RACE_TRIALS'] ?? 10);
 describe('catalog pages cached per catalog version (movies)', () => {
   let a: CatalogHarness;
   let b: CatalogHarness;
+  let closePair: () => Promise<void>;
   const user = newUserId();
   beforeAll(async () => {
-    a = await startCatalogHarness({ category: 'movies' });
-    // A second instance on the same database, with a cache of its own.
-    b = await startCatalogHarness({ category: 'movies', dbName: a.dbName });
+    ({ a, b, close: closePair } = await startInstancePair({ category: 'movies' }));
   });
-  afterAll(async () => {
-    await b.close({ keepDatabase: true });
-    await a.close();
-  });
+  afterAll(() => closePair());
 
   const create = async (title: string, by = user) => {
     const res = await request(a.app).post('/api/v1/movies').set(asUser(by)).send({ title, year: 2000 });
     expect(res.status).toBe(201);
     return res.body as { id: string };
   };
-  const page = async (harness: CatalogHarness, query = 'limit=100') => {
-    const res = await request(harness.app).get(`/api/v1/movies?${query}`);
+  const page = async (harness: CatalogHarness) => {
+    const res = await request(harness.app).get('/api/v1/movies?limit=100');
     expect(res.status).toBe(200);
     return res.body as { data: Array<{ id: string; title: string; created_by: string | null }>; total: number };
   };
