@@ -40,6 +40,14 @@ export interface UpstreamProxyOptions {
 const CLIENT_RESPONSE = Symbol('upstream-proxy.clientResponse');
 const UPSTREAM_REQUEST = Symbol('upstream-proxy.upstreamRequest');
 const DEADLINE = Symbol('upstream-proxy.deadline');
+/**
+ * The request's proxy attempt, kept on the request rather than in a WeakMap: V8's young-generation
+ * collector keeps a WeakMap's entries alive, so every proxied request would survive into the old
+ * generation and wait there for a full collection (bench/README.md, "Figures behind decisions").
+ */
+const ATTEMPT = Symbol('upstream-proxy.attempt');
+type ProxiedRequest = IncomingMessage & { [ATTEMPT]?: ProxyAttempt };
+const attemptOf = (req: IncomingMessage): ProxyAttempt | undefined => (req as ProxiedRequest)[ATTEMPT];
 type ClientResponse = ServerResponse & { [UPSTREAM_REQUEST]?: ClientRequest };
 type UpstreamRequest = ClientRequest & { [DEADLINE]?: NodeJS.Timeout };
 type UpstreamResponse = IncomingMessage & { [CLIENT_RESPONSE]?: ServerResponse };
@@ -93,7 +101,6 @@ const isResponse = (value: unknown): value is ServerResponse =>
  */
 export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandler {
   const { routeTable, internalSecret, timeoutMs, agents, metrics, logger } = options;
-  const attempts = new WeakMap<IncomingMessage, ProxyAttempt>();
   const refusedUntil = new Map<string, number>();
   const targets = trimmedTargets();
 
@@ -160,7 +167,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
 
   const events: Plugin = (proxyServer) => {
     proxyServer.on('proxyReq', (proxyReq, req, res) => {
-      const attempt = attempts.get(req);
+      const attempt = attemptOf(req);
       if (attempt) startTimers(attempt, proxyReq);
       // A body the gateway already read (Idempotency-Key): these bytes are the body. http-proxy then
       // pipes the drained request, which only ends the upstream request.
@@ -172,7 +179,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     });
 
     proxyServer.on('proxyRes', (proxyRes, req, res) => {
-      const attempt = attempts.get(req);
+      const attempt = attemptOf(req);
       if (attempt) attempt.settled = true;
       // What the upstream runs on is nobody's business.
       delete proxyRes.headers['x-powered-by'];
@@ -188,12 +195,12 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
 
     proxyServer.on('econnreset', (_error, req) => {
       // The client went away; http-proxy aborts the upstream request.
-      const attempt = attempts.get(req);
+      const attempt = attemptOf(req);
       if (attempt) attempt.settled = true;
     });
 
     proxyServer.on('error', (error, req, res) => {
-      const attempt = attempts.get(req);
+      const attempt = attemptOf(req);
       if (!attempt || attempt.settled) return;
       const failure = classifyUpstreamError(error);
       if (failure === 'refused' && attempt.instanceId) {
@@ -237,7 +244,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
     let configured: { server: Parameters<Plugin>[0]; options: Parameters<Plugin>[1] } | undefined;
     createProxyMiddleware<IncomingMessage, ServerResponse>({
       // Required by its configuration check; used only if the middleware function itself were called.
-      router: (req) => attempts.get(req)?.target,
+      router: (req) => attemptOf(req)?.target,
       agent,
       changeOrigin: true,
       // Forward the path and query byte for byte (the default re-parses and re-escapes them).
@@ -288,7 +295,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): RequestHandl
       return next(upstreamFailureError('no_instance', attempt.label));
     }
     prepareUpstreamHeaders(req, callerIdentity(res), String(res.locals['requestId'] ?? ''), internalSecret);
-    attempts.set(req, attempt);
+    (req as ProxiedRequest)[ATTEMPT] = attempt;
     proxyServerFor(attempt.target).web(req, res, requestOptionsFor(attempt.target));
   };
 }

@@ -40,8 +40,6 @@ export interface CatalogServiceDeps {
 /** The shared catalog of one category: create, read, change (creator only) and search entries. */
 export class CatalogService {
   private readonly creating = new KeyedMutex();
-  /** The response of each row read, made once: a cached page's rows are the same objects request after request. */
-  private readonly responses = new WeakMap<EntryResponseSource, EntryResponse>();
 
   private readonly now: () => Date;
 
@@ -231,12 +229,12 @@ export class CatalogService {
     return externalIdTaken(await this.deps.entries.findExternalKeyHolder(keys, excludeId));
   }
 
+  /** Each row's response is made once: a cached page's rows are the same objects request after request. */
   private respond(doc: EntryResponseSource): EntryResponse {
-    let response = this.responses.get(doc);
-    if (!response) {
-      response = toEntryResponse(this.deps.category, doc, this.deps.images ?? {});
-      this.responses.set(doc, response);
-    }
+    const made = (doc as RespondedRow)[RESPONSE];
+    if (made) return made;
+    const response = toEntryResponse(this.deps.category, doc, this.deps.images ?? {});
+    Object.defineProperty(doc, RESPONSE, { value: response });
     return response;
   }
 
@@ -244,6 +242,14 @@ export class CatalogService {
     return duplicateOf(await this.deps.entries.findDuplicate(key, year, excludeId));
   }
 }
+
+/**
+ * Where a row keeps its response: on the row, hidden from spreads and JSON, rather than in a WeakMap. V8's
+ * young-generation collector keeps a WeakMap's entries alive, so every row read once (a search, an entry,
+ * a patch) would survive into the old generation (bench/README.md, "Figures behind decisions").
+ */
+const RESPONSE = Symbol('catalog.response');
+type RespondedRow = EntryResponseSource & { [RESPONSE]?: EntryResponse };
 
 /** The in-process lock of one external id (`key:value`), shared by creations and patches that claim it. */
 const externalIdLock = (key: string) => `external:${key}`;
