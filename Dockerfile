@@ -55,7 +55,8 @@ RUN node tools/build/build-app.mjs apps/all-in-one
 
 # What every service's image shares; each target below adds its bundle, port and own settings.
 FROM node:24-bookworm-slim AS runtime
-# NODE_OPTIONS: a 2 × 8 MiB young generation (libs/stack SERVICE_NODE_OPTIONS, which says why).
+# NODE_OPTIONS: a 2 × 8 MiB young generation (libs/stack SERVICE_NODE_OPTIONS, which says why); the
+# gateway's own target sets its larger one.
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=8
 WORKDIR /app
@@ -72,7 +73,9 @@ CMD ["node", "--enable-source-maps", "main.js"]
 
 FROM runtime AS gateway
 COPY --from=gateway-build /src/dist/apps/gateway/ ./
-ENV PORT=8080
+# A 2 × 16 MiB young generation (libs/stack GATEWAY_NODE_OPTIONS, which says why).
+ENV PORT=8080 \
+    NODE_OPTIONS=--max-semi-space-size=16
 EXPOSE 8080
 
 # What an image hosting the auth service adds (its own target, and all-in-one).

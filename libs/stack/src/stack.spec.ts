@@ -6,7 +6,7 @@ import { httpGet } from './http-probe';
 import type { LogLine } from './log-format';
 import { spawnService } from './service-process';
 import { INTERNAL_SECRET_MIN_LENGTH as SERVICES_MIN_LENGTH } from '@mt/config';
-import { AUTH_GLIBC_TUNABLES, INTERNAL_SECRET_MIN_LENGTH, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS, startStack, withSingleProcessNodeOptions, type Stack } from './stack';
+import { AUTH_GLIBC_TUNABLES, GATEWAY_NODE_OPTIONS, INTERNAL_SECRET_MIN_LENGTH, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS, startStack, withSingleProcessNodeOptions, type Stack } from './stack';
 import { APPS } from './workspace';
 
 /**
@@ -255,21 +255,24 @@ describe('startStack', () => {
     expect((await envOf(stack.process('auth-service').url))['GLIBC_TUNABLES']).toBe('glibc.malloc.arena_max=2');
   });
 
-  it("gives every service a small V8 young generation, added to the environment's NODE_OPTIONS unless that sets its own", async () => {
+  it("gives every service a small V8 young generation and the gateway a larger one, added to the environment's NODE_OPTIONS unless that sets its own", async () => {
     stack = await start({ NODE_OPTIONS: undefined });
     await stack.waitReady(10_000);
-    for (const name of ['gateway', 'auth-service', 'registry-service', 'catalog-movies'])
+    for (const name of ['auth-service', 'registry-service', 'catalog-movies'])
       expect((await envOf(stack.process(name).url))['NODE_OPTIONS']).toBe(SERVICE_NODE_OPTIONS);
+    expect((await envOf(stack.process('gateway').url))['NODE_OPTIONS']).toBe(GATEWAY_NODE_OPTIONS);
     await stack.stop();
 
     stack = await start({ NODE_OPTIONS: '--max-old-space-size=192' });
     await stack.waitReady(10_000);
-    expect((await envOf(stack.process('gateway').url))['NODE_OPTIONS']).toBe(`--max-old-space-size=192 ${SERVICE_NODE_OPTIONS}`);
+    expect((await envOf(stack.process('gateway').url))['NODE_OPTIONS']).toBe(`--max-old-space-size=192 ${GATEWAY_NODE_OPTIONS}`);
+    expect((await envOf(stack.process('catalog-movies').url))['NODE_OPTIONS']).toBe(`--max-old-space-size=192 ${SERVICE_NODE_OPTIONS}`);
     await stack.stop();
 
-    stack = await start({ NODE_OPTIONS: '--max-semi-space-size=16' });
+    stack = await start({ NODE_OPTIONS: '--max-semi-space-size=32' });
     await stack.waitReady(10_000);
-    expect((await envOf(stack.process('gateway').url))['NODE_OPTIONS']).toBe('--max-semi-space-size=16');
+    expect((await envOf(stack.process('gateway').url))['NODE_OPTIONS']).toBe('--max-semi-space-size=32');
+    expect((await envOf(stack.process('catalog-movies').url))['NODE_OPTIONS']).toBe('--max-semi-space-size=32');
   });
 
   it("caps the single process's old generation unless the environment's NODE_OPTIONS sets its own cap", () => {

@@ -2,7 +2,7 @@
  * A static Dockerfile lint for the app images (no Docker engine runs in CI): the parts of the image
  * contract that matter in production, checked from the text.
  */
-import { AUTH_GLIBC_TUNABLES, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS } from '@mt/stack';
+import { AUTH_GLIBC_TUNABLES, nodeOptionsOf, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS } from '@mt/stack';
 
 export interface Instruction {
   keyword: string;
@@ -180,13 +180,12 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
     problems.push(`ENV PORT=${port} expected in the image`);
   if (!/\bNODE_ENV=production\b/.test(env))
     problems.push('ENV NODE_ENV=production expected in the image');
-  // The launcher's settings, so that an image runs a service as `npm start` does.
-  if (!env.includes(`NODE_OPTIONS=${SERVICE_NODE_OPTIONS}`))
-    problems.push(`ENV NODE_OPTIONS=${SERVICE_NODE_OPTIONS} expected in the image (libs/stack SERVICE_NODE_OPTIONS)`);
-  // The launcher's for its single process.
-  const singleProcessOptions = `NODE_OPTIONS="${SERVICE_NODE_OPTIONS} ${SINGLE_PROCESS_NODE_OPTIONS}"`;
-  if (app === 'all-in-one' && !env.includes(singleProcessOptions))
-    problems.push(`ENV ${singleProcessOptions} expected in the image (libs/stack SINGLE_PROCESS_NODE_OPTIONS)`);
+  // The launcher's settings, so that an image runs a service as `npm start` does (its single process too).
+  // The last ENV that sets NODE_OPTIONS is the image's.
+  const nodeOptions = [...env.matchAll(/(?:^|\s)NODE_OPTIONS=("[^"]*"|\S+)/g)].at(-1)?.[1]?.replace(/^"|"$/g, '');
+  const expectedOptions = app === 'all-in-one' ? `${SERVICE_NODE_OPTIONS} ${SINGLE_PROCESS_NODE_OPTIONS}` : nodeOptionsOf(app);
+  if (nodeOptions !== expectedOptions)
+    problems.push(`ENV NODE_OPTIONS="${expectedOptions}" expected in the image, found ${nodeOptions ?? 'none'} (libs/stack nodeOptionsOf)`);
   // The auth service's, also where the all-in-one host runs it.
   if ((app === 'auth-service' || app === 'all-in-one') && !env.includes(`GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES}`))
     problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the image (libs/stack AUTH_GLIBC_TUNABLES)`);

@@ -107,7 +107,12 @@ describe('the Dockerfile lint catches what matters', () => {
     ],
     ['dev dependencies in the image', /npm ci --omit=dev/, 'npm ci', '`npm ci --omit=dev`'],
     ['the wrong port', /EXPOSE 8080/, 'EXPOSE 3000', 'EXPOSE 8080 expected'],
-    ["V8's default young generation (not the launcher's)", / \\\n {4}NODE_OPTIONS=--max-semi-space-size=8/, '', 'ENV NODE_OPTIONS=--max-semi-space-size=8 expected'],
+    [
+      "the services' young generation in the gateway (not the launcher's)",
+      /NODE_OPTIONS=--max-semi-space-size=16/,
+      'NODE_OPTIONS=--max-semi-space-size=8',
+      'ENV NODE_OPTIONS="--max-semi-space-size=16" expected',
+    ],
     [
       'a shell-form CMD (no SIGTERM for node)',
       /CMD \["node", "--enable-source-maps", "main.js"\]/,
@@ -122,6 +127,14 @@ describe('the Dockerfile lint catches what matters', () => {
     ],
   ])('rejects %s', (_case, from, to, problem) => {
     expect(mutate(from, to)).toEqual(expect.arrayContaining([expect.stringContaining(problem)]));
+  });
+
+  it("rejects a service image left with V8's default young generation (not the launcher's)", () => {
+    const mutated = good.replace(/ \\\n {4}NODE_OPTIONS=--max-semi-space-size=8\n/, '\n');
+    expect(mutated).not.toBe(good);
+    expect(lintDockerfile(mutated, { app: 'catalog-service', port: 3011 })).toEqual(
+      expect.arrayContaining([expect.stringContaining('ENV NODE_OPTIONS="--max-semi-space-size=8" expected')]),
+    );
   });
 
   it('rejects a single-stage build', () => {

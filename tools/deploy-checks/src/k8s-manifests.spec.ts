@@ -156,7 +156,14 @@ describe('the manifest checks catch what matters', () => {
       'Deployment',
       'catalog-movies',
       (d) => (container(d).env!.find((variable) => variable.name === 'NODE_OPTIONS')!.value = '--max-old-space-size=192'),
-      'must keep the images',
+      "must keep the image's --max-semi-space-size=8",
+    ],
+    [
+      "the services' young generation in the gateway",
+      'Deployment',
+      'gateway',
+      (d) => (container(d).env!.find((variable) => variable.name === 'NODE_OPTIONS')!.value = '--max-old-space-size=192 --max-semi-space-size=8'),
+      "must keep the image's --max-semi-space-size=16",
     ],
     ['no preStop sleep', 'Deployment', 'gateway', (d) => delete container(d).lifecycle, 'preStop sleep'],
     [

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NODE_OPTIONS } from '@mt/stack';
+import { nodeOptionsOf } from '@mt/stack';
 import { cpuMillis, memoryBytes, type K8sObject } from './k8s-schema';
 import { PACKAGE_VERSION } from './repo';
 import { parseYamlDocuments } from './yaml-documents';
@@ -161,9 +161,10 @@ function checkContainer(
     if (requests[resource] === undefined) problems.push(`${where}: no ${resource} request`);
     if (limits[resource] === undefined) problems.push(`${where}: no ${resource} limit`);
   }
-  // The images' NODE_OPTIONS: a Deployment that sets its own replaces it, so it must say it again.
-  if (!(envValue(container, 'NODE_OPTIONS')?.value ?? '').includes(SERVICE_NODE_OPTIONS))
-    problems.push(`${where}: NODE_OPTIONS must keep the images' ${SERVICE_NODE_OPTIONS} (libs/stack SERVICE_NODE_OPTIONS)`);
+  // The image's NODE_OPTIONS: a Deployment that sets its own replaces it, so it must say it again.
+  const imageOptions = nodeOptionsOf(container.image?.split(':')[0]?.replace(/^media-tracker\//, '') ?? '');
+  if (!(envValue(container, 'NODE_OPTIONS')?.value ?? '').split(/\s+/).includes(imageOptions))
+    problems.push(`${where}: NODE_OPTIONS must keep the image's ${imageOptions} (libs/stack nodeOptionsOf)`);
   if (limits['memory'] !== undefined) {
     const limit = memoryBytes(limits['memory']);
     if (limit < MIN_MEMORY_LIMIT) problems.push(`${where}: memory limit ${limits['memory']} is below 256Mi`);
