@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findWorkspaceRoot, provideRedis } from '@mt/stack';
+import { findWorkspaceRoot, GATEWAY_NODE_OPTIONS, provideRedis } from '@mt/stack';
 import { childPids, redisPids, type WatchList } from './load/cpu';
 import { readOptions } from './options';
 import { compareLatency, compareThroughput, type Variant } from './scenarios/compare';
@@ -7,7 +7,9 @@ import { startBenchStack, waitAllReady } from './stack/bench-stack';
 import { dropBenchData } from './stack/bench-data';
 import { findNginx, startNginx } from './stack/nginx';
 import { registerStub, startStubUpstream, STUB_ROUTES } from './stack/stub-upstream';
-import { waitForRoute } from './scenarios/hot-path';
+import { floorScript, waitForRoute } from './scenarios/hot-path';
+import { GATEWAY_FLOOR, startProxy } from './micro/proxy-floor';
+import { stopChildServer } from './stack/child-server';
 import { required } from './required';
 
 /**
@@ -19,6 +21,7 @@ import { required } from './required';
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2), process.env);
   const rootDir = findWorkspaceRoot();
+  const profileDir = path.join(rootDir, 'tmp', 'bench', 'profiles');
   const log = (text: string) => process.stdout.write(`${text}\n`);
   const mongoUrl = process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:1';
   const redis = await provideRedis(process.env);
@@ -31,13 +34,21 @@ async function main(): Promise<void> {
     rootDir: process.env['GW_ONLY_ROOT'] ?? rootDir,
     apps: ['registry-service', 'gateway'],
     profileApps: options.profileApps,
-    profileDir: path.join(rootDir, 'tmp', 'bench', 'profiles'),
+    profileDir,
   });
   // GW_ONLY_BASELINE=<dir>: a second registry + gateway from another build, measured interleaved with this
-  // one (A/B on a busy machine: both see the same background load).
+  // one (A/B on a busy machine: both see the same background load). GW_ONLY_BASELINE_NODE_OPTIONS: the
+  // baseline gateway's V8 options, to A/B a flag on one build.
   const baselineRoot = process.env['GW_ONLY_BASELINE'];
+  const baselineNodeOptions = process.env['GW_ONLY_BASELINE_NODE_OPTIONS'];
   const baseline = baselineRoot
-    ? await startBenchStack({ ...stores, name: `${name}_base`, rootDir: baselineRoot, apps: ['registry-service', 'gateway'] })
+    ? await startBenchStack({
+        ...stores,
+        name: `${name}_base`,
+        rootDir: baselineRoot,
+        apps: ['registry-service', 'gateway'],
+        gatewayEnv: baselineNodeOptions ? { NODE_OPTIONS: baselineNodeOptions } : undefined,
+      })
     : undefined;
   try {
     await waitAllReady(bench.stack, performance.now());
@@ -50,6 +61,10 @@ async function main(): Promise<void> {
     const baselineRegistration = baseline
       ? await registerStub(baseline.stack.process('registry-service').url, baseline.stack.internalSecret, stub.url)
       : undefined;
+    const floor = await startProxy(GATEWAY_FLOOR, stub.url, floorScript(), {
+      nodeOptions: GATEWAY_NODE_OPTIONS,
+      profileDir: options.profileApps.includes('gateway') ? profileDir : undefined,
+    });
     const nginxBinary = findNginx();
     const nginx = nginxBinary ? await startNginx(nginxBinary, stub.port, STUB_ROUTES.public) : undefined;
     try {
@@ -61,6 +76,7 @@ async function main(): Promise<void> {
         { name: 'gateway', load: { url: `${bench.gatewayUrl}${route}` } },
         ...(baseline ? [{ name: 'baseline', load: { url: `${baseline.gatewayUrl}${route}` } }] : []),
         ...(nginx ? [{ name: 'nginx', load: { url: `${nginx.url}${route}` } }] : []),
+        { name: 'floor', load: { url: `${floor.url}${route}` } },
       ];
       const watch: WatchList = {
         gateway: [bench.stack.process('gateway').pid],
@@ -69,6 +85,7 @@ async function main(): Promise<void> {
         load_generator: [process.pid],
         redis: () => redisPids(new URL(redis.url).port || '6379'),
         ...(nginx ? { nginx: [nginx.pid, ...childPids(nginx.pid)] } : {}),
+        floor: [required(floor.child.pid, 'floor pid')],
       };
       const throughput = await compareThroughput(variants, options, log, watch);
       const latency = await compareLatency(
@@ -89,6 +106,7 @@ async function main(): Promise<void> {
       await registration.stop();
       await baselineRegistration?.stop();
       await nginx?.stop();
+      await stopChildServer(floor.child);
     }
   } finally {
     await bench.stop();

@@ -421,6 +421,7 @@ async function main(): Promise<void> {
           gateway: gatewayUrl,
           registry: bench.stack.process('registry-service').url,
           internalSecret: bench.stack.internalSecret,
+          floorProfileDir: options.profileApps.includes('gateway') ? profileDir : undefined,
         },
         session,
         { gateway: bench.stack.process('gateway').pid, bench: process.pid, redisPort },

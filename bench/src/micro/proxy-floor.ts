@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
+import path from 'node:path';
 import express from 'express';
 import httpProxy from 'http-proxy';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -73,11 +74,24 @@ function serveProxy(name: ProxyName, port: number, upstream: string): void {
   server.listen(port, '127.0.0.1');
 }
 
-/** `script`: this file built (the bench's run.js starts it from dist/bench/micro/). */
-export async function startProxy(name: ProxyName, upstream: string, script = process.argv[1] as string): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * `script`: this file built (the bench's run.js starts it from dist/bench/micro/). `nodeOptions`: V8's
+ * settings, those of the service it is a floor of. `profileDir`: the proxy writes a CPU profile there when
+ * it ends, profiled as the services are (same preload and sampling).
+ */
+export async function startProxy(
+  name: ProxyName,
+  upstream: string,
+  script = process.argv[1] as string,
+  settings: { nodeOptions?: string; profileDir?: string } = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [script, `--serve=${name}`, `--port=${port}`, `--upstream=${upstream}`], {
+  const preload = path.join(path.dirname(script), '..', '..', '..', 'bench', 'tools', 'cpu-profile-preload.cjs');
+  const profiling = settings.profileDir ? ['--require', preload] : [];
+  const node = settings.nodeOptions?.split(/\s+/) ?? [];
+  const child = spawn(process.execPath, [...node, ...profiling, script, `--serve=${name}`, `--port=${port}`, `--upstream=${upstream}`], {
     stdio: 'inherit',
+    env: { ...process.env, ...(settings.profileDir ? { CPU_PROFILE_DIR: settings.profileDir } : {}) },
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForChildServer(child, `${url}${STUB_ROUTES.public}`, name);
@@ -109,6 +123,8 @@ async function main(): Promise<void> {
 
 const serve = process.argv.find((arg) => arg.startsWith('--serve='));
 if (serve) {
+  // The bench ends a proxy with SIGTERM: exiting normally writes its CPU profile when it is profiled.
+  process.on('SIGTERM', () => process.exit(0));
   const value = (name: string) => required(process.argv.find((arg) => arg.startsWith(`--${name}=`)), name).split('=')[1] as string;
   serveProxy(serve.slice('--serve='.length) as ProxyName, Number(value('port')), value('upstream'));
 } else if (/proxy-floor\.js$/.test(process.argv[1] ?? '')) {

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '@mt/stack';
+import { freePort, SERVICE_NODE_OPTIONS } from '@mt/stack';
 import { signIdentity } from '@mt/identity';
 import { cpuMeter, databasePids } from '../load/cpu';
 import { HttpClient } from '../load/http-client';
-import { waitForChildServer } from '../stack/child-server';
+import { stopChildServer, waitForChildServer } from '../stack/child-server';
 import type { BenchOptions } from '../options';
 import { median, round } from '../stats';
 import { required } from '../required';
@@ -54,7 +54,8 @@ async function startFloor(settings: { mongoUrl: string; dbName: string; secret: 
   const script = path.join(path.dirname(required(process.argv[1], 'the bench script')), 'stack', 'catalog-floor.js');
   // Profiled as the services are (same preload, same sampling interval), so the two profiles compare.
   const preload = path.join(path.dirname(script), '..', '..', '..', 'bench', 'tools', 'cpu-profile-preload.cjs');
-  const args = [...(settings.profileDir ? ['--require', preload] : []), script, `--port=${port}`, `--mongo=${settings.mongoUrl}`, `--db=${settings.dbName}`, `--secret=${settings.secret}`];
+  // V8's settings of the service it is the floor of.
+  const args = [...SERVICE_NODE_OPTIONS.split(/\s+/), ...(settings.profileDir ? ['--require', preload] : []), script, `--port=${port}`, `--mongo=${settings.mongoUrl}`, `--db=${settings.dbName}`, `--secret=${settings.secret}`];
   if (settings.sorting) args.push('--sorting');
   const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...(settings.profileDir ? { CPU_PROFILE_DIR: settings.profileDir } : {}) } });
   const url = `http://127.0.0.1:${port}`;
@@ -161,10 +162,6 @@ export async function measureCatalogFloor(
     }
     return { requests: results, list_entries: user.listEntries, idle_cpu_ms_per_s: idle };
   } finally {
-    if (floor.child.exitCode === null) {
-      const exited = new Promise((resolve) => floor.child.once('exit', resolve));
-      floor.child.kill('SIGINT');
-      await exited;
-    }
+    await stopChildServer(floor.child, 'SIGINT');
   }
 }

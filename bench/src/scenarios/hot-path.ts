@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { GATEWAY_NODE_OPTIONS } from '@mt/stack';
 import { GATEWAY_FLOOR, startProxy } from '../micro/proxy-floor';
+import { stopChildServer } from '../stack/child-server';
 import { childPids, cpuMeter, redisPids, type WatchList } from '../load/cpu';
 import { HttpClient } from '../load/http-client';
 import type { BenchOptions } from '../options';
@@ -33,6 +35,10 @@ export interface HotPathResults {
   added_ms: { gateway: { p50: number; p99: number }; nginx?: { p50: number; p99: number } };
 }
 
+/** The gateway's floor, built beside the bench script (run.js and gateway-only.js both live in dist/bench/). */
+export const floorScript = (): string =>
+  path.join(path.dirname(required(process.argv[1], 'the bench script')), 'micro', 'proxy-floor.js');
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -43,7 +49,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * timers are noise; its idle rate is measured anyway and subtracted for the `net` figures.
  */
 export async function measureGatewayHotPath(
-  stack: { gateway: string; registry: string; internalSecret: string },
+  /** `floorProfileDir`: the floor writes a CPU profile there (beside the gateway's, `--profile=gateway`). */
+  stack: { gateway: string; registry: string; internalSecret: string; floorProfileDir?: string },
   credentials: { jwt: string; pat: string },
   pids: { gateway: number; bench: number; redisPort: string },
   options: BenchOptions,
@@ -51,7 +58,7 @@ export async function measureGatewayHotPath(
 ): Promise<HotPathResults> {
   const stub = await startStubUpstream();
   const registration = await registerStub(stack.registry, stack.internalSecret, stub.url);
-  const floor = await startProxy(GATEWAY_FLOOR, stub.url, path.join(path.dirname(required(process.argv[1], 'the bench script')), 'micro', 'proxy-floor.js'));
+  const floor = await startProxy(GATEWAY_FLOOR, stub.url, floorScript(), { nodeOptions: GATEWAY_NODE_OPTIONS, profileDir: stack.floorProfileDir });
   let nginx: Nginx | undefined;
   let nginxInfo: HotPathResults['nginx'];
   try {
@@ -125,7 +132,7 @@ export async function measureGatewayHotPath(
       added_ms: { gateway: added('gateway_public'), ...(nginx ? { nginx: added('nginx') } : {}) },
     };
   } finally {
-    floor.child.kill('SIGTERM');
+    await stopChildServer(floor.child);
     await nginx?.stop();
     await registration.stop();
     await stub.stop();

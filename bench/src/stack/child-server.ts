@@ -20,3 +20,13 @@ export async function waitForChildServer(child: ChildProcess, probeUrl: string, 
     client.close();
   }
 }
+
+/** Stops a server the bench started and waits for it to exit (a profiled one writes its profile on the way out). */
+export async function stopChildServer(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(killer);
+}
