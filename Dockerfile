@@ -118,10 +118,7 @@ ENV PORT=8080 \
 EXPOSE 8080
 
 # Last, so a plain `docker build .` (no --target) builds a catalog image.
-# GLIBC_TUNABLES: two malloc arenas, so a burst of requests does not leave ~50 MB resident once idle
-# (libs/stack CATALOG_GLIBC_TUNABLES, which says why).
 FROM runtime AS catalog-service
 COPY --from=catalog-service-build /src/dist/apps/catalog-service/ ./
-ENV PORT=3011 \
-    GLIBC_TUNABLES=glibc.malloc.arena_max=2
+ENV PORT=3011
 EXPOSE 3011

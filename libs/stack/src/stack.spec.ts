@@ -6,7 +6,7 @@ import { httpGet } from './http-probe';
 import type { LogLine } from './log-format';
 import { spawnService } from './service-process';
 import { INTERNAL_SECRET_MIN_LENGTH as SERVICES_MIN_LENGTH } from '@mt/config';
-import { AUTH_GLIBC_TUNABLES, CATALOG_GLIBC_TUNABLES, GATEWAY_NODE_OPTIONS, INTERNAL_SECRET_MIN_LENGTH, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS, startStack, withSingleProcessNodeOptions, type Stack } from './stack';
+import { AUTH_GLIBC_TUNABLES, GATEWAY_NODE_OPTIONS, INTERNAL_SECRET_MIN_LENGTH, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS, startStack, withSingleProcessNodeOptions, type Stack } from './stack';
 import { APPS } from './workspace';
 
 /**
@@ -243,18 +243,16 @@ describe('startStack', () => {
     expect(lines).toEqual([]);
   });
 
-  it('gives the auth service a fixed malloc mmap threshold (argon2 memory goes back to the OS) and the catalog two malloc arenas, unless the environment sets its own', async () => {
+  it('gives the auth service a fixed malloc mmap threshold (argon2 memory goes back to the OS), unless the environment sets one', async () => {
     stack = await start({ GLIBC_TUNABLES: undefined });
     await stack.waitReady(10_000);
     expect((await envOf(stack.process('auth-service').url))['GLIBC_TUNABLES']).toBe(AUTH_GLIBC_TUNABLES);
-    expect((await envOf(stack.process('catalog-movies').url))['GLIBC_TUNABLES']).toBe(CATALOG_GLIBC_TUNABLES);
     expect(await envOf(stack.process('gateway').url)).not.toHaveProperty('GLIBC_TUNABLES');
     await stack.stop();
 
-    stack = await start({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' });
+    stack = await start({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
     await stack.waitReady(10_000);
-    expect((await envOf(stack.process('auth-service').url))['GLIBC_TUNABLES']).toBe('glibc.malloc.arena_max=4');
-    expect((await envOf(stack.process('catalog-movies').url))['GLIBC_TUNABLES']).toBe('glibc.malloc.arena_max=4');
+    expect((await envOf(stack.process('auth-service').url))['GLIBC_TUNABLES']).toBe('glibc.malloc.arena_max=2');
   });
 
   it("gives every service a small V8 young generation and the gateway a larger one, added to the environment's NODE_OPTIONS unless that sets its own", async () => {

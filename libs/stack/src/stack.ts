@@ -121,16 +121,6 @@ const authMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
   env['GLIBC_TUNABLES'] ? {} : { GLIBC_TUNABLES: AUTH_GLIBC_TUNABLES };
 
 /**
- * glibc gives each thread that allocates at once an arena of its own (up to 8 per core) and keeps what a
- * burst freed there. The catalog's burst of cached pages left it ~50 MB more resident when idle again;
- * two arenas keep it at its usual size (figures: bench/README.md). The Dockerfile's catalog-service target
- * sets the same. An operator's own GLIBC_TUNABLES wins.
- */
-export const CATALOG_GLIBC_TUNABLES = 'glibc.malloc.arena_max=2';
-const catalogMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
-  env['GLIBC_TUNABLES'] ? {} : { GLIBC_TUNABLES: CATALOG_GLIBC_TUNABLES };
-
-/**
  * V8 options of every service but the gateway (GATEWAY_NODE_OPTIONS): a young generation of at most 2 × 8 MiB instead of V8's 2 × 16 MiB. A service
  * grows it to the maximum during start-up and never gives it back; at 8 MiB each keeps less resident when
  * idle at no CPU cost above the machine's drift, while 4 MiB saved more but cost the catalog CPU per request
@@ -305,7 +295,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         CATEGORY: category,
         ADVERTISED_URL: `http://127.0.0.1:${port}`,
         MONGO_DB_NAME: mongoDbNames.catalog[category] ?? options.mongoDbNames?.catalog?.(category) ?? `catalog_${category}`,
-        ...catalogMallocEnv(commonEnv),
         ...extraEnv,
       }),
       metricsPort,

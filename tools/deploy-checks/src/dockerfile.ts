@@ -2,7 +2,7 @@
  * A static Dockerfile lint for the app images (no Docker engine runs in CI): the parts of the image
  * contract that matter in production, checked from the text.
  */
-import { AUTH_GLIBC_TUNABLES, CATALOG_GLIBC_TUNABLES, nodeOptionsOf, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS } from '@mt/stack';
+import { AUTH_GLIBC_TUNABLES, nodeOptionsOf, SERVICE_NODE_OPTIONS, SINGLE_PROCESS_NODE_OPTIONS } from '@mt/stack';
 
 export interface Instruction {
   keyword: string;
@@ -189,8 +189,6 @@ export function lintDockerfile(text: string, { app, port }: ImageExpectations): 
   // The auth service's, also where the all-in-one host runs it.
   if ((app === 'auth-service' || app === 'all-in-one') && !env.includes(`GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES}`))
     problems.push(`ENV GLIBC_TUNABLES=${AUTH_GLIBC_TUNABLES} expected in the image (libs/stack AUTH_GLIBC_TUNABLES)`);
-  if (app === 'catalog-service' && !env.includes(`GLIBC_TUNABLES=${CATALOG_GLIBC_TUNABLES}`))
-    problems.push(`ENV GLIBC_TUNABLES=${CATALOG_GLIBC_TUNABLES} expected in the image (libs/stack CATALOG_GLIBC_TUNABLES)`);
 
   // The last CMD is the image's.
   const cmdArgs = imageInstructions('CMD').at(-1)?.args ?? '';

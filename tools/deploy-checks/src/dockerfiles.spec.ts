@@ -45,13 +45,6 @@ describe('the Dockerfile (one target per app)', () => {
     expect(lintDockerfile(mutated, { app: 'gateway', port: 8080 })).toEqual([]);
   });
 
-  it("rejects a catalog image without the launcher's malloc arenas", () => {
-    const mutated = dockerfile.replace(' \\\n    GLIBC_TUNABLES=glibc.malloc.arena_max=2', '');
-    expect(mutated).not.toBe(dockerfile);
-    expect(lintDockerfile(mutated, { app: 'catalog-service', port: 3011 })).toEqual([expect.stringContaining('ENV GLIBC_TUNABLES=')]);
-    expect(lintDockerfile(mutated, { app: 'gateway', port: 8080 })).toEqual([]);
-  });
-
   it("rejects an all-in-one image without the launcher's old-generation cap for its single process", () => {
     const mutated = dockerfile.replace(' --max-old-space-size=512"', '"');
     expect(mutated).not.toBe(dockerfile);
