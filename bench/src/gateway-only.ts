@@ -7,8 +7,8 @@ import { startBenchStack, waitAllReady } from './stack/bench-stack';
 import { dropBenchData } from './stack/bench-data';
 import { findNginx, startNginx } from './stack/nginx';
 import { registerStub, startStubUpstream, STUB_ROUTES } from './stack/stub-upstream';
-import { floorScript, waitForRoute } from './scenarios/hot-path';
-import { GATEWAY_FLOOR, startProxy } from './micro/proxy-floor';
+import { waitForRoute } from './scenarios/hot-path';
+import { floorScript, GATEWAY_FLOOR, startProxy } from './micro/proxy-floor';
 import { stopChildServer } from './stack/child-server';
 import { required } from './required';
 

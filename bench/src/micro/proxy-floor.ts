@@ -74,6 +74,10 @@ function serveProxy(name: ProxyName, port: number, upstream: string): void {
   server.listen(port, '127.0.0.1');
 }
 
+/** This file built, beside the bench's entry script (run.js and gateway-only.js both live in dist/bench/). */
+export const floorScript = (): string =>
+  path.join(path.dirname(required(process.argv[1], 'the bench script')), 'micro', 'proxy-floor.js');
+
 /**
  * `script`: this file built (the bench's run.js starts it from dist/bench/micro/). `nodeOptions`: V8's
  * settings, those of the service it is a floor of. `profileDir`: the proxy writes a CPU profile there when

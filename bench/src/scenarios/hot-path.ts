@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { GATEWAY_NODE_OPTIONS } from '@mt/stack';
-import { GATEWAY_FLOOR, startProxy } from '../micro/proxy-floor';
+import { floorScript, GATEWAY_FLOOR, startProxy } from '../micro/proxy-floor';
 import { stopChildServer } from '../stack/child-server';
 import { childPids, cpuMeter, redisPids, type WatchList } from '../load/cpu';
 import { HttpClient } from '../load/http-client';
@@ -34,10 +33,6 @@ export interface HotPathResults {
   ratios: { gateway_vs_nginx?: number; gateway_vs_direct: number };
   added_ms: { gateway: { p50: number; p99: number }; nginx?: { p50: number; p99: number } };
 }
-
-/** The gateway's floor, built beside the bench script (run.js and gateway-only.js both live in dist/bench/). */
-export const floorScript = (): string =>
-  path.join(path.dirname(required(process.argv[1], 'the bench script')), 'micro', 'proxy-floor.js');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

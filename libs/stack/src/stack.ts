@@ -121,11 +121,11 @@ const authMallocEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
   env['GLIBC_TUNABLES'] ? {} : { GLIBC_TUNABLES: AUTH_GLIBC_TUNABLES };
 
 /**
- * V8 options of every service but the gateway (GATEWAY_NODE_OPTIONS): a young generation of at most 2 × 8 MiB instead of V8's 2 × 16 MiB. A service
- * grows it to the maximum during start-up and never gives it back; at 8 MiB each keeps less resident when
- * idle at no CPU cost above the machine's drift, while 4 MiB saved more but cost the catalog CPU per request
- * (figures: bench/README.md). The images and the Kubernetes manifests set the
- * same (a deploy check keeps them equal). An operator's NODE_OPTIONS is kept, and this flag added unless it
+ * V8 options of every service but the gateway (GATEWAY_NODE_OPTIONS): a young generation of at most 2 × 8 MiB
+ * instead of V8's 2 × 16 MiB. A service grows it to the maximum during start-up and never gives it back; at
+ * 8 MiB each keeps less resident when idle at no CPU cost above the machine's drift, while 4 MiB saved more
+ * but cost the catalog CPU per request (figures: bench/README.md). The images and the Kubernetes manifests set
+ * the same (a deploy check keeps them equal). An operator's NODE_OPTIONS is kept, and this flag added unless it
  * sets its own.
  */
 export const SERVICE_NODE_OPTIONS = '--max-semi-space-size=8';
