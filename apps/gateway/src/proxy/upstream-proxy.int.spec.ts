@@ -180,6 +180,30 @@ describe('gateway proxying to real upstreams', () => {
       expect(res.status).toBe(200);
       expect((res.body as EchoBody).headers['x-forwarded-for']).toMatch(/127\.0\.0\.1$/);
     });
+
+    it("drops the client's hop-by-hop headers, those its Connection header names, and its forwarding claims", async () => {
+      const res = await request(gateway.app)
+        .get('/api/v1/movies?x=1')
+        .set('Connection', 'keep-alive, X-Hop-Secret, Content-Length')
+        .set('X-Hop-Secret', 'for the gateway only')
+        .set('Keep-Alive', 'timeout=5')
+        .set('TE', 'trailers')
+        .set('Forwarded', 'for=203.0.113.9')
+        .set('X-Forwarded-Host', 'evil.example')
+        .set('X-Forwarded-Port', '8443')
+        .set('X-Forwarded-Proto', 'https')
+        .set('Accept-Language', 'de');
+      expect(res.status).toBe(200);
+      const { headers } = res.body as EchoBody;
+      for (const dropped of ['x-hop-secret', 'keep-alive', 'te', 'forwarded', 'x-forwarded-port']) {
+        expect(headers[dropped]).toBeUndefined();
+      }
+      expect(headers['x-forwarded-proto']).toBe('http');
+      // The Host the client sent the gateway (supertest's), not the one it claimed to have been forwarded from.
+      expect(headers['x-forwarded-host']).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(headers['accept-language']).toBe('de');
+      expect(headers['x-request-id']).toBe(res.headers['x-request-id']);
+    });
   });
 
   describe('a service reached directly', () => {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** The most of a request body read and thrown away after the request was answered early. */
@@ -22,23 +22,24 @@ export interface DrainLimits {
  * at once is not the default because a client (the gateway's agent) still sending its body may get the
  * reset before it has read the answer.
  */
-export function drainAfterEarlyAnswers(
-  server: Server,
+export function earlyAnswerDrain(
   limits: DrainLimits = { bytes: EARLY_ANSWER_DRAIN_BYTES, ms: EARLY_ANSWER_DRAIN_MS },
-): void {
-  // Before the app's own listener: a handler may answer within the request's tick (a declared length over
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const announcesTooMuch = (req: IncomingMessage) => Number(req.headers['content-length'] ?? 0) > limits.bytes;
+  // One listener shared by every response (no closure per request): what it needs is on the response.
+  function drainUnreadRest(this: ServerResponse): void {
+    const req = this.req;
+    if (req.complete) return;
+    // A request a handler destroyed (a stream iterator left early) can no longer be read: close.
+    if (announcesTooMuch(req) || req.destroyed) req.socket.destroy();
+    else drainRest(req, req.socket, limits);
+  }
+  // Run before the app's handler: a handler may answer within the request's tick (a declared length over
   // a limit), and the response must still be marked and watched then.
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    const tooLong = Number(req.headers['content-length'] ?? 0) > limits.bytes;
-    if (tooLong) res.setHeader('Connection', 'close');
-    res.once('finish', () => {
-      if (req.complete) return;
-      // A request a handler destroyed (a stream iterator left early) can no longer be read: close.
-      if (tooLong || req.destroyed) socket.destroy();
-      else drainRest(req, socket, limits);
-    });
-  });
+  return (req, res) => {
+    if (announcesTooMuch(req)) res.setHeader('Connection', 'close');
+    res.on('finish', drainUnreadRest);
+  };
 }
 
 /** Connections reading the rest of a body whose request was answered already. */

@@ -1,11 +1,11 @@
 import type { Logger } from '@mt/logging';
 import type { Lifecycle } from '@mt/probes';
 import type { Express } from 'express';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appPrototypes } from './app-prototypes';
 import { clientErrorHandler } from './client-errors';
-import { drainAfterEarlyAnswers } from './early-answers';
+import { earlyAnswerDrain } from './early-answers';
 
 export interface ServiceRuntime {
   name: string;
@@ -56,8 +56,20 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
  * is not limited by it. Node checks the deadline every `connectionsCheckingInterval` (30 s by default,
  * which let never-ending headers run for 77 s): every second here, or sooner for short timeouts. A request
  * answered before its body was read whole has the rest of it drained, within bounds (early-answers.ts).
+ * `beforeApp` (startService's in-flight count) and the drain's watch wrap the app's handler: as listeners of
+ * the server's 'request' event they cost every request (bench/README.md "Figures behind decisions in the code").
  */
-export function createServiceServer(app: Express, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Server {
+export function createServiceServer(
+  app: Express,
+  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+  beforeApp?: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const watchEarlyAnswer = earlyAnswerDrain();
+  const handle: RequestListener = (req, res) => {
+    beforeApp?.(req, res);
+    watchEarlyAnswer(req, res);
+    app(req, res);
+  };
   const server = createServer(
     {
       requestTimeout: requestTimeoutMs,
@@ -66,18 +78,17 @@ export function createServiceServer(app: Express, requestTimeoutMs = DEFAULT_REQ
       connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeoutMs / 10))),
       ...appPrototypes(app),
     },
-    app,
+    handle,
   );
   server.on('clientError', clientErrorHandler(requestTimeoutMs));
-  drainAfterEarlyAnswers(server);
   return server;
 }
 
 /** Listens first (so /livez and /startupz answer during start-up), then runs start-up. */
 export async function startService(runtime: ServiceRuntime): Promise<RunningService> {
   const { app, logger, lifecycle } = runtime;
-  const server = createServiceServer(app, runtime.requestTimeoutMs);
-  const inFlight = trackInFlightRequests(server, lifecycle);
+  const inFlight = trackInFlightRequests(lifecycle);
+  const server = createServiceServer(app, runtime.requestTimeoutMs, inFlight.onRequest);
 
   const port = await listen(server, runtime.port, runtime.host, 'PORT');
   let metricsServer: Server | undefined;
@@ -138,32 +149,36 @@ interface InFlightRequests {
   readonly count: number;
   /** Resolves when no request is in flight (at once if none is). */
   idle: () => Promise<void>;
+  /** Counts a request until its response is done: run before the app sees it. */
+  onRequest: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /**
  * Counts requests until their response is done. While shutting down, every response says
  * `Connection: close`, so keep-alive clients (the gateway's agent) take their next request elsewhere.
  */
-function trackInFlightRequests(server: Server, lifecycle: Lifecycle): InFlightRequests {
+function trackInFlightRequests(lifecycle: Lifecycle): InFlightRequests {
   let count = 0;
   let waiters: Array<() => void> = [];
-  // Prepended: express may answer synchronously, after which headers can no longer be set.
-  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    count++;
-    if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      count--;
-      if (count === 0) {
-        for (const wake of waiters) wake();
-        waiters = [];
-      }
-    });
-  });
+  // One listener for every response (no closure per request); `on`, not `once`: a response closes once.
+  function requestDone(): void {
+    count--;
+    if (count === 0) {
+      for (const wake of waiters) wake();
+      waiters = [];
+    }
+  }
   return {
     get count() {
       return count;
     },
     idle: () => (count === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    // Before the app: express may answer synchronously, after which headers can no longer be set.
+    onRequest: (_req, res) => {
+      count++;
+      if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
+      res.on('close', requestDone);
+    },
   };
 }
 
