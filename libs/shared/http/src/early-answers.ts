@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** The most of a request body read and thrown away after the request was answered early. */
@@ -24,7 +24,7 @@ export interface DrainLimits {
  */
 export function earlyAnswerDrain(
   limits: DrainLimits = { bytes: EARLY_ANSWER_DRAIN_BYTES, ms: EARLY_ANSWER_DRAIN_MS },
-): (req: IncomingMessage, res: ServerResponse) => void {
+): RequestListener {
   const announcesTooMuch = (req: IncomingMessage) => Number(req.headers['content-length'] ?? 0) > limits.bytes;
   // One listener shared by every response (no closure per request): what it needs is on the response.
   function drainUnreadRest(this: ServerResponse): void {

@@ -1,7 +1,7 @@
 import type { Logger } from '@mt/logging';
 import type { Lifecycle } from '@mt/probes';
 import type { Express } from 'express';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { appPrototypes } from './app-prototypes';
 import { clientErrorHandler } from './client-errors';
@@ -62,7 +62,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export function createServiceServer(
   app: Express,
   requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
-  beforeApp?: (req: IncomingMessage, res: ServerResponse) => void,
+  beforeApp?: RequestListener,
 ): Server {
   const watchEarlyAnswer = earlyAnswerDrain();
   const handle: RequestListener = (req, res) => {
@@ -150,7 +150,7 @@ interface InFlightRequests {
   /** Resolves when no request is in flight (at once if none is). */
   idle: () => Promise<void>;
   /** Counts a request until its response is done: run before the app sees it. */
-  onRequest: (req: IncomingMessage, res: ServerResponse) => void;
+  onRequest: RequestListener;
 }
 
 /**
