@@ -2,7 +2,7 @@ import path from 'node:path';
 import { findWorkspaceRoot, GATEWAY_NODE_OPTIONS, provideRedis } from '@mt/stack';
 import { childPids, redisPids, type WatchList } from './load/cpu';
 import { readOptions } from './options';
-import { compareLatency, compareThroughput, type Variant } from './scenarios/compare';
+import { compareLatency, compareThroughput, FLOOR_WARMUP_S, type Variant } from './scenarios/compare';
 import { startBenchStack, waitAllReady } from './stack/bench-stack';
 import { dropBenchData } from './stack/bench-data';
 import { findNginx, startNginx } from './stack/nginx';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
         ...(nginx ? { nginx: [nginx.pid, ...childPids(nginx.pid)] } : {}),
         floor: [required(floor.child.pid, 'floor pid')],
       };
-      const throughput = await compareThroughput(variants, options, log, watch);
+      const throughput = await compareThroughput(variants, { ...options, warmupS: FLOOR_WARMUP_S }, log, watch);
       const latency = await compareLatency(
         variants.map((variant) => ({ name: variant.name, url: variant.load.url })),
         { repeats: options.repeats, rounds: options.latencyRounds },

@@ -8,7 +8,7 @@ import { stopChildServer, waitForChildServer } from '../stack/child-server';
 import type { BenchOptions } from '../options';
 import { median, round } from '../stats';
 import { required } from '../required';
-import { compareThroughput, type ThroughputStats, type Variant } from './compare';
+import { compareThroughput, FLOOR_WARMUP_S, type ThroughputStats, type Variant } from './compare';
 import { ROUTE_1 } from './proxy';
 
 /** The catalog's CPU per request may be at most this many times its floor's (issue 42). */
@@ -130,7 +130,7 @@ export async function measureCatalogFloor(
         ],
         // One user's writes take turns in either: more connections would only queue (and leave a backlog
         // that the next run's target meets).
-        name === 'list_patch' ? { ...options, connections: Math.min(options.connections, PATCH_CONNECTIONS) } : options,
+        { ...options, warmupS: FLOOR_WARMUP_S, ...(name === 'list_patch' ? { connections: Math.min(options.connections, PATCH_CONNECTIONS) } : {}) },
         log,
         watch,
       );

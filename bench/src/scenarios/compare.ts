@@ -35,6 +35,13 @@ const rotate = <T>(items: readonly T[], by: number): T[] =>
   items.map((_, i) => items[(i + by) % items.length] as T);
 
 /**
+ * The warm-up before each run when a process is judged against its floor (CPU per request side by side): a
+ * process that sat idle while the others ran has had its young generation shrunk by V8 and grows it back
+ * under the new load, which a one-second warm-up leaves to the first measured run.
+ */
+export const FLOOR_WARMUP_S = 3;
+
+/**
  * Closed-loop throughput of every variant, repeated; the variants take turns (A B C, B C A, C A B) so a
  * burst of activity elsewhere on the machine hits them alike. Each run is preceded by a short warm-up.
  */

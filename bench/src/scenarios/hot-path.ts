@@ -11,6 +11,7 @@ import { round } from '../stats';
 import {
   compareLatency,
   compareThroughput,
+  FLOOR_WARMUP_S,
   type ThroughputStats,
   type UnloadedLatencyStats,
   type Variant,
@@ -93,7 +94,7 @@ export async function measureGatewayHotPath(
     const idleMsPerS = round((idle.stop()['gateway'] ?? 0) / 3, 1);
     log(`  gateway idle CPU ${idleMsPerS} ms/s`);
     log(`  throughput, ${options.connections} connections, ${options.durationS} s × ${options.repeats} per target`);
-    const throughput = await compareThroughput(variants, options, log, watch);
+    const throughput = await compareThroughput(variants, { ...options, warmupS: FLOOR_WARMUP_S }, log, watch);
     log(`  unloaded latency, ${options.latencyRounds} requests × ${options.repeats} per target, interleaved`);
     const latency = await compareLatency(
       variants.map((variant) => ({ name: variant.name, url: variant.load.url, request: { headers: variant.load.headers } })),
