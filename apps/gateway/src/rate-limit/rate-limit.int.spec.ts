@@ -98,6 +98,45 @@ describe('gateway rate limit', () => {
   });
 });
 
+describe('gateway rate limit under concurrent requests', () => {
+  const LIMIT = 20;
+  let auth: FakeAuthService;
+  let movies: EchoUpstream;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    [auth, movies] = await Promise.all([startFakeAuthService([createSigningKey('k1')]), startEchoUpstream('movies-1')]);
+    const routeTable = new StaticRouteTable().setInstances('movies', [{ id: 'm1', url: movies.url }]);
+    gateway = await startTestGateway({ routeTable, authUrl: auth.url, env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await Promise.all([auth.close(), movies.close()]);
+  });
+
+  // The local hits go to Redis every 100 ms. Each trial keeps six clients of one user asking, one request after
+  // another, for a few syncs' time past the limit: a request answered while a sync is on its way must still
+  // count the hits that sync carries.
+  it('admits exactly the limit per window while its counts are being synced to Redis, over many trials', async () => {
+    for (let trial = 0; trial < 10; trial += 1) {
+      await atWindowStart();
+      const pat = generatePat();
+      auth.tokens.set(pat, activePat(`racer-${trial}`, ['list:read'], `pat-${trial}`));
+      const client = async () => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 50; i += 1) {
+          statuses.push((await request(gateway.app).get('/api/v1/movies/list').set('Authorization', `Bearer ${pat}`)).status);
+        }
+        return statuses;
+      };
+      const statuses = (await Promise.all(Array.from({ length: 6 }, client))).flat();
+      expect({ trial, admitted: statuses.filter((status) => status === 200).length }).toEqual({ trial, admitted: LIMIT });
+      expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    }
+  });
+});
+
 describe('gateway rate limit without Redis', () => {
   it('fails open: requests go through (without RateLimit headers) while Redis is down', async () => {
     const movies = await startEchoUpstream('movies-1');

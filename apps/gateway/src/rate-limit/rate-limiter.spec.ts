@@ -70,6 +70,30 @@ describe('rate limiter', () => {
     }
   });
 
+  it('still counts the hits a sync has sent to Redis while its answer is on the way', async () => {
+    const store = counters();
+    // Redis answers the first sync's INCRBY only when the test lets it.
+    let answerSync: (() => void) | undefined;
+    const repository: RateLimiterOptions['repository'] = {
+      add: async (...args) => {
+        if (store.calls.length === 1 && !answerSync) await new Promise<void>((resolve) => (answerSync = resolve));
+        return store.repository.add(...args);
+      },
+    };
+    const limiter = new RateLimiter({ repository, limitPerMinute: 3, now: () => START, syncIntervalMs: 60_000 });
+    for (let i = 0; i < 3; i++) expect((await limiter.hit('ip:1')).allowed).toBe(true);
+    const sync = limiter.flush(); // sends the two local hits
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answerSync).toBeDefined();
+    // Before its answer the window holds three hits, not the one Redis last reported.
+    expect(limiter.tryHit('ip:1')).toMatchObject({ remaining: 0, allowed: false });
+    answerSync?.();
+    await sync;
+    expect(limiter.tryHit('ip:1')).toMatchObject({ remaining: 0, allowed: false });
+    await limiter.flush();
+    expect(store.value('ip:1', 1000)).toBe(5);
+  });
+
   it('starts a new count in a new window', async () => {
     const store = counters();
     let at = START;

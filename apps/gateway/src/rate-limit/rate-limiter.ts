@@ -25,9 +25,14 @@ interface WindowCount {
   window: number;
   /** The shared counter as Redis last returned it (every gateway's hits, ours included up to then). */
   shared: number;
-  /** Hits counted here since, not yet added in Redis. */
+  /** Hits counted here since, not yet sent to Redis. */
   pending: number;
+  /** Hits a sync has sent to Redis whose answer (the new shared count) has not come back yet. */
+  inFlight: number;
 }
+
+/** What this gateway knows of a window: the last shared count and every hit counted since. */
+const countOf = (entry: WindowCount): number => entry.shared + entry.inFlight + entry.pending;
 
 // The key outlives its window a little, so a slow clock on another gateway still finds it.
 const ttlFor = (window: number, at: number) => (window + 1) * RATE_LIMIT_WINDOW_MS - at + 5_000;
@@ -68,7 +73,7 @@ export class RateLimiter {
     if (!known) return undefined;
     known.pending += 1;
     this.scheduleSync();
-    return this.verdict(known.shared + known.pending, window, at);
+    return this.verdict(countOf(known), window, at);
   }
 
   /** Counts one request of `subject`; rejects when Redis cannot count (only ever on a window's first request). */
@@ -80,10 +85,10 @@ export class RateLimiter {
     const key = `${window}:${subject}`;
     const shared = await this.repository.add(subject, window, 1, ttlFor(window, at));
     // A concurrent first request may have created the entry meanwhile: keep its local hits.
-    const entry = this.counts.get(key) ?? { subject, window, shared, pending: 0 };
+    const entry = this.counts.get(key) ?? { subject, window, shared, pending: 0, inFlight: 0 };
     entry.shared = Math.max(entry.shared, shared);
     this.counts.set(key, entry);
-    return this.verdict(shared + entry.pending, window, at);
+    return this.verdict(countOf(entry), window, at);
   }
 
   /** Adds every locally counted hit to Redis now (shutdown, tests). */
@@ -120,6 +125,7 @@ export class RateLimiter {
     for (const [key, entry] of this.counts) {
       if (entry.pending > 0) {
         batch.push([entry, entry.pending]);
+        entry.inFlight += entry.pending;
         entry.pending = 0;
       } else if (entry.window < current) {
         this.counts.delete(key); // a past window with nothing left to add
@@ -128,7 +134,10 @@ export class RateLimiter {
     try {
       await Promise.all(
         batch.map(async ([entry, hits]) => {
-          entry.shared = await this.repository.add(entry.subject, entry.window, hits, ttlFor(entry.window, this.now()));
+          const shared = await this.repository.add(entry.subject, entry.window, hits, ttlFor(entry.window, this.now()));
+          // Redis answers one connection's commands in order, but two syncs may overlap: keep the larger count.
+          entry.shared = Math.max(entry.shared, shared);
+          entry.inFlight -= hits;
         }),
       );
     } catch {
